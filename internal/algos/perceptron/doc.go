@@ -1,0 +1,25 @@
+// Package perceptron implements Rosenblatt's perceptron exactly as
+// Algorithm 1 of the course notes, plus the variants the lesson teaches: a
+// learning rate η, the margin perceptron (update when y(w·x+b) ≤ γ), the
+// averaged perceptron (Algorithm 7 of the DS 503 slides) and one-vs-all /
+// one-vs-one training for more than two classes.
+//
+// # Stepping
+//
+// Init validates the data and parameters and returns the state before the
+// first iteration (w₀ = 0, b₀ = 0). Step examines one point and returns the
+// next state; it never modifies its argument, so a demo steps back by
+// keeping the earlier state. Trajectory and Run drive the loop.
+//
+// # Stopping
+//
+// A run ends when a whole epoch makes no update (Converged), when the
+// weights at the start of an epoch equal those at the start of an earlier
+// epoch (CycleDetected), or after MaxEpochs epochs (IterationLimit). A
+// repeated (w, b) with updates in between is impossible on linearly
+// separable data, because every update raises ⟨(w,b), (w*,b*)⟩ by a positive
+// amount; so CycleDetected is a proof that the data are not separable, in
+// cyclic and in random order alike. Cycle detection compares floats
+// exactly: on data whose updates do not cancel exactly in floating point a
+// non-separable run ends at the epoch limit instead.
+package perceptron

@@ -1,0 +1,87 @@
+package perceptron
+
+// Trajectory returns the states 0, 1, …, k of the run (state 0 is Init's),
+// or fewer when the run ends before step k. It is how a demo shows step k
+// and how it draws the history up to it.
+func Trajectory(d Data, p Params, k int) (*Problem, []State, error) {
+	pr, s, err := Init(d, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	states := []State{s}
+	for len(states) <= k && !s.Status.Done() {
+		s = pr.Step(s)
+		states = append(states, s)
+	}
+	return pr, states, nil
+}
+
+// Run trains until the run stops and returns the final state. When observe
+// is not nil it is called with every state after the initial one, in
+// order; it must not modify them.
+func Run(d Data, p Params, observe func(State) error) (*Problem, State, error) {
+	pr, s, err := Init(d, p)
+	if err != nil {
+		return nil, State{}, err
+	}
+	for !s.Status.Done() {
+		s = pr.Step(s)
+		if observe != nil {
+			if err := observe(s); err != nil {
+				return pr, s, err
+			}
+		}
+	}
+	return pr, s, nil
+}
+
+// Classifier returns the weights and bias task k uses to predict in state
+// s: the current ones, or the averaged ones when Params.Average is set.
+func (pr *Problem) Classifier(s State, k int) ([]float64, float64) {
+	m := s.Models[k]
+	if pr.P.Average {
+		return m.Averaged()
+	}
+	return m.W, m.B
+}
+
+// Predict returns the predicted class of x in state s. For a two-class
+// problem it is sgn(w·x + b) with sgn(0) = −1 (Definition 1.2.4); with more
+// classes it is the one-vs-all or one-vs-one rule of Params.Multiclass.
+func (pr *Problem) Predict(s State, x []float64) int {
+	if len(pr.Tasks) == 1 && pr.Tasks[0] == (Task{Pos: 1, Neg: -1}) {
+		w, b := pr.Classifier(s, 0)
+		if Score(w, b, x) > 0 {
+			return 1
+		}
+		return -1
+	}
+	votes := make(map[int]float64, len(pr.Classes))
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		sc := Score(w, b, x)
+		votes[t.Pos] += sc
+		if !t.Rest {
+			votes[t.Neg] -= sc
+		}
+	}
+	best := pr.Classes[0]
+	for _, c := range pr.Classes[1:] {
+		if votes[c] > votes[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// TrainingError returns the fraction of training points that Predict gets
+// wrong in state s.
+func (pr *Problem) TrainingError(s State) float64 {
+	wrong := 0
+	for i, x := range pr.X {
+		if pr.Predict(s, x) != pr.Y[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(pr.X))
+}

@@ -1,0 +1,61 @@
+package algos
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Status says where a run stands, after optimize.Status. The zero value is
+// Running; every other value is terminal, and Step on a terminal state
+// returns it unchanged.
+type Status int
+
+const (
+	// Running: more iterations may change the model.
+	Running Status = iota
+	// Converged: a whole pass over the data made no update.
+	Converged
+	// IterationLimit: the run stopped at its iteration or epoch budget.
+	IterationLimit
+	// CycleDetected: the model came back to a state it had been in at the
+	// same point of the visiting order, so it will repeat forever. For the
+	// perceptron this proves the data are not linearly separable.
+	CycleDetected
+	// Infeasible: the problem has no solution (e.g. a hard-margin SVM on
+	// data that no hyperplane separates).
+	Infeasible
+)
+
+var statusNames = [...]string{"running", "converged", "iteration limit", "cycle detected", "infeasible"}
+
+// String returns a short lower-case name, fit for a page or a log line.
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// Done reports whether the run has stopped.
+func (s Status) Done() bool { return s != Running }
+
+// Sentinel errors for terminal statuses that are not a success.
+var (
+	ErrIterationLimit = errors.New("algos: iteration limit reached before convergence")
+	ErrCycle          = errors.New("algos: cycle detected; the data are not linearly separable")
+	ErrInfeasible     = errors.New("algos: problem infeasible")
+)
+
+// Err returns nil for Running and Converged and a sentinel error for the
+// other statuses, so callers can use errors.Is.
+func (s Status) Err() error {
+	switch s {
+	case IterationLimit:
+		return ErrIterationLimit
+	case CycleDetected:
+		return ErrCycle
+	case Infeasible:
+		return ErrInfeasible
+	}
+	return nil
+}
