@@ -271,3 +271,19 @@ func TestIterationLimit(t *testing.T) {
 		t.Errorf("stopped after %d epochs, t=%d; want 7, 140", s.Epoch, s.T)
 	}
 }
+
+// TestRunMatchesSteps: Run's in-place loop and the pure Step chain reach
+// the same final state on every data set.
+func TestRunMatchesSteps(t *testing.T) {
+	for _, name := range []string{"or", "xor", "separable", "noisy", "blobs"} {
+		set, _ := dataset.New(dataset.Spec{Name: name, N: 30, Margin: 0.3, Seed: 4})
+		p := DefaultParams()
+		p.Order, p.MaxEpochs, p.Average = Random, 20, true
+		_, states, _ := Trajectory(Data{X: set.X, Y: set.Y}, p, 1<<20)
+		_, s, _ := Run(Data{X: set.X, Y: set.Y}, p, nil)
+		last := states[len(states)-1]
+		if !reflect.DeepEqual(s.Models, last.Models) || s.T != last.T || s.Status != last.Status {
+			t.Errorf("%s: Run ends at t=%d %v, steps end at t=%d %v", name, s.T, s.Status, last.T, last.Status)
+		}
+	}
+}

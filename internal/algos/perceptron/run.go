@@ -18,14 +18,16 @@ func Trajectory(d Data, p Params, k int) (*Problem, []State, error) {
 
 // Run trains until the run stops and returns the final state. When observe
 // is not nil it is called with every state after the initial one, in
-// order; it must not modify them.
+// order. Run updates one set of models in place, so a state passed to
+// observe is valid only during the call (copy what you keep), and its
+// Event.Before is nil; an error from observe stops the run.
 func Run(d Data, p Params, observe func(State) error) (*Problem, State, error) {
 	pr, s, err := Init(d, p)
 	if err != nil {
 		return nil, State{}, err
 	}
 	for !s.Status.Done() {
-		s = pr.Step(s)
+		pr.advance(&s)
 		if observe != nil {
 			if err := observe(s); err != nil {
 				return pr, s, err

@@ -3,6 +3,7 @@ package perceptron
 import (
 	"hash/fnv"
 	"math"
+	"slices"
 
 	"github.com/margin-edu/margin/internal/algos"
 )
@@ -16,59 +17,66 @@ func (pr *Problem) Step(s State) State {
 	if s.Status.Done() {
 		return s
 	}
+	next := s
+	next.Models = make([]Model, len(s.Models))
+	for k, m := range s.Models {
+		next.Models[k] = m.clone()
+	}
+	pr.advance(&next)
+	next.Event.Before = s.Models
+	return next
+}
+
+// advance is Step in place: it writes the models of s. Run uses it so
+// that a long run on wide data does not copy w at every step.
+func (pr *Problem) advance(s *State) {
 	i := s.order[s.Pos]
 	x := pr.X[i]
-	next := s
-	next.T++
-	next.Pos++
-	next.Models = make([]Model, len(s.Models))
-	next.Event = Event{
+	s.T++
+	s.Pos++
+	s.Event = Event{
 		I:       i,
 		Updated: make([]bool, len(s.Models)),
 		Seen:    make([]bool, len(s.Models)),
 		Margin:  make([]float64, len(s.Models)),
-		Before:  s.Models,
 	}
-	for k, m := range s.Models {
+	for k := range s.Models {
 		y, ok := pr.Tasks[k].Label(pr.Y[i])
 		if !ok {
-			next.Models[k] = m
 			continue
 		}
-		next.Event.Seen[k] = true
-		next.Event.Margin[k] = y * Score(m.W, m.B, x)
-		m, next.Event.Updated[k] = pr.update(m, x, y, next.Event.Margin[k])
-		if next.Event.Updated[k] {
-			next.Mistakes++
-			next.EpochMistakes++
+		m := &s.Models[k]
+		marg := y * Score(m.W, m.B, x)
+		s.Event.Seen[k], s.Event.Margin[k] = true, marg
+		if marg <= pr.P.Margin {
+			pr.update(m, x, y)
+			s.Event.Updated[k] = true
+			s.Mistakes++
+			s.EpochMistakes++
 		}
-		next.Models[k] = m
+		m.C++
 	}
-	if next.Pos == len(next.order) {
-		pr.endEpoch(&next)
+	if s.Pos == len(s.order) {
+		pr.endEpoch(s)
 	}
-	return next
 }
 
-// update applies one perceptron step to m for the example (x, y) whose
-// functional margin y(w·x+b) is marg, returning the new model and whether
-// it changed. m's slices are copied, never written.
-func (pr *Problem) update(m Model, x []float64, y, marg float64) (Model, bool) {
-	mistake := marg <= pr.P.Margin
-	if mistake {
-		eta := pr.P.Eta
-		w := make([]float64, len(m.W))
-		u := make([]float64, len(m.U))
-		for j := range w {
-			w[j] = m.W[j] + eta*y*x[j]
-			u[j] = m.U[j] + eta*y*m.C*x[j]
-		}
-		m.W, m.U = w, u
-		m.B += eta * y
-		m.Beta += eta * y * m.C
+// update applies w ← w + η y x, b ← b + η y and the averaging sums
+// u ← u + η y c x, β ← β + η y c to m in place.
+func (pr *Problem) update(m *Model, x []float64, y float64) {
+	eta := pr.P.Eta
+	for j := range m.W {
+		m.W[j] += eta * y * x[j]
+		m.U[j] += eta * y * m.C * x[j]
 	}
-	m.C++
-	return m, mistake
+	m.B += eta * y
+	m.Beta += eta * y * m.C
+}
+
+func (m Model) clone() Model {
+	m.W = slices.Clone(m.W)
+	m.U = slices.Clone(m.U)
+	return m
 }
 
 // endEpoch closes an epoch: converged if it made no update, cycled if the
