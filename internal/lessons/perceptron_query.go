@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -257,3 +258,34 @@ func (q PerceptronQuery) Points() ([]Point, error) {
 	}
 	return pts, nil
 }
+
+// Field is a query key and value, for the hidden inputs of a form.
+type Field struct{ Key, Value string }
+
+// Hidden returns q's non-default fields other than except and step, so a
+// form that edits some fields carries the rest of the state along and
+// starts again from step 0.
+func (q PerceptronQuery) Hidden(except ...string) []Field {
+	v := q.Values()
+	v.Del("step")
+	for _, k := range except {
+		v.Del(k)
+	}
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]Field, len(keys))
+	for i, k := range keys {
+		out[i] = Field{k, v.Get(k)}
+	}
+	return out
+}
+
+// OrderName and MultiName are the query spellings of Order and Multi.
+func (q PerceptronQuery) OrderName() string { return q.Order.String() }
+func (q PerceptronQuery) MultiName() string { return q.Multi.String() }
+
+// Num formats a parameter for an input's value.
+func Num(v float64) string { return fmtNum(v) }

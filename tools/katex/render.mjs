@@ -11,10 +11,13 @@
 // A source <slug>.src.html is an HTML fragment in which $$...$$ is display
 // math and $...$ is inline math. Each span is replaced by
 // katex.renderToString(tex, {output: "htmlAndMathml", displayMode, throwOnError: true})
-// and the result is written to <slug>.html beside the source. Outside math,
-// \$ is a literal dollar sign; it is written as the entity &#36; so that the
-// generated HTML contains no bare "$" at all. Inside math, \$ is TeX's own
-// dollar and does not end the span. TeX is passed to KaTeX verbatim (write
+// (plus strict: "error", so KaTeX's warnings fail too, and the shared macros
+// \sgn and \R defined below) and the result is written to <slug>.html beside
+// the source. Outside math,
+// \$ is a literal dollar sign. Inside math, \$ is TeX's own dollar and does
+// not end the span. Every dollar sign that reaches the output, from either
+// source, is written as the entity &#36;, so the generated HTML contains no
+// bare "$" at all. TeX is passed to KaTeX verbatim (write
 // "<", not "&lt;", inside math). An inline span may not contain a blank line.
 //
 // Any KaTeX error, unterminated span or empty span aborts the run with a
@@ -109,7 +112,9 @@ export function renderSource(src, name) {
     if (!display && /\n[ \t]*\n/.test(tex)) {
       throw new RenderError(`${where}: inline $ runs across a blank line; unbalanced $?\n  TeX: ${tex}`);
     }
-    out += renderTeX(tex, display, where);
+    // A "$" in KaTeX's output (from TeX's \$) is written as an entity too,
+    // so no bare "$" survives anywhere in the generated file.
+    out += renderTeX(tex, display, where).replaceAll("$", "&#36;");
     i = end + open;
   }
   const sum = createHash("sha256").update(src).digest("hex");
@@ -132,8 +137,14 @@ function main(argv) {
   const results = [];
   for (const file of files) {
     if (!file.endsWith(srcSuffix)) throw new RenderError(`${file}: source files must end in ${srcSuffix}`);
-    const name = basename(file);
-    const html = renderSource(readFileSync(file, "utf8"), name);
+    let html;
+    try {
+      html = renderSource(readFileSync(file, "utf8"), basename(file));
+    } catch (err) {
+      // Name the file as the user can open it, not just its base name.
+      if (err instanceof RenderError) err.message = err.message.replace(basename(file), relative(process.cwd(), file));
+      throw err;
+    }
     results.push({ file: file.slice(0, -srcSuffix.length) + ".html", html });
   }
   let stale = 0;

@@ -1,0 +1,64 @@
+# Margin's tasks. `make run` serves http://localhost:8080; `make test` is
+# everything CI checks. Generated files (*_templ.go, lesson HTML) are
+# committed, so building needs only Go.
+
+GO        ?= go
+TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
+GOBIN     := $(shell $(GO) env GOPATH)/bin
+TEMPL     := $(GOBIN)/templ
+
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor
+
+run:
+	$(GO) run ./cmd/web
+
+build:
+	$(GO) build -o bin/margin ./cmd/web
+
+test: vet imports check-generated unit
+
+vet:
+	$(GO) vet ./...
+
+# The templ CLI at the version go.mod pins, so generated code matches.
+templ-cli:
+	@$(TEMPL) version 2>/dev/null | grep -q "$(TEMPL_VER)" || $(GO) install github.com/a-h/templ/cmd/templ@$(TEMPL_VER)
+
+generate: templ-cli
+	$(TEMPL) generate
+
+# Fails when the committed *_templ.go files are not what templ generates.
+check-generated: templ-cli
+	$(TEMPL) generate
+	@git diff --exit-code -- '*_templ.go' || (echo "templ generate changed files: run make generate and commit them" && exit 1)
+	@test -z "$$(git status --porcelain -- '*_templ.go')" || (echo "untracked *_templ.go files: commit them" && exit 1)
+
+# Unit, handler, golden and browser tests (the browser test needs
+# chromium; under CI it must run).
+unit:
+	$(GO) test -race -count=1 ./...
+
+# Rewrite the golden SVGs after a deliberate change to the plots.
+golden:
+	$(GO) test ./internal/render/ -update
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./cmd/web/
+
+# The house import rule: algos and render never reach HTTP or templates.
+imports:
+	@for p in ./internal/algos/... ./internal/render/...; do \
+	  if $(GO) list -deps $$p | grep -E '^(net/http|github.com/labstack/echo|github.com/a-h/templ)$$'; then \
+	    echo "$$p must not import net/http, echo or templ"; exit 1; fi; done
+
+lint: vet imports
+
+# Regenerate the lessons' typeset HTML and the vendored front-end files
+# (needs node and npm).
+lesson-html:
+	npm ci
+	node tools/katex/render.mjs
+
+vendor:
+	npm ci
+	sh tools/vendor.sh

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/pages"
+)
+
+func handleIndex(catalog *lessons.Catalog) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		return render(c, http.StatusOK, pages.Index(catalog))
+	}
+}
+
+// handleLesson answers lessons other than the perceptron: a redirect for
+// one that is a section of another page, 404 for the rest.
+func handleLesson(catalog *lessons.Catalog) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		l, ok := catalog.Find(c.Param("slug"))
+		switch {
+		case !ok:
+			return echo.NewHTTPError(http.StatusNotFound, "there is no lesson "+c.Param("slug")+"; the list of lessons is at /")
+		case l.URL() == "":
+			return echo.NewHTTPError(http.StatusNotFound, "the lesson "+l.Title+" is coming but not written yet; the list of lessons is at /")
+		}
+		return c.Redirect(http.StatusFound, l.URL())
+	}
+}

@@ -1,0 +1,141 @@
+// Package fit is Margin's JSON fitting service: it decodes a request to
+// train one of the course's algorithms on given data, checks it against
+// the documented limits, runs the algorithm and shapes the answer. It
+// knows nothing of HTTP; cmd/web maps its errors to status codes.
+//
+// Each algorithm registers nothing globally: Run switches on the name, so
+// the list of algorithms is in one place.
+package fit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Limits on a request. MaxBody is enforced by the caller before decoding
+// too; Decode checks it again so the package stands alone.
+const (
+	MaxBody    = 4 << 20 // bytes
+	MaxN       = 10000   // rows of x
+	MaxD       = 1000    // columns of x
+	MaxPredict = 10000   // rows of predict
+	MaxEpochs  = 100000  // perceptron max_epochs
+	MaxWork    = 2e9     // n·d·max_epochs, a bound on the multiply-adds of a fit
+	MaxTrace   = 100000  // entries of a trace
+)
+
+// ErrBadRequest marks every error that is the caller's fault. Its message
+// says what is wrong and what is allowed.
+var ErrBadRequest = errors.New("bad request")
+
+func badf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrBadRequest}, args...)...)
+}
+
+// Request is the body of POST /api/v1/fit.
+type Request struct {
+	Algorithm string          `json:"algorithm"`
+	Params    json.RawMessage `json:"params"`
+	X         [][]float64     `json:"x"`
+	Y         []float64       `json:"y"`
+	Predict   [][]float64     `json:"predict"`
+	Trace     bool            `json:"trace"`
+}
+
+// Decode reads one JSON request, rejecting unknown fields, trailing data
+// and bodies over MaxBody.
+func Decode(r io.Reader) (Request, error) {
+	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
+	if err != nil {
+		return Request{}, badf("reading the body: %v", err)
+	}
+	if len(body) > MaxBody {
+		return Request{}, badf("body is larger than %d bytes (4 MiB)", MaxBody)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var req Request
+	if err := dec.Decode(&req); err != nil {
+		return Request{}, badf("body is not the JSON object expected (%v); send {\"algorithm\", \"params\", \"x\", \"y\", \"predict\", \"trace\"}", err)
+	}
+	if dec.More() {
+		return Request{}, badf("body has data after the JSON object; send exactly one object")
+	}
+	return req, nil
+}
+
+// Run validates req and fits it.
+func Run(req Request) (any, error) {
+	if err := req.validData(); err != nil {
+		return nil, err
+	}
+	switch req.Algorithm {
+	case "perceptron":
+		return fitPerceptron(req)
+	case "":
+		return nil, badf(`"algorithm" is missing; known algorithms: perceptron`)
+	}
+	return nil, badf("unknown algorithm %q; known algorithms: perceptron", req.Algorithm)
+}
+
+// validData checks the shapes and values of x, y and predict.
+func (req Request) validData() error {
+	n := len(req.X)
+	switch {
+	case n == 0:
+		return badf(`"x" is empty; give at least one row`)
+	case n > MaxN:
+		return badf(`"x" has %d rows; at most %d are allowed`, n, MaxN)
+	case len(req.Y) != n:
+		return badf(`"y" has %d labels but "x" has %d rows; give one label per row`, len(req.Y), n)
+	case len(req.Predict) > MaxPredict:
+		return badf(`"predict" has %d rows; at most %d are allowed`, len(req.Predict), MaxPredict)
+	}
+	d := len(req.X[0])
+	if d == 0 || d > MaxD {
+		return badf(`"x" rows have %d features; give 1 to %d`, d, MaxD)
+	}
+	if err := checkRows("x", req.X, d); err != nil {
+		return err
+	}
+	if err := checkRows("predict", req.Predict, d); err != nil {
+		return err
+	}
+	for i, y := range req.Y {
+		if y != 1 && y != -1 {
+			return badf(`"y[%d]" is %v; labels must be -1 or +1`, i, y)
+		}
+	}
+	return nil
+}
+
+func checkRows(name string, rows [][]float64, d int) error {
+	for i, row := range rows {
+		if len(row) != d {
+			return badf(`"%s[%d]" has %d features but "x" rows have %d; rows must all have the same length`, name, i, len(row), d)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return badf(`"%s[%d][%d]" is not a finite number`, name, i, j)
+			}
+		}
+	}
+	return nil
+}
+
+// strictParams decodes params into dst, rejecting unknown names.
+func strictParams(raw json.RawMessage, dst any, known string) error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return badf(`"params" is not valid (%v); known parameters: %s`, err, known)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package fit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+func fitJSON(t *testing.T, body string) (*PerceptronResponse, error) {
+	t.Helper()
+	req, err := Decode(strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	resp, err := Run(req)
+	if err != nil {
+		return nil, err
+	}
+	return resp.(*PerceptronResponse), nil
+}
+
+const orBody = `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,1]`
+
+func TestPerceptronOR(t *testing.T) {
+	r, err := fitJSON(t, orBody+`,"predict":[[0,0],[2,2]],"trace":true}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Worked by hand in the notes' Algorithm 1: 9 mistakes in 6 epochs.
+	if fmt.Sprint(r.W, r.B) != "[2 2] -1" || r.Iterations != 24 || r.Mistakes != 9 || r.Epochs != 6 || !r.Converged || r.Cycled {
+		t.Errorf("OR fit = %+v", r)
+	}
+	if fmt.Sprint(r.Scores) != "[-1 7]" {
+		t.Errorf("scores = %v, want [-1 7]", r.Scores)
+	}
+	if len(r.Trace) != 24 || r.Trace[0].I != 0 || !r.Trace[0].Mistake || r.Trace[0].B != -1 || r.Trace[23].T != 24 {
+		t.Errorf("trace = %+v", r.Trace[:2])
+	}
+	if fmt.Sprint(r.Trace[9].W, r.Trace[9].B) != "[2 1] 0" {
+		t.Errorf("trace[9] = %+v, want w=[2 1] b=0 after t=10", r.Trace[9])
+	}
+}
+
+func TestPerceptronParams(t *testing.T) {
+	xor := `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,-1]`
+	r, err := fitJSON(t, xor+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Cycled || r.Converged || r.Iterations != 4 || r.Epochs != 1 {
+		t.Errorf("XOR = %+v, want cycled after 4 iterations", r)
+	}
+	r, err = fitJSON(t, xor+`,"params":{"max_epochs":3,"eta":0.5,"order":"random","seed":7}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Converged || r.Epochs > 3 {
+		t.Errorf("XOR random = %+v", r)
+	}
+	// η scales every iterate when starting from 0: same mistakes, w·η.
+	r, err = fitJSON(t, orBody+`,"params":{"eta":0.5}}`)
+	if err != nil || fmt.Sprint(r.W, r.B, r.Mistakes) != "[1 1] -0.5 9" {
+		t.Errorf("OR η=0.5 = %+v, %v", r, err)
+	}
+	r, err = fitJSON(t, orBody+`,"params":{"average":true}}`)
+	if err != nil || !r.Converged || r.W[0] == 2 {
+		t.Errorf("averaged OR = %+v, %v; want averaged weights, not the last ones", r, err)
+	}
+	r, err = fitJSON(t, orBody+`,"params":{"margin":1}}`)
+	if err != nil || !r.Converged {
+		t.Fatalf("margin OR = %+v, %v", r, err)
+	}
+	for i, x := range [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+		y := []float64{-1, 1, 1, 1}[i]
+		if m := y * (r.W[0]*x[0] + r.W[1]*x[1] + r.B); m <= 1 {
+			t.Errorf("margin perceptron left point %d at margin %v ≤ 1", i, m)
+		}
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	big := `{"algorithm":"perceptron","x":[` + strings.Repeat(`[1],`, MaxN) + `[1]],"y":[` + strings.Repeat(`1,`, MaxN) + `1]}`
+	wide := `{"algorithm":"perceptron","x":[[` + strings.Repeat(`1,`, MaxD) + `1]],"y":[1]}`
+	tests := []struct{ name, body, want string }{
+		{"not json", `{`, "not the JSON object"},
+		{"trailing", orBody + `}{}`, "after the JSON object"},
+		{"unknown field", orBody + `,"foo":1}`, "foo"},
+		{"unknown algorithm", `{"algorithm":"svm","x":[[1]],"y":[1]}`, `unknown algorithm "svm"`},
+		{"missing algorithm", `{"x":[[1]],"y":[1]}`, "algorithm"},
+		{"unknown param", orBody + `,"params":{"rate":1}}`, "rate"},
+		{"empty x", `{"algorithm":"perceptron","x":[],"y":[]}`, `"x" is empty`},
+		{"ragged", `{"algorithm":"perceptron","x":[[1,2],[1]],"y":[1,-1]}`, "same length"},
+		{"empty row", `{"algorithm":"perceptron","x":[[]],"y":[1]}`, "features"},
+		{"y length", `{"algorithm":"perceptron","x":[[1]],"y":[1,1]}`, "one label per row"},
+		{"label", `{"algorithm":"perceptron","x":[[1]],"y":[0]}`, "-1 or +1"},
+		{"NaN", `{"algorithm":"perceptron","x":[[NaN]],"y":[1]}`, "not the JSON"},
+		{"huge number", `{"algorithm":"perceptron","x":[[1e999]],"y":[1]}`, "not the JSON"},
+		{"predict ragged", orBody + `,"predict":[[1]]}`, "predict[0]"},
+		{"eta", orBody + `,"params":{"eta":0}}`, "eta"},
+		{"eta negative", orBody + `,"params":{"eta":-1}}`, "eta"},
+		{"margin", orBody + `,"params":{"margin":-0.5}}`, "margin"},
+		{"epochs", orBody + `,"params":{"max_epochs":0}}`, "max_epochs"},
+		{"epochs big", orBody + `,"params":{"max_epochs":1000001}}`, "max_epochs"},
+		{"order", orBody + `,"params":{"order":"sorted"}}`, "order"},
+		{"seed type", orBody + `,"params":{"seed":1.5}}`, "params"},
+		{"n", big, "rows"},
+		{"d", wide, "features"},
+		{"body", `{"algorithm":"perceptron","x":[[` + strings.Repeat(`0,`, MaxBody/2) + `0]],"y":[1]}`, "4 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fitJSON(t, tt.body)
+			if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want a bad request mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTraceLimit: a trace longer than MaxTrace is refused with a message
+// that says how to get a result, not truncated silently.
+func TestTraceLimit(t *testing.T) {
+	var x, y []string
+	for i := range 2000 { // labels unrelated to the points: never separable
+		x = append(x, fmt.Sprintf("[%v,%v]", math.Sin(float64(i)), math.Cos(float64(3*i))))
+		y = append(y, []string{"1", "-1"}[(i*7/3)%2])
+	}
+	body := `{"algorithm":"perceptron","x":[` + strings.Join(x, ",") + `],"y":[` + strings.Join(y, ",") +
+		`],"params":{"max_epochs":100,"eta":0.1},"trace":true}`
+	_, err := fitJSON(t, body)
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "trace") {
+		t.Errorf("error = %v, want a bad request about the trace length", err)
+	}
+	if _, err := fitJSON(t, strings.Replace(body, `"trace":true`, `"trace":false`, 1)); err != nil {
+		t.Errorf("the same fit without a trace failed: %v", err)
+	}
+}
+
+func TestResponseJSON(t *testing.T) {
+	r, err := fitJSON(t, orBody+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	for _, k := range []string{"w", "b", "iterations", "mistakes", "epochs", "converged", "cycled", "scores"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("response lacks %q: %s", k, b)
+		}
+	}
+	if _, ok := m["trace"]; ok {
+		t.Errorf("trace present without trace: true")
+	}
+	if s, ok := m["scores"].([]any); !ok || len(s) != 0 {
+		t.Errorf("scores = %v, want []", m["scores"])
+	}
+}

@@ -1,0 +1,189 @@
+package lessons
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"html/template"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var idAttr = regexp.MustCompile(`\sid="([^"]*)"`)
+
+func TestProsePerceptron(t *testing.T) {
+	parts, err := Prose("perceptron")
+	if err != nil {
+		t.Fatalf("Prose(%q) error: %v", "perceptron", err)
+	}
+	if len(parts) < 2 {
+		t.Fatalf("Prose(%q) has %d parts, want at least 2 (text, demo, text)", "perceptron", len(parts))
+	}
+	all := ""
+	for i, p := range parts {
+		s := string(p)
+		if strings.TrimSpace(s) == "" {
+			t.Errorf("part %d is empty", i)
+		}
+		for _, bad := range []string{demoMarker, headerPrefix} {
+			if strings.Contains(s, bad) {
+				t.Errorf("part %d contains %q", i, bad)
+			}
+		}
+		all += s
+	}
+	if !strings.Contains(all, `class="katex"`) {
+		t.Error(`prose has no KaTeX output (class="katex")`)
+	}
+	if !strings.Contains(all, `class="katex-display"`) {
+		t.Error(`prose has no display math (class="katex-display")`)
+	}
+	if i := strings.IndexByte(all, '$'); i >= 0 {
+		t.Errorf("prose contains a raw '$' (untypeset TeX?) near %q", excerpt(all, i))
+	}
+	ids := map[string]int{}
+	for _, m := range idAttr.FindAllStringSubmatch(all, -1) {
+		ids[m[1]]++
+	}
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("id %q occurs %d times, want once", id, n)
+		}
+	}
+	for _, id := range []string{"datasets", "perceptron-algorithm", "worked-example", "convergence", "not-separable", "multiclass"} {
+		if ids[id] == 0 {
+			t.Errorf("prose has no section id %q", id)
+		}
+	}
+}
+
+// TestCatalogAnchors checks that every catalogue entry that points into a
+// lesson page names a section that the page's prose has.
+func TestCatalogAnchors(t *testing.T) {
+	for _, l := range NewCatalog().Lessons {
+		page, frag, ok := strings.Cut(l.Anchor, "#")
+		if !ok {
+			continue
+		}
+		slug := strings.TrimPrefix(page, "/lessons/")
+		parts, err := Prose(slug)
+		if err != nil {
+			t.Errorf("lesson %q: anchor %q: Prose(%q) error: %v", l.Slug, l.Anchor, slug, err)
+			continue
+		}
+		if !strings.Contains(strings.Join(toStrings(parts), ""), ` id="`+frag+`"`) {
+			t.Errorf("lesson %q: anchor %q: no id %q in the prose of %q", l.Slug, l.Anchor, frag, slug)
+		}
+	}
+}
+
+func TestProseRejects(t *testing.T) {
+	tests := []struct{ name, slug string }{
+		{"empty", ""},
+		{"unknown", "no-such-lesson"},
+		{"source file", "perceptron.src"},
+		{"path", "../content/perceptron"},
+		{"slash", "content/perceptron"},
+		{"backslash", `content\perceptron`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parts, err := Prose(tt.slug)
+			if !errors.Is(err, ErrNoProse) {
+				t.Errorf("Prose(%q) = %d parts, %v; want error %v", tt.slug, len(parts), err, ErrNoProse)
+			}
+		})
+	}
+}
+
+// TestGeneratedUpToDate checks, without node, that every source has a
+// generated file rendered from its current bytes (the renderer records the
+// source's SHA-256 in its header) and that no generated file lacks a source.
+// On failure: npm ci && node tools/katex/render.mjs.
+func TestGeneratedUpToDate(t *testing.T) {
+	names, err := fs.Glob(content, contentDir+"/*"+genSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, srcSuffix) {
+			continue
+		}
+		if _, err := fs.Stat(content, strings.TrimSuffix(name, genSuffix)+srcSuffix); err != nil {
+			t.Errorf("%s has no source %s", name, path.Base(strings.TrimSuffix(name, genSuffix)+srcSuffix))
+		}
+	}
+	for _, name := range names {
+		if !strings.HasSuffix(name, srcSuffix) {
+			continue
+		}
+		srcs++
+		src, err := fs.ReadFile(content, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := strings.TrimSuffix(name, srcSuffix) + genSuffix
+		b, err := fs.ReadFile(content, gen)
+		if err != nil {
+			t.Errorf("%s: no generated %s; run node tools/katex/render.mjs", name, path.Base(gen))
+			continue
+		}
+		header, _, _ := strings.Cut(string(b), "\n")
+		sum := sha256.Sum256(src)
+		want := "from " + path.Base(name) + " sha256:" + hex.EncodeToString(sum[:]) + ";"
+		if !strings.HasPrefix(header, headerPrefix) || !strings.Contains(header, want) {
+			t.Errorf("%s is stale or hand-edited: header %q does not contain %q; run node tools/katex/render.mjs", gen, header, want)
+		}
+	}
+	if srcs == 0 {
+		t.Error("no lesson sources embedded")
+	}
+}
+
+// TestSourceMarkup holds the lesson sources to the house rules: HTML
+// fragments with no document tags, scripts or inline styles, and classes
+// only from the small set the stylesheet knows.
+func TestSourceMarkup(t *testing.T) {
+	allowed := map[string]bool{"lesson-table": true, "algorithm": true, "theorem": true, "proof": true, "note": true}
+	classAttr := regexp.MustCompile(`\sclass="([^"]*)"`)
+	names, err := fs.Glob(content, contentDir+"/*"+srcSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		b, err := fs.ReadFile(content, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := strings.ToLower(string(b))
+		for _, bad := range []string{"<html", "<head", "<body", "<script", "<style", " style=", "<h1"} {
+			if strings.Contains(src, bad) {
+				t.Errorf("%s contains %q", name, bad)
+			}
+		}
+		for _, m := range classAttr.FindAllStringSubmatch(string(b), -1) {
+			for _, c := range strings.Fields(m[1]) {
+				if !allowed[c] {
+					t.Errorf("%s uses class %q; allowed: lesson-table, algorithm, theorem, proof, note", name, c)
+				}
+			}
+		}
+	}
+}
+
+func toStrings(parts []template.HTML) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = string(p)
+	}
+	return out
+}
+
+func excerpt(s string, i int) string {
+	lo, hi := max(0, i-40), min(len(s), i+40)
+	return s[lo:hi]
+}

@@ -1,0 +1,157 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// figure is a composed drawing of a fixed size with its text alternative.
+type figure struct {
+	draw  func(draw.Canvas)
+	w, h  vg.Length
+	title string // short name: the SVG <title>
+	desc  string // what the figure shows, in words: the SVG <desc>
+
+	p    *plot.Plot // the data plot, when the figure has one
+	view View       // p's axes
+}
+
+// area is a canvas rectangle of the figure's size with no backing canvas:
+// enough for layout, which only measures.
+func (f *figure) area() draw.Canvas {
+	return draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.w, Y: f.h}}}
+}
+
+func (f *figure) writeSVG(w io.Writer) error {
+	c := vgsvg.NewWith(vgsvg.UseWH(f.w, f.h))
+	f.draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return fmt.Errorf("render: writing svg: %w", err)
+	}
+	_, err := w.Write(withTitleDesc(buf.Bytes(), f.title, f.desc))
+	return err
+}
+
+// pngDPI makes a point 4/3 pixels, so a figure sized in CSS pixels comes
+// out with exactly that many pixels.
+const pngDPI = 96
+
+func (f *figure) writePNG(w io.Writer) error {
+	c := vgimg.NewWith(vgimg.UseWH(f.w, f.h), vgimg.UseDPI(pngDPI))
+	f.draw(draw.New(c))
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w); err != nil {
+		return fmt.Errorf("render: writing png: %w", err)
+	}
+	return nil
+}
+
+// withTitleDesc puts <title> and <desc> first inside the root <svg>
+// element, where assistive technology looks for a graphic's name and
+// description, and marks the element role="img". gonum's SVG backend
+// writes neither. No id attributes are added, so several figures can share
+// a page.
+func withTitleDesc(svg []byte, title, desc string) []byte {
+	start := bytes.Index(svg, []byte("<svg"))
+	if start < 0 {
+		return svg
+	}
+	end := bytes.IndexByte(svg[start:], '>')
+	if end < 0 {
+		return svg
+	}
+	end += start + 1
+	var b bytes.Buffer
+	b.Grow(len(svg) + len(title) + len(desc) + 64)
+	b.Write(svg[:start])
+	b.WriteString(`<svg role="img"`)
+	b.Write(svg[start+len("<svg") : end])
+	fmt.Fprintf(&b, "\n<title>%s</title>\n<desc>%s</desc>", html.EscapeString(title), html.EscapeString(desc))
+	b.Write(svg[end:])
+	return b.Bytes()
+}
+
+// InlineSVG returns b from its root <svg> element on, dropping the XML
+// declaration and generator comment, which are fine in a standalone .svg
+// file but not inside an HTML page. b is returned unchanged when it has no
+// <svg element. The result shares b's memory.
+func InlineSVG(b []byte) []byte {
+	if i := bytes.Index(b, []byte("<svg")); i >= 0 {
+		return b[i:]
+	}
+	return b
+}
+
+// settle fixes p's axes to base widened to the equal aspect ratio of the
+// data area that p's layout leaves in c, after reserve has sized the band
+// above the data area (the legend) for the data area's width. Tick labels
+// and the legend depend on the ranges and widths they size, so it repeats
+// until nothing moves (two or three rounds in practice).
+func settle(p *plot.Plot, base View, c draw.Canvas, reserve func(width vg.Length) vg.Length) View {
+	v := base
+	setView(p, v)
+	for range 8 {
+		dc := p.DataCanvas(c)
+		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+		moved := false
+		if reserve != nil {
+			if pad := reserve(w); pad != p.Title.Padding {
+				p.Title.Padding, moved = pad, true
+			}
+		}
+		if nv := base.withAspect(float64(w), float64(h)); nv != v && !moved {
+			v, moved = nv, true
+			setView(p, v)
+		}
+		if !moved {
+			break
+		}
+	}
+	return v
+}
+
+func setView(p *plot.Plot, v View) {
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = v.XMin, v.XMax, v.YMin, v.YMax
+}
+
+// Frame locates a figure's data area inside its SVG, so that a page can
+// turn a click on the inline SVG into data coordinates. Lengths are SVG
+// user units of the viewBox "0 0 ViewBoxWidth ViewBoxHeight" (points), with
+// the origin at the top left as in the DOM. A click at (cx, cy) CSS pixels
+// from the top-left of an SVG element displayed w CSS pixels wide is at
+// u = cx·ViewBoxWidth/w, v = cy·ViewBoxHeight/h; DataAt does the rest.
+type Frame struct {
+	ViewBoxWidth, ViewBoxHeight float64
+	Left, Top, Width, Height    float64 // the data area
+	View                        View    // the data at the data area's edges
+}
+
+// DataAt converts viewBox coordinates (u, v) to data coordinates. Points
+// outside the data area map outside View.
+func (f Frame) DataAt(u, v float64) (x1, x2 float64) {
+	x1 = f.View.XMin + (u-f.Left)/f.Width*(f.View.XMax-f.View.XMin)
+	x2 = f.View.YMax - (v-f.Top)/f.Height*(f.View.YMax-f.View.YMin)
+	return x1, x2
+}
+
+// frame measures the data area with the same layout code that draws it.
+func (f *figure) frame() Frame {
+	dc := f.p.DataCanvas(f.area())
+	return Frame{
+		ViewBoxWidth:  float64(f.w),
+		ViewBoxHeight: float64(f.h),
+		Left:          float64(dc.Min.X),
+		Top:           float64(f.h - dc.Max.Y),
+		Width:         float64(dc.Max.X - dc.Min.X),
+		Height:        float64(dc.Max.Y - dc.Min.Y),
+		View:          f.view,
+	}
+}

@@ -1,0 +1,185 @@
+package render
+
+import "math"
+
+// View is a rectangle of the data plane, [XMin, XMax] × [YMin, YMax]: the
+// part of the plane a figure shows.
+type View struct{ XMin, XMax, YMin, YMax float64 }
+
+// viewPad is the margin DataView leaves around the points, as a fraction
+// of the larger extent: room for markers, rings and arrows at the edge.
+const viewPad = 0.15
+
+// DataView returns the fixed view for a data set: the bounding box of the
+// points (first two coordinates of each row) padded on every side by 15 %
+// of its larger side. It depends only on x, so it is the same at every
+// step and the axes never jump while stepping. A set whose points all
+// coincide, or an empty set, gets a box of side 2 around its centre (the
+// origin when empty). Figures widen this view to an equal aspect ratio;
+// Frame reports the view actually drawn.
+func DataView(x [][]float64) View {
+	v := View{XMin: math.Inf(1), XMax: math.Inf(-1), YMin: math.Inf(1), YMax: math.Inf(-1)}
+	for _, row := range x {
+		if len(row) < 2 {
+			continue
+		}
+		v.XMin, v.XMax = math.Min(v.XMin, row[0]), math.Max(v.XMax, row[0])
+		v.YMin, v.YMax = math.Min(v.YMin, row[1]), math.Max(v.YMax, row[1])
+	}
+	if v.XMin > v.XMax {
+		return View{-1, 1, -1, 1}
+	}
+	side := math.Max(v.XMax-v.XMin, v.YMax-v.YMin)
+	if side == 0 {
+		cx, cy := v.XMin, v.YMin
+		return View{cx - 1, cx + 1, cy - 1, cy + 1}
+	}
+	pad := viewPad * side
+	return View{v.XMin - pad, v.XMax + pad, v.YMin - pad, v.YMax + pad}
+}
+
+// withAspect widens v about its centre, in x or in y, so that one data
+// unit has the same length on both axes of a data area w × h points.
+func (v View) withAspect(w, h float64) View {
+	if !(w > 0 && h > 0) {
+		return v
+	}
+	u := math.Max((v.XMax-v.XMin)/w, (v.YMax-v.YMin)/h) // data units per point
+	cx, cy := (v.XMin+v.XMax)/2, (v.YMin+v.YMax)/2
+	hw, hh := u*w/2, u*h/2
+	return View{cx - hw, cx + hw, cy - hh, cy + hh}
+}
+
+func (v View) centre() vec { return vec{(v.XMin + v.XMax) / 2, (v.YMin + v.YMax) / 2} }
+
+// inset returns v shrunk by frac of its smaller side on every edge.
+func (v View) inset(frac float64) View {
+	d := frac * math.Min(v.XMax-v.XMin, v.YMax-v.YMin)
+	return View{v.XMin + d, v.XMax - d, v.YMin + d, v.YMax - d}
+}
+
+func (v View) contains(p vec) bool {
+	return p.X >= v.XMin && p.X <= v.XMax && p.Y >= v.YMin && p.Y <= v.YMax
+}
+
+// corners returns the corners of v counter-clockwise from (XMin, YMin).
+func (v View) corners() []vec {
+	return []vec{{v.XMin, v.YMin}, {v.XMax, v.YMin}, {v.XMax, v.YMax}, {v.XMin, v.YMax}}
+}
+
+// vec is a point or vector of the data plane.
+type vec struct{ X, Y float64 }
+
+func (a vec) add(b vec) vec          { return vec{a.X + b.X, a.Y + b.Y} }
+func (a vec) sub(b vec) vec          { return vec{a.X - b.X, a.Y - b.Y} }
+func (a vec) scale(s float64) vec    { return vec{s * a.X, s * a.Y} }
+func (a vec) dot(b vec) float64      { return a.X*b.X + a.Y*b.Y }
+func (a vec) norm() float64          { return math.Hypot(a.X, a.Y) }
+func (a vec) isZero() bool           { return a.X == 0 && a.Y == 0 }
+func vec2(w []float64) vec           { return vec{w[0], w[1]} }
+func (a vec) lerp(b vec, t float64) vec { return a.add(b.sub(a).scale(t)) }
+
+// HalfPlane is the set {x : A·x + B ≥ 0}, or {x : A·x + B > 0} when
+// Strict. Strictness only matters when A = 0, where the set is all or
+// nothing: it is how the regions follow the predictors' tie rules
+// (sgn(0) = −1; argmax ties go to the first class) when w = 0.
+type HalfPlane struct {
+	A      [2]float64
+	B      float64
+	Strict bool
+}
+
+func (h HalfPlane) eval(p vec) float64 { return h.A[0]*p.X + h.A[1]*p.Y + h.B }
+
+// clip returns the part of the convex polygon poly that lies in h: one
+// stage of Sutherland–Hodgman. Points on the line count as inside (the
+// closure of h), so neighbouring regions share their edge.
+func clip(poly []vec, h HalfPlane) []vec {
+	if h.A[0] == 0 && h.A[1] == 0 {
+		if h.B > 0 || (h.B == 0 && !h.Strict) {
+			return poly
+		}
+		return nil
+	}
+	var out []vec
+	for i, p := range poly {
+		q := poly[(i+1)%len(poly)]
+		fp, fq := h.eval(p), h.eval(q)
+		if fp >= 0 {
+			out = append(out, p)
+		}
+		if (fp >= 0) != (fq >= 0) && fp != fq {
+			out = append(out, p.lerp(q, fp/(fp-fq)))
+		}
+	}
+	if len(out) < 3 {
+		return nil
+	}
+	return out
+}
+
+// clipAll clips poly by every half-plane in turn.
+func clipAll(poly []vec, hs []HalfPlane) []vec {
+	for _, h := range hs {
+		if len(poly) == 0 {
+			return nil
+		}
+		poly = clip(poly, h)
+	}
+	return poly
+}
+
+// lineInView returns the segment of the line a·x + b = 0 inside v, by
+// clipping the parametric line p₀ + t·d (Liang–Barsky). ok is false when
+// a = 0 or the line misses v or only touches a corner.
+func lineInView(a vec, b float64, v View) (p, q vec, ok bool) {
+	n2 := a.dot(a)
+	if n2 == 0 {
+		return vec{}, vec{}, false
+	}
+	p0 := a.scale(-b / n2)
+	d := vec{-a.Y, a.X}
+	tmin, tmax := math.Inf(-1), math.Inf(1)
+	for _, c := range [2]struct{ p, d, lo, hi float64 }{
+		{p0.X, d.X, v.XMin, v.XMax},
+		{p0.Y, d.Y, v.YMin, v.YMax},
+	} {
+		if c.d == 0 {
+			if c.p < c.lo || c.p > c.hi {
+				return vec{}, vec{}, false
+			}
+			continue
+		}
+		t0, t1 := (c.lo-c.p)/c.d, (c.hi-c.p)/c.d
+		if t0 > t1 {
+			t0, t1 = t1, t0
+		}
+		tmin, tmax = math.Max(tmin, t0), math.Min(tmax, t1)
+	}
+	if !(tmin < tmax) {
+		return vec{}, vec{}, false
+	}
+	return p0.add(d.scale(tmin)), p0.add(d.scale(tmax)), true
+}
+
+// foot returns the foot of the perpendicular from c to the line
+// a·x + b = 0; a must not be zero.
+func foot(a vec, b float64, c vec) vec {
+	return c.sub(a.scale((a.dot(c) + b) / a.dot(a)))
+}
+
+// fitScale returns the largest s ≤ limit such that from + s·d stays in v.
+func fitScale(from, d vec, v View, limit float64) float64 {
+	s := limit
+	bound := func(p, d, lo, hi float64) {
+		switch {
+		case d > 0:
+			s = math.Min(s, (hi-p)/d)
+		case d < 0:
+			s = math.Min(s, (lo-p)/d)
+		}
+	}
+	bound(from.X, d.X, v.XMin, v.XMax)
+	bound(from.Y, d.Y, v.YMin, v.YMax)
+	return math.Max(s, 0)
+}

@@ -1,0 +1,97 @@
+package render
+
+import (
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// legendItem is one legend entry. An item that is not shown at this step
+// still reserves its space, so the data area (and with it the view and the
+// click mapping) is the same at every step.
+type legendItem struct {
+	label  string
+	thumbs []plot.Thumbnailer
+	shown  bool
+}
+
+// flowLegend lays entries out left to right in rows, like words in a
+// paragraph, in a band above the data area. gonum's own legend sits inside
+// the data area with no background, where it hides points; this one is
+// drawn in space reserved through the title's padding, so it never does.
+type flowLegend struct {
+	items  []legendItem
+	style  text.Style
+	thumbW vg.Length // thumbnail width
+	gap    vg.Length // between entries in a row
+	above  vg.Length // between the legend and the data area
+}
+
+func (l *flowLegend) rowHeight() vg.Length {
+	e := l.style.FontExtents()
+	return e.Ascent + e.Descent + l.style.Font.Size*0.25
+}
+
+func (l *flowLegend) itemWidth(it legendItem) vg.Length {
+	return l.thumbW + l.style.Font.Size*0.4 + l.style.Width(it.label)
+}
+
+// rows breaks items into rows no wider than width; an item wider than
+// width gets a row of its own.
+func (l *flowLegend) rows(items []legendItem, width vg.Length) [][]legendItem {
+	var rows [][]legendItem
+	var x vg.Length
+	for _, it := range items {
+		w := l.itemWidth(it)
+		if len(rows) == 0 || x+l.gap+w > width {
+			rows = append(rows, nil)
+			x = -l.gap
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
+		x += l.gap + w
+	}
+	return rows
+}
+
+// height is the band the legend needs above a data area of the given
+// width, counting every item, shown or not; zero when it has no items.
+func (l *flowLegend) height(width vg.Length) vg.Length {
+	n := len(l.rows(l.items, width))
+	if n == 0 {
+		return 0
+	}
+	return vg.Length(n)*l.rowHeight() + l.above
+}
+
+// Plot implements plot.Plotter. It draws the shown items in the band
+// above c, starting from the band's top, so they stay put from one step
+// to the next as far as the set of shown items allows.
+func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
+	width := c.Max.X - c.Min.X
+	var shown []legendItem
+	for _, it := range l.items {
+		if it.shown {
+			shown = append(shown, it)
+		}
+	}
+	rh := l.rowHeight()
+	y := c.Max.Y + l.height(width) - rh
+	sty := l.style
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	for _, row := range l.rows(shown, width) {
+		x := c.Min.X
+		for _, it := range row {
+			icon := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: y + rh*0.1},
+				Max: vg.Point{X: x + l.thumbW, Y: y + rh*0.9},
+			}}
+			for _, t := range it.thumbs {
+				t.Thumbnail(&icon)
+			}
+			c.FillText(sty, vg.Point{X: x + l.thumbW + l.style.Font.Size*0.4, Y: y + rh/2}, it.label)
+			x += l.itemWidth(it) + l.gap
+		}
+		y -= rh
+	}
+}

@@ -1,0 +1,122 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+)
+
+// Errors returned (wrapped) for input a figure cannot show.
+var (
+	ErrNoStates  = errors.New("render: no states to draw")
+	ErrDimension = errors.New("render: data are not two-dimensional")
+)
+
+// PerceptronPlot composes the data plot of the last state in states:
+// states[0] is the initial state from perceptron.Init and states[k] the
+// state after step k, as perceptron.Trajectory returns them. Earlier
+// states are not drawn; the step's own change is read from the last
+// state's Event.
+//
+// The plot shows the decision regions as opaque tints, the boundary, the
+// margin band (Params.Margin > 0), the normal vector w, the update of this
+// step, the examined point and the points the state misclassifies, with
+// equal aspect ratio. Its legend and axis ranges are laid out for opt's
+// size, so draw it on a canvas of Width×Height CSS pixels (0.75 pt each);
+// PerceptronSVG and PerceptronPNG do. Data with d ≠ 2 give ErrDimension.
+func PerceptronPlot(pr *perceptron.Problem, states []perceptron.State, opt Options) (*plot.Plot, error) {
+	f, err := perceptronFigure(pr, states, opt)
+	if err != nil {
+		return nil, err
+	}
+	return f.p, nil
+}
+
+// PerceptronSVG writes PerceptronPlot's figure as a standalone SVG file,
+// with an XML declaration and <title>/<desc> (a text alternative that
+// describes the state). Use InlineSVG to put it inside an HTML page.
+func PerceptronSVG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
+	f, err := perceptronFigure(pr, states, opt)
+	if err != nil {
+		return err
+	}
+	return f.writeSVG(w)
+}
+
+// PerceptronPNG writes PerceptronPlot's figure as a PNG of exactly
+// Width×Height pixels (96 dpi), for slides and downloads.
+func PerceptronPNG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
+	f, err := perceptronFigure(pr, states, opt)
+	if err != nil {
+		return err
+	}
+	return f.writePNG(w)
+}
+
+// PerceptronFrame returns where PerceptronSVG puts the data area and
+// which data it shows, measured by the drawing's own layout code. It is
+// the same for every state of one problem and size, so a page can fetch
+// it once per data set.
+func PerceptronFrame(pr *perceptron.Problem, states []perceptron.State, opt Options) (Frame, error) {
+	f, err := perceptronFigure(pr, states, opt)
+	if err != nil {
+		return Frame{}, err
+	}
+	return f.frame(), nil
+}
+
+func checkProblem(pr *perceptron.Problem, states []perceptron.State) error {
+	switch {
+	case pr == nil || len(pr.X) == 0:
+		return fmt.Errorf("%w: the problem has no data", ErrNoStates)
+	case len(states) == 0:
+		return fmt.Errorf("%w: give at least the initial state", ErrNoStates)
+	case len(states[len(states)-1].Models) != len(pr.Tasks):
+		return fmt.Errorf("render: state has %d models for %d tasks; it is not from this problem",
+			len(states[len(states)-1].Models), len(pr.Tasks))
+	}
+	return nil
+}
+
+// perceptronFigure builds the data plot and lays it out for opt's size.
+func perceptronFigure(pr *perceptron.Problem, states []perceptron.State, opt Options) (*figure, error) {
+	if err := checkProblem(pr, states); err != nil {
+		return nil, err
+	}
+	if d := len(pr.X[0]); d != 2 {
+		return nil, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", ErrDimension, d)
+	}
+	w, h := opt.size(DefaultSize, DefaultSize)
+	th := newTheme(w, h)
+	sc := newScene(pr, states[len(states)-1], th)
+
+	p := plot.New()
+	th.style(p, "x₁", "x₂", 14, 14, 12)
+	p.Title.Text = sc.heading()
+	p.Add(sc.layers()...)
+
+	f := &figure{w: w, h: h, p: p, draw: p.Draw, title: sc.svgTitle(), desc: sc.describe()}
+	base := p.Title.Padding
+	var reserve func(vg.Length) vg.Length
+	// Below about 400 px there is no room for a legend worth reading; the
+	// <desc> and the page still say what is drawn.
+	if w >= 300 && h >= 300 {
+		lg := &flowLegend{
+			items:  sc.legend,
+			style:  th.text(12, false, draw.XLeft, draw.YCenter),
+			thumbW: th.pt(22),
+			gap:    th.pt(14),
+			above:  th.pt(8),
+		}
+		p.Add(lg)
+		reserve = func(width vg.Length) vg.Length { return base + lg.height(width) }
+	}
+	f.view = settle(p, DataView(pr.X), f.area(), reserve)
+	return f, nil
+}

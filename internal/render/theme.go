@@ -1,0 +1,165 @@
+package render
+
+import (
+	"image/color"
+	"math"
+	"strings"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Options sizes a figure in CSS pixels. The SVG is written at
+// 1 px = 0.75 pt, so a 600×600 request displays at 600×600 px, and the PNG
+// is rendered at 96 dpi, so it has exactly Width×Height pixels. Callers
+// validate the size (200…2000); a zero Width or Height means the figure's
+// default (600×600 for the data plot, 600×260 for the history chart).
+type Options struct {
+	Width, Height int
+}
+
+// Default figure sizes in CSS pixels.
+const (
+	DefaultSize          = 600
+	DefaultHistoryHeight = 260
+)
+
+// pxToPt converts CSS pixels to points: CSS fixes 96 px per inch and a
+// point is 1/72 inch.
+const pxToPt = 0.75
+
+// size returns the figure size in points, filling in defaults.
+func (o Options) size(defW, defH int) (w, h vg.Length) {
+	if o.Width <= 0 {
+		o.Width = defW
+	}
+	if o.Height <= 0 {
+		o.Height = defH
+	}
+	return vg.Length(float64(o.Width) * pxToPt), vg.Length(float64(o.Height) * pxToPt)
+}
+
+// theme holds the type sizes and line widths of one figure. Sizes grow
+// with the figure (scale is 1 at 600 px) so a 2000 px download is not a
+// page of tiny text, but never shrink below three quarters, so a small
+// figure stays legible when projected.
+type theme struct {
+	scale float64
+}
+
+func newTheme(widthPt, heightPt vg.Length) theme {
+	s := math.Min(float64(widthPt), float64(heightPt)) / (DefaultSize * pxToPt)
+	return theme{scale: math.Max(0.75, math.Min(s, 2))}
+}
+
+// pt scales a length given in points at the default size.
+func (t theme) pt(v float64) vg.Length { return vg.Length(v * t.scale) }
+
+// font returns Liberation Sans at size points (at the default size). The
+// font is set on every style rather than through plot.DefaultFont, which
+// is a global that concurrent requests would race on.
+func (t theme) font(size float64, bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: t.pt(size)}
+	if bold {
+		f.Weight = xfont.WeightBold
+	}
+	return f
+}
+
+// text returns a text style in Liberation Sans with the given alignment.
+func (t theme) text(size float64, bold bool, xa draw.XAlignment, ya draw.YAlignment) text.Style {
+	return text.Style{
+		Color:   color.Black,
+		Font:    t.font(size, bold),
+		XAlign:  xa,
+		YAlign:  ya,
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// style applies the theme to p: fonts, axis labels, ticks with a true
+// minus sign, and axes that touch the data area, so region tints fill the
+// frame with no gap.
+func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, tickSize float64) {
+	p.Title.TextStyle = t.text(titleSize, false, draw.XCenter, draw.YTop)
+	p.Title.Padding = t.pt(6)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle = t.text(labelSize, false, draw.XCenter, draw.YBottom)
+		a.Label.Padding = t.pt(3)
+		a.Tick.Label.Font = t.font(tickSize, false)
+		a.Tick.Label.Handler = plot.DefaultTextHandler
+		a.Tick.Marker = unicodeTicks{}
+		a.Tick.Length = t.pt(5)
+		a.Tick.Width = t.pt(0.75)
+		a.Width = t.pt(0.75)
+		a.Padding = 0
+	}
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Legend.TextStyle = t.text(tickSize, false, draw.XLeft, draw.YBottom)
+}
+
+// unicodeTicks are gonum's default ticks with U+2212 MINUS SIGN instead
+// of a hyphen, as typeset mathematics has it.
+type unicodeTicks struct{}
+
+func (unicodeTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		ts[i].Label = strings.ReplaceAll(ts[i].Label, "-", "−")
+	}
+	return ts
+}
+
+// Okabe–Ito colours (Okabe & Ito 2008), the house palette: distinguishable
+// under the common colour-vision deficiencies.
+var (
+	blue       = color.RGBA{0x00, 0x72, 0xB2, 0xFF}
+	vermillion = color.RGBA{0xD5, 0x5E, 0x00, 0xFF}
+	green      = color.RGBA{0x00, 0x9E, 0x73, 0xFF}
+	purple     = color.RGBA{0xCC, 0x79, 0xA7, 0xFF}
+	orange     = color.RGBA{0xE6, 0x9F, 0x00, 0xFF}
+	skyBlue    = color.RGBA{0x56, 0xB4, 0xE9, 0xFF}
+	yellow     = color.RGBA{0xF0, 0xE4, 0x42, 0xFF}
+	black      = color.RGBA{0x00, 0x00, 0x00, 0xFF}
+	grey       = color.RGBA{0x80, 0x80, 0x80, 0xFF}
+	white      = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
+)
+
+// classColor returns the colour of palette slot k: blue, vermillion and
+// bluish green first (classes +1, −1 and the third class of the notes),
+// then the rest of Okabe–Ito. Slots 8 and 9 reuse colours; their marker
+// shapes still tell them apart.
+func classColor(k int) color.RGBA {
+	switch k % 8 {
+	case 0:
+		return blue
+	case 1:
+		return vermillion
+	case 2:
+		return green
+	case 3:
+		return purple
+	case 4:
+		return orange
+	case 5:
+		return skyBlue
+	case 6:
+		return yellow
+	}
+	return black
+}
+
+// tint mixes c with white: a light opaque tint for decision regions.
+// Opaque, because translucent fills stack into muddy colours.
+func tint(c color.RGBA, amount float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(math.Round(255 - amount*(255-float64(v)))) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xFF}
+}
+
+// regionTint is the tint of palette slot k used for its region.
+func regionTint(k int) color.RGBA { return tint(classColor(k), 0.2) }

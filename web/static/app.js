@@ -1,0 +1,121 @@
+// Margin's demo script. Everything works without it (links and forms);
+// with it: keyboard stepping, play/pause, click-to-edit points, copy link.
+// Steps themselves are server-rendered and swapped in by htmx.
+(function () {
+  "use strict";
+  var timer = null;
+
+  function panel() { return document.getElementById("demo-panel"); }
+
+  function act(name) {
+    var p = panel();
+    if (!p) return false;
+    var a = p.querySelector('a[data-action="' + name + '"]');
+    if (!a) return false;
+    a.click();
+    return true;
+  }
+
+  function speed() {
+    var p = panel();
+    var sel = p && p.querySelector('select[data-role="speed"]');
+    return sel ? parseInt(sel.value, 10) : 500;
+  }
+
+  function setPlaying(on) {
+    if (on && !timer) {
+      timer = window.setInterval(function () {
+        if (!act("next")) setPlaying(false);
+      }, speed());
+    } else if (!on && timer) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+    markPlay();
+  }
+
+  function markPlay() {
+    var b = panel() && panel().querySelector('[data-action="play"]');
+    if (!b) return;
+    b.setAttribute("aria-pressed", timer ? "true" : "false");
+    b.textContent = timer ? "⏸ Pause" : "▶ Play";
+  }
+
+  function typing(e) {
+    var t = e.target;
+    return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (!panel() || typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "ArrowRight") { e.preventDefault(); setPlaying(false); act("next"); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); setPlaying(false); act("prev"); }
+    else if (e.key === " ") { e.preventDefault(); setPlaying(!timer); }
+    else if (e.key === "r" || e.key === "R") { setPlaying(false); act("reset"); }
+  });
+
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("[data-action]") : null;
+    if (t && t.dataset.action === "play") { setPlaying(!timer); return; }
+    if (t && t.dataset.action === "copy-link") {
+      var url = new URL(t.dataset.href, window.location.href).href;
+      if (navigator.clipboard) navigator.clipboard.writeText(url);
+      t.textContent = "link copied";
+      return;
+    }
+    var svg = e.target.closest ? e.target.closest("figure.plot svg") : null;
+    if (svg) plotClick(e, svg);
+  });
+
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches('select[data-role="speed"]') && timer) {
+      setPlaying(false); setPlaying(true);
+    }
+  });
+
+  // plotClick maps a click to data coordinates using the frame the server
+  // measured, then removes the point under the pointer or adds a new one.
+  function plotClick(e, svg) {
+    var fig = svg.closest("figure.plot");
+    var info = JSON.parse(fig.dataset.frame || "null");
+    if (!info || !info.frame) return;
+    var f = info.frame;
+    var pt = svg.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    var m = svg.getScreenCTM();
+    if (!m) return;
+    var u = pt.matrixTransform(m.inverse());
+    var px = (u.x - f.left) / f.width, py = (u.y - f.top) / f.height;
+    if (px < 0 || px > 1 || py < 0 || py > 1) return;
+    var x1 = f.view.xmin + px * (f.view.xmax - f.view.xmin);
+    var x2 = f.view.ymax - py * (f.view.ymax - f.view.ymin);
+    var perUnit = f.width / (f.view.xmax - f.view.xmin) * m.a; // screen px per data unit
+    var best = -1, bestD = 10 / perUnit; // 10 screen pixels
+    info.points.forEach(function (p, i) {
+      var d = Math.hypot(p[0] - x1, p[1] - x2);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    var q = new URL(panel().dataset.self, window.location.href);
+    if (best >= 0) {
+      q.searchParams.set("op", "remove");
+      q.searchParams.set("pi", String(best));
+    } else {
+      var cls = document.querySelector('input[name="click-class"]:checked');
+      q.searchParams.set("op", "add");
+      q.searchParams.set("px", x1.toFixed(3));
+      q.searchParams.set("py", x2.toFixed(3));
+      q.searchParams.set("pl", cls ? cls.value : fig.dataset.class);
+    }
+    go(q.pathname + q.search);
+  }
+
+  function go(href) {
+    if (window.htmx) {
+      window.htmx.ajax("GET", href, { target: "#demo-panel", swap: "outerHTML" });
+    } else {
+      window.location.href = href;
+    }
+  }
+
+  document.addEventListener("htmx:afterSwap", markPlay);
+})();

@@ -1,0 +1,11 @@
+// Package static embeds Margin's front-end files (stylesheet, the small
+// demo script, and the vendored KaTeX and htmx) into the binary, so the
+// server runs from any directory with no network.
+package static
+
+import "embed"
+
+// FS holds app.css, app.js and vendor/.
+//
+//go:embed app.css app.js vendor
+var FS embed.FS
