@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # vendor.sh copies the front-end assets Margin serves from node_modules into
 # web/static/vendor/, so the Go build and the server need no node.
 #
@@ -9,16 +9,16 @@
 # @font-face, and every browser that Margin supports takes it, so the woff and
 # ttf fallbacks it also names are never fetched. The CSS is copied unchanged.
 #
-# Run after `npm ci`. Idempotent: the two vendor folders are rebuilt from
-# scratch each time, so a file dropped upstream does not linger.
-set -euo pipefail
+# Run after `npm ci`, with sh or bash. Idempotent: the two vendor folders are
+# rebuilt from scratch each time, so a file dropped upstream does not linger.
+set -eu
 
 cd "$(dirname "$0")/.."
 nm=node_modules
 dst=web/static/vendor
 
 for f in "$nm/katex/dist/katex.min.css" "$nm/htmx.org/dist/htmx.min.js"; do
-	if [[ ! -f $f ]]; then
+	if [ ! -f "$f" ]; then
 		echo "vendor.sh: $f missing; run npm ci first" >&2
 		exit 1
 	fi
@@ -33,10 +33,10 @@ cp "$nm/htmx.org/dist/htmx.min.js" "$nm/htmx.org/LICENSE" "$dst/htmx/"
 
 # Every font the CSS asks for first must be here.
 missing=0
-while read -r font; do
-	if [[ ! -f $dst/katex/$font ]]; then
+for font in $(grep -o 'url(fonts/[^)]*\.woff2)' "$dst/katex/katex.min.css" | sed 's/^url(//; s/)$//' | sort -u); do
+	if [ ! -f "$dst/katex/$font" ]; then
 		echo "vendor.sh: katex.min.css references $font, not vendored" >&2
 		missing=1
 	fi
-done < <(grep -o 'url(fonts/[^)]*\.woff2)' "$dst/katex/katex.min.css" | sed 's/^url(//; s/)$//' | sort -u)
+done
 exit "$missing"

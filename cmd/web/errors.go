@@ -45,7 +45,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 		case strings.HasPrefix(path, "/plots/") || strings.HasSuffix(path, ".csv") || strings.HasPrefix(path, "/static/"):
 			werr = c.String(status, msg+"\n")
 		default:
-			werr = render(c, status, pages.Error(status, http.StatusText(status), strings.Split(msg, "; ")))
+			werr = renderHTML(c, status, pages.Error(status, http.StatusText(status), strings.Split(msg, "; ")))
 		}
 		if werr != nil {
 			logger.Error("writing error response", "err", werr)

@@ -11,7 +11,7 @@ import (
 
 func handleIndex(catalog *lessons.Catalog) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		return render(c, http.StatusOK, pages.Index(catalog))
+		return renderHTML(c, http.StatusOK, pages.Index(catalog))
 	}
 }
 

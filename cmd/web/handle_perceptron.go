@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -16,7 +17,11 @@ import (
 // perceptronRun parses a demo query and runs it. An edit (op=add or
 // op=remove) is applied first; edited tells the caller to send the
 // browser to the canonical URL of the result.
-func perceptronRun(q url.Values) (run *lessons.PerceptronRun, edited bool, err error) {
+func perceptronRun(rawQuery string) (run *lessons.PerceptronRun, edited bool, err error) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, false, bad(fmt.Errorf("the query string is malformed (%v); separate added points with %s, not ;", err, lessons.PointSep))
+	}
 	edit, rest, edited, probs := lessons.ParseEdit(q)
 	if len(probs) > 0 {
 		return nil, false, probs
@@ -41,26 +46,29 @@ func perceptronRun(q url.Values) (run *lessons.PerceptronRun, edited bool, err e
 // query gives, or, for htmx, just the demo panel. A query that is not in
 // canonical form (an edit, or step=end) is redirected to the canonical
 // URL, so what the address bar shows is always a clean permalink.
-func handlePerceptronPage() echo.HandlerFunc {
+func handlePerceptronPage(page string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		run, edited, err := perceptronRun(r.URL.Query())
+		run, edited, err := perceptronRun(r.URL.RawQuery)
 		if err != nil {
 			return err
 		}
-		self := run.Q.URL()
+		self := run.Q.URLAt(page)
 		partial := isPartial(r)
 		if !partial && (edited || r.URL.Query().Get("step") == "end") {
 			return c.Redirect(http.StatusSeeOther, self)
 		}
-		demo, err := lessons.NewPerceptronDemo(run)
+		demo, err := lessons.NewPerceptronDemo(run, page)
 		if err != nil {
 			return err
 		}
 		c.Response().Header().Set("Vary", hxRequest)
 		if partial {
 			c.Response().Header().Set(hxPushURL, self)
-			return render(c, http.StatusOK, tl.PerceptronDemo(demo))
+			return renderHTML(c, http.StatusOK, tl.PerceptronDemo(demo))
+		}
+		if page == lessons.PresentPath {
+			return renderHTML(c, http.StatusOK, tl.PerceptronPresent(demo))
 		}
 		prose, err := lessons.Prose("perceptron")
 		if err != nil {
@@ -70,7 +78,7 @@ func handlePerceptronPage() echo.HandlerFunc {
 		for i, p := range prose {
 			parts[i] = string(p)
 		}
-		return render(c, http.StatusOK, tl.PerceptronPage(parts, demo))
+		return renderHTML(c, http.StatusOK, tl.PerceptronPage(parts, demo))
 	}
 }
 
@@ -79,11 +87,10 @@ func handlePerceptronPage() echo.HandlerFunc {
 // query, same bytes.
 func handlePerceptronPlot(kind string) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		q := c.Request().URL.Query()
-		if q.Get("op") != "" {
+		if c.QueryParam("op") != "" {
 			return bad(errors.New("op: plot URLs show a state; edits belong on the demo page"))
 		}
-		run, _, err := perceptronRun(q)
+		run, _, err := perceptronRun(c.Request().URL.RawQuery)
 		if err != nil {
 			return err
 		}
@@ -112,7 +119,7 @@ func handlePerceptronPlot(kind string) echo.HandlerFunc {
 // handlePerceptronCSV downloads the demo's current points.
 func handlePerceptronCSV() echo.HandlerFunc {
 	return func(c echo.Context) error {
-		run, _, err := perceptronRun(c.Request().URL.Query())
+		run, _, err := perceptronRun(c.Request().URL.RawQuery)
 		if err != nil {
 			return err
 		}

@@ -7,8 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// render writes a templ component as an HTML response.
-func render(c echo.Context, status int, t templ.Component) error {
+// renderHTML writes a templ component as an HTML response.
+func renderHTML(c echo.Context, status int, t templ.Component) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
 	return t.Render(c.Request().Context(), c.Response())

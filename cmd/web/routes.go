@@ -16,7 +16,8 @@ func addRoutes(e *echo.Echo, catalog *lessons.Catalog, logger *slog.Logger) {
 	e.GET("/", handleIndex(catalog))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
-	e.GET(lessons.PerceptronPath, handlePerceptronPage())
+	e.GET(lessons.PerceptronPath, handlePerceptronPage(lessons.PerceptronPath))
+	e.GET(lessons.PresentPath, handlePerceptronPage(lessons.PresentPath))
 	e.GET(lessons.PerceptronPath+"/data.csv", handlePerceptronCSV())
 	e.POST(lessons.PerceptronPath+"/data", handlePerceptronUpload())
 	e.GET("/lessons/:slug", handleLesson(catalog))

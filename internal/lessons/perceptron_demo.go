@@ -9,8 +9,12 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 )
 
-// PerceptronPath is where the perceptron lesson and its demo live.
-const PerceptronPath = "/lessons/perceptron"
+// PerceptronPath is where the perceptron lesson and its demo live;
+// PresentPath shows the demo alone, large, for a lecture hall.
+const (
+	PerceptronPath = "/lessons/perceptron"
+	PresentPath    = "/present/perceptron"
+)
 
 // PerceptronRun is a demo query with its data and the run up to the step
 // it asks for: what both the page and the plot endpoints draw.
@@ -73,6 +77,7 @@ type PerceptronDemo struct {
 
 // DemoLinks are the URLs of the demo's controls, each a complete state.
 type DemoLinks struct {
+	Page                            string // the path the controls lead to
 	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
 }
@@ -104,7 +109,8 @@ type BoundView struct {
 }
 
 // NewPerceptronDemo renders the plots of r and builds the panel's view.
-func NewPerceptronDemo(r *PerceptronRun) (*PerceptronDemo, error) {
+// page is the path its controls lead to: PerceptronPath or PresentPath.
+func NewPerceptronDemo(r *PerceptronRun, page string) (*PerceptronDemo, error) {
 	q := r.Q
 	opt := r.PlotOptions()
 	var plotBuf, histBuf bytes.Buffer
@@ -132,7 +138,7 @@ func NewPerceptronDemo(r *PerceptronRun) (*PerceptronDemo, error) {
 		History:   string(render.InlineSVG(histBuf.Bytes())),
 		FrameJSON: string(fj),
 		Step:      stepView(r),
-		Links:     links(q, r.Final),
+		Links:     links(q, r.Final, page),
 		DataNames: DataNames(),
 	}
 	d.Classes = []int{1, -1}
@@ -157,8 +163,11 @@ func pointTriples(pts []Point) [][3]float64 {
 	return out
 }
 
-// URL returns the demo page URL of q.
-func (q PerceptronQuery) URL() string { return withQuery(PerceptronPath, q.Encode()) }
+// URL returns the lesson page URL of q.
+func (q PerceptronQuery) URL() string { return q.URLAt(PerceptronPath) }
+
+// URLAt returns the URL of q on the page at path.
+func (q PerceptronQuery) URLAt(path string) string { return withQuery(path, q.Encode()) }
 
 func withQuery(path, query string) string {
 	if query == "" {
@@ -167,10 +176,11 @@ func withQuery(path, query string) string {
 	return path + "?" + query
 }
 
-func links(q PerceptronQuery, final bool) DemoLinks {
-	at := func(k int) string { c := q; c.Step = k; return c.URL() }
+func links(q PerceptronQuery, final bool, page string) DemoLinks {
+	at := func(k int) string { c := q; c.Step = k; return c.URLAt(page) }
 	l := DemoLinks{
-		Self:  q.URL(),
+		Page:  page,
+		Self:  q.URLAt(page),
 		Reset: at(0),
 		Prev:  at(max(q.Step-1, 0)),
 		Next:  at(min(q.Step+1, MaxStep)),

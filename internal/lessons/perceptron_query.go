@@ -95,13 +95,17 @@ func ParsePerceptron(q url.Values) (PerceptronQuery, Problems) {
 	return p, r.p
 }
 
-// parsePoints reads add=x1,x2,label;x1,x2,label;….
+// PointSep separates points in the add parameter. Not ";": Go's query
+// parser (like many others) drops any pair that contains one.
+const PointSep = "~"
+
+// parsePoints reads add=x1,x2,label~x1,x2,label~….
 func parsePoints(r *reader) []Point {
 	s := r.raw("add")
 	if s == "" {
 		return nil
 	}
-	items := strings.Split(s, ";")
+	items := strings.Split(s, PointSep)
 	if len(items) > MaxPoints {
 		r.p["add"] = fmt.Sprintf("%d points added; at most %d", len(items), MaxPoints)
 		return nil
@@ -110,7 +114,7 @@ func parsePoints(r *reader) []Point {
 	for k, item := range items {
 		pt, err := parsePoint(item)
 		if err != nil {
-			r.p["add"] = fmt.Sprintf("point %d %q: %v; write x1,x2,label and separate points with ;", k+1, item, err)
+			r.p["add"] = fmt.Sprintf("point %d %q: %v; write x1,x2,label and separate points with ~", k+1, item, err)
 			return nil
 		}
 		pts = append(pts, pt)
@@ -197,7 +201,7 @@ func (q PerceptronQuery) Values() url.Values {
 		for i, p := range q.Add {
 			parts[i] = fmtNum(p.X1) + "," + fmtNum(p.X2) + "," + strconv.Itoa(p.Label)
 		}
-		v.Set("add", strings.Join(parts, ";"))
+		v.Set("add", strings.Join(parts, PointSep))
 	}
 	if len(q.Del) > 0 {
 		parts := make([]string, len(q.Del))
@@ -209,8 +213,11 @@ func (q PerceptronQuery) Values() url.Values {
 	return v
 }
 
-// Encode returns the canonical query string of q.
-func (q PerceptronQuery) Encode() string { return q.Values().Encode() }
+// Encode returns the canonical query string of q. Commas stay unescaped
+// (they are legal in a query) so that point lists stay readable.
+func (q PerceptronQuery) Encode() string {
+	return strings.ReplaceAll(q.Values().Encode(), "%2C", ",")
+}
 
 // Params returns the perceptron parameters q selects.
 func (q PerceptronQuery) Params() perceptron.Params {

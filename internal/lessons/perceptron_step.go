@@ -13,7 +13,7 @@ func stepView(r *PerceptronRun) StepView {
 	s := r.Last()
 	pr := r.Problem
 	v := StepView{
-		T: s.T, Epoch: s.Epoch, Mistakes: s.Mistakes,
+		T: s.T, Epoch: s.CurrentEpoch(), Mistakes: s.Mistakes,
 		Status:     s.Status.String(),
 		Done:       s.Status.Done(),
 		TrainError: fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)),
@@ -49,8 +49,8 @@ func stepView(r *PerceptronRun) StepView {
 			after := s.Models[k]
 			eta := num(pr.P.Eta)
 			v.Lines = append(v.Lines,
-				fmt.Sprintf("w ← w + η·y·x = %s + %s·%s·%s = %s", vec(before.W), eta, paren(signed(y)), vec(x), vec(after.W)),
-				fmt.Sprintf("b ← b + η·y = %s + %s·%s = %s", num(before.B), eta, paren(signed(y)), num(after.B)))
+				fmt.Sprintf("w ← w + η·y·x = %s + %s·%s·%s = %s", vec(before.W), eta, "("+signed(y)+")", vec(x), vec(after.W)),
+				fmt.Sprintf("b ← b + η·y = %s + %s·%s = %s", num(before.B), eta, "("+signed(y)+")", num(after.B)))
 		}
 	}
 	return v
@@ -58,7 +58,7 @@ func stepView(r *PerceptronRun) StepView {
 
 // marginLine writes y(⟨w, x⟩ + b) with numbers and says what it implies.
 func marginLine(y float64, m perceptron.Model, x []float64, marg, gamma float64, updated bool) string {
-	calc := fmt.Sprintf("y(⟨w, x⟩ + b) = %s·(⟨%s, %s⟩ + %s) = %s", paren(signed(y)), vec(m.W), vec(x), paren(num(m.B)), num(marg))
+	calc := fmt.Sprintf("y(⟨w, x⟩ + b) = %s·(⟨%s, %s⟩ + %s) = %s", "("+signed(y)+")", vec(m.W), vec(x), paren(num(m.B)), num(marg))
 	threshold := "0"
 	if gamma > 0 {
 		threshold = "γ = " + num(gamma)

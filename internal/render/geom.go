@@ -44,10 +44,14 @@ func (v View) withAspect(w, h float64) View {
 	if !(w > 0 && h > 0) {
 		return v
 	}
-	u := math.Max((v.XMax-v.XMin)/w, (v.YMax-v.YMin)/h) // data units per point
-	cx, cy := (v.XMin+v.XMax)/2, (v.YMin+v.YMax)/2
-	hw, hh := u*w/2, u*h/2
-	return View{cx - hw, cx + hw, cy - hh, cy + hh}
+	ux, uy := (v.XMax-v.XMin)/w, (v.YMax-v.YMin)/h // data units per point
+	// The tighter axis keeps its bounds exactly; the other grows.
+	if ux >= uy {
+		c, half := (v.YMin+v.YMax)/2, ux*h/2
+		return View{v.XMin, v.XMax, c - half, c + half}
+	}
+	c, half := (v.XMin+v.XMax)/2, uy*w/2
+	return View{c - half, c + half, v.YMin, v.YMax}
 }
 
 func (v View) centre() vec { return vec{(v.XMin + v.XMax) / 2, (v.YMin + v.YMax) / 2} }
@@ -70,13 +74,13 @@ func (v View) corners() []vec {
 // vec is a point or vector of the data plane.
 type vec struct{ X, Y float64 }
 
-func (a vec) add(b vec) vec          { return vec{a.X + b.X, a.Y + b.Y} }
-func (a vec) sub(b vec) vec          { return vec{a.X - b.X, a.Y - b.Y} }
-func (a vec) scale(s float64) vec    { return vec{s * a.X, s * a.Y} }
-func (a vec) dot(b vec) float64      { return a.X*b.X + a.Y*b.Y }
-func (a vec) norm() float64          { return math.Hypot(a.X, a.Y) }
-func (a vec) isZero() bool           { return a.X == 0 && a.Y == 0 }
-func vec2(w []float64) vec           { return vec{w[0], w[1]} }
+func (a vec) add(b vec) vec             { return vec{a.X + b.X, a.Y + b.Y} }
+func (a vec) sub(b vec) vec             { return vec{a.X - b.X, a.Y - b.Y} }
+func (a vec) scale(s float64) vec       { return vec{s * a.X, s * a.Y} }
+func (a vec) dot(b vec) float64         { return a.X*b.X + a.Y*b.Y }
+func (a vec) norm() float64             { return math.Hypot(a.X, a.Y) }
+func (a vec) isZero() bool              { return a.X == 0 && a.Y == 0 }
+func vec2(w []float64) vec              { return vec{w[0], w[1]} }
 func (a vec) lerp(b vec, t float64) vec { return a.add(b.sub(a).scale(t)) }
 
 // HalfPlane is the set {x : A·x + B ≥ 0}, or {x : A·x + B > 0} when
@@ -108,7 +112,7 @@ func clip(poly []vec, h HalfPlane) []vec {
 		if fp >= 0 {
 			out = append(out, p)
 		}
-		if (fp >= 0) != (fq >= 0) && fp != fq {
+		if fp > 0 && fq < 0 || fp < 0 && fq > 0 {
 			out = append(out, p.lerp(q, fp/(fp-fq)))
 		}
 	}
@@ -182,4 +186,65 @@ func fitScale(from, d vec, v View, limit float64) float64 {
 	bound(from.X, d.X, v.XMin, v.XMax)
 	bound(from.Y, d.Y, v.YMin, v.YMax)
 	return math.Max(s, 0)
+}
+
+// arrowFit places the w arrows: they start at base and vector v is drawn
+// as base + scale·v.
+type arrowFit struct {
+	base  vec
+	scale float64
+}
+
+// Arrow lengths, as fractions of the smaller side of the view: a w shorter
+// than lo or longer than hi is drawn at length target instead.
+const (
+	arrowLo     = 0.1
+	arrowHi     = 0.35
+	arrowTarget = 0.22
+)
+
+// fitArrows places w (and the old w, when hasOld) for the view v. The
+// arrows start on the boundary w·x + b = 0 at the foot of the
+// perpendicular from the view's centre, so they visibly stand on it at a
+// right angle. Both use one scale, so the update is exactly new − old. The
+// scale is 1 when w has a readable length; otherwise w is scaled to
+// arrowTarget, and always so far down that every tip stays in view. When
+// the boundary is off-screen, or so near the edge that the arrows would
+// shrink to less than half, they start at the centre instead. ok is false
+// when w = 0, which has no arrow.
+func fitArrows(w vec, b float64, old vec, hasOld bool, v View) (fit arrowFit, ok bool) {
+	if w.isZero() {
+		return arrowFit{}, false
+	}
+	side := math.Min(v.XMax-v.XMin, v.YMax-v.YMin)
+	m := w.norm()
+	if hasOld {
+		m = math.Max(m, old.norm())
+	}
+	s0 := 1.0
+	if m < arrowLo*side || m > arrowHi*side {
+		s0 = arrowTarget * side / m
+	}
+	inner := v.inset(0.04)
+	fitAt := func(base vec) float64 {
+		s := fitScale(base, w, inner, s0)
+		if hasOld {
+			s = fitScale(base, old, inner, s)
+		}
+		return s
+	}
+	centre := v.centre()
+	base := foot(w, b, centre)
+	if !inner.contains(base) {
+		base = centre
+	}
+	s := fitAt(base)
+	if s < 0.5*s0 && base != centre {
+		base = centre
+		s = fitAt(base)
+	}
+	if s <= 0 {
+		return arrowFit{}, false
+	}
+	return arrowFit{base: base, scale: s}, true
 }

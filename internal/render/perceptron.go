@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -98,20 +99,26 @@ func perceptronFigure(pr *perceptron.Problem, states []perceptron.State, opt Opt
 
 	p := plot.New()
 	th.style(p, "x₁", "x₂", 14, 14, 12)
+	p.X.Tick.Marker = niceTicks{n: 3, equal: p}
+	p.Y.Tick.Marker = niceTicks{n: 3, equal: p}
 	p.Title.Text = sc.heading()
+	if th.compact {
+		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
+	}
 	p.Add(sc.layers()...)
+	p.Add(margins{right: th.pt(12), top: th.pt(4)})
 
 	f := &figure{w: w, h: h, p: p, draw: p.Draw, title: sc.svgTitle(), desc: sc.describe()}
 	base := p.Title.Padding
 	var reserve func(vg.Length) vg.Length
 	// Below about 400 px there is no room for a legend worth reading; the
 	// <desc> and the page still say what is drawn.
-	if w >= 300 && h >= 300 {
+	if !th.compact {
 		lg := &flowLegend{
 			items:  sc.legend,
 			style:  th.text(12, false, draw.XLeft, draw.YCenter),
-			thumbW: th.pt(22),
-			gap:    th.pt(14),
+			thumbW: th.pt(20),
+			gap:    th.pt(12),
 			above:  th.pt(8),
 		}
 		p.Add(lg)

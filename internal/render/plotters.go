@@ -151,14 +151,16 @@ func (m *MarginBand) Thumbnail(c *draw.Canvas) { thumbLine(c, m.LineStyle) }
 
 // Arrow draws a vector from From to To (data coordinates) as a shaft and
 // a filled head, with an optional label beyond the tip, or beside the
-// middle of the shaft (to its left) when LabelBeside is set. It is how w
-// and an update Δw are drawn.
+// middle of the shaft when LabelBeside is set: to its left, or to its
+// right when LabelRight is also set. It is how w and an update Δw are
+// drawn.
 type Arrow struct {
 	From, To    [2]float64
 	Head        vg.Length // length of the head
 	Label       string
 	LabelStyle  text.Style
 	LabelBeside bool
+	LabelRight  bool
 	draw.LineStyle
 }
 
@@ -190,12 +192,28 @@ func (a *Arrow) Plot(c draw.Canvas, p *plot.Plot) {
 	u := d.Scale(1 / n)
 	var at vg.Point
 	if a.LabelBeside {
-		left := vg.Point{X: -u.Y, Y: u.X}
-		at = from.Add(d.Scale(0.5)).Add(left.Scale(labelClearance(a.LabelStyle, a.Label, left)))
+		side := vg.Point{X: -u.Y, Y: u.X}
+		if a.LabelRight {
+			side = side.Scale(-1)
+		}
+		at = from.Add(d.Scale(0.5)).Add(side.Scale(labelClearance(a.LabelStyle, a.Label, side)))
 	} else {
 		at = to.Add(u.Scale(labelClearance(a.LabelStyle, a.Label, u)))
 	}
-	c.FillText(a.LabelStyle, at, a.Label)
+	haloText(&c, a.LabelStyle, at, a.Label)
+}
+
+// haloText draws txt with a white halo, so a label stays readable over
+// lines, points and tints alike: the text is first drawn in white,
+// shifted a little in eight directions.
+func haloText(c *draw.Canvas, sty text.Style, at vg.Point, txt string) {
+	halo := sty
+	halo.Color = white
+	d := sty.Font.Size / 10
+	for _, o := range [8][2]vg.Length{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+		c.FillText(halo, vg.Point{X: at.X + o[0]*d, Y: at.Y + o[1]*d}, txt)
+	}
+	c.FillText(sty, at, txt)
 }
 
 // labelClearance is how far from a point, in direction u, the centre of a
@@ -276,14 +294,14 @@ func (t classThumb) Thumbnail(c *draw.Canvas) {
 	t.ps.mark(c, t.slot, c.Center(), r, t.bold)
 }
 
-// boldThumb is the legend swatch for "misclassified": a white marker with
-// the bold outline, so it does not suggest a class.
+// boldThumb is the legend swatch for "misclassified": a light grey marker
+// with the bold outline, so it suggests no class and no ring.
 type boldThumb struct{ ps *points }
 
 func (t boldThumb) Thumbnail(c *draw.Canvas) {
 	r := min(t.ps.radius, (c.Max.Y-c.Min.Y)/2)
 	path := markerPath(0, c.Center(), r)
-	c.SetColor(white)
+	c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
 	c.Fill(path)
 	c.SetLineStyle(t.ps.thick)
 	c.Stroke(path)
@@ -306,15 +324,15 @@ func markerPath(k int, at vg.Point, r vg.Length) vg.Path {
 		radius float64
 		star   bool
 	}{
-		1: {4, 45, 1.2533, false},  // square
-		2: {3, 90, 1.5, false},     // triangle
-		3: {4, 0, 1.3, false},      // diamond
-		4: {3, -90, 1.5, false},    // triangle down
-		5: {5, 90, 1.15, false},    // pentagon
-		6: {6, 0, 1.1, false},      // hexagon
-		7: {5, 90, 1.5, true},      // star
-		8: {3, 0, 1.5, false},      // triangle right
-		9: {3, 180, 1.5, false},    // triangle left
+		1: {4, 45, 1.2533, false}, // square
+		2: {3, 90, 1.5, false},    // triangle
+		3: {4, 0, 1.3, false},     // diamond
+		4: {3, -90, 1.5, false},   // triangle down
+		5: {5, 90, 1.15, false},   // pentagon
+		6: {6, 0, 1.1, false},     // hexagon
+		7: {5, 90, 1.5, true},     // star
+		8: {3, 0, 1.5, false},     // triangle right
+		9: {3, 180, 1.5, false},   // triangle left
 	}[k%10]
 	steps := shape.n
 	if shape.star {
@@ -360,4 +378,19 @@ func (r *ring) draw(c *draw.Canvas, at vg.Point, radius vg.Length) {
 
 func (r *ring) Thumbnail(c *draw.Canvas) {
 	r.draw(c, c.Center(), min(r.radius, (c.Max.Y-c.Min.Y)/2))
+}
+
+// margins keeps the data area off the right and top edges of the canvas
+// by claiming a glyph box there: gonum's layout shrinks the data area to
+// fit glyph boxes, so the plot stays self-contained (no outer crop that a
+// caller drawing it would have to repeat).
+type margins struct{ right, top vg.Length }
+
+func (margins) Plot(draw.Canvas, *plot.Plot) {}
+
+func (m margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
+	return []plot.GlyphBox{
+		{X: 1, Y: 0.5, Rectangle: vg.Rectangle{Max: vg.Point{X: m.right, Y: 0}}},
+		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.top}}},
+	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	xfont "golang.org/x/image/font"
@@ -45,14 +46,24 @@ func (o Options) size(defW, defH int) (w, h vg.Length) {
 
 // theme holds the type sizes and line widths of one figure. Sizes grow
 // with the figure (scale is 1 at 600 px) so a 2000 px download is not a
-// page of tiny text, but never shrink below three quarters, so a small
-// figure stays legible when projected.
+// page of tiny text, but shrink no further than three quarters, so a
+// figure stays legible when projected; only a compact figure (a side under
+// 400 px, a thumbnail) goes down to a little over half.
 type theme struct {
-	scale float64
+	scale   float64
+	compact bool
 }
 
+// compactBelow is the side, in points, under which a figure is compact:
+// 400 px.
+const compactBelow = 300
+
 func newTheme(widthPt, heightPt vg.Length) theme {
-	s := math.Min(float64(widthPt), float64(heightPt)) / (DefaultSize * pxToPt)
+	side := math.Min(float64(widthPt), float64(heightPt))
+	s := side / (DefaultSize * pxToPt)
+	if side < compactBelow {
+		return theme{scale: math.Max(0.55, s), compact: true}
+	}
 	return theme{scale: math.Max(0.75, math.Min(s, 2))}
 }
 
@@ -92,7 +103,7 @@ func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 		a.Label.Padding = t.pt(3)
 		a.Tick.Label.Font = t.font(tickSize, false)
 		a.Tick.Label.Handler = plot.DefaultTextHandler
-		a.Tick.Marker = unicodeTicks{}
+		a.Tick.Marker = niceTicks{n: 4}
 		a.Tick.Length = t.pt(5)
 		a.Tick.Width = t.pt(0.75)
 		a.Width = t.pt(0.75)
@@ -103,16 +114,60 @@ func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 	p.Legend.TextStyle = t.text(tickSize, false, draw.XLeft, draw.YBottom)
 }
 
-// unicodeTicks are gonum's default ticks with U+2212 MINUS SIGN instead
-// of a hyphen, as typeset mathematics has it.
-type unicodeTicks struct{}
+// niceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
+// chosen so that about n steps span the range, with a minor tick halfway,
+// labelled with a true minus sign (U+2212) and as many decimals as the
+// step needs. With equal set it sizes the step from the shorter axis of p
+// and uses it on both, so equal steps look equal: the grid of an
+// equal-aspect plot is square.
+type niceTicks struct {
+	n     float64
+	equal *plot.Plot
+}
 
-func (unicodeTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		ts[i].Label = strings.ReplaceAll(ts[i].Label, "-", "−")
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if t.equal != nil {
+		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
+	}
+	step := niceStep(span / t.n)
+	if !(step > 0) || (hi-lo)/step > 100 {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	decimals := int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
+	var ts []plot.Tick
+	for i := math.Ceil(lo/step - 0.5 - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
+		if v := (i - 0.5) * step; v >= lo && v <= hi {
+			ts = append(ts, plot.Tick{Value: v})
+		}
+		v := i * step
+		if v < lo-1e-9*step {
+			continue
+		}
+		label := strconv.FormatFloat(v, 'f', decimals, 64)
+		if strings.Trim(label, "-0.") == "" {
+			label = strings.TrimPrefix(label, "-")
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strings.Replace(label, "-", "−", 1)})
 	}
 	return ts
+}
+
+// niceStep rounds a raw step to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return 0
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch r := raw / mag; {
+	case r < 1.5:
+		return mag
+	case r < 3.5:
+		return 2 * mag
+	case r < 7.5:
+		return 5 * mag
+	}
+	return 10 * mag
 }
 
 // Okabe–Ito colours (Okabe & Ito 2008), the house palette: distinguishable
@@ -163,3 +218,10 @@ func tint(c color.RGBA, amount float64) color.RGBA {
 
 // regionTint is the tint of palette slot k used for its region.
 func regionTint(k int) color.RGBA { return tint(classColor(k), 0.2) }
+
+// darker returns c at 70 % brightness: text in a class hue needs more
+// contrast than a line of the same hue.
+func darker(c color.RGBA) color.RGBA {
+	f := func(v uint8) uint8 { return uint8(math.Round(0.7 * float64(v))) }
+	return color.RGBA{f(c.R), f(c.G), f(c.B), c.A}
+}

@@ -7,13 +7,26 @@
 
   function panel() { return document.getElementById("demo-panel"); }
 
+  // act follows a control's link. Presses that arrive while a step is
+  // loading wait their turn (up to a few), so fast key repeats never race
+  // the swap or fall back to a full page load.
+  var busy = false, queued = [];
   function act(name) {
+    if (busy) {
+      if (queued.length < 4) queued.push(name);
+      return true;
+    }
     var p = panel();
-    if (!p) return false;
-    var a = p.querySelector('a[data-action="' + name + '"]');
+    var a = p && p.querySelector('a[data-action="' + name + '"]');
     if (!a) return false;
-    a.click();
+    busy = true;
+    go(a.getAttribute("href")).then(done, done);
     return true;
+  }
+
+  function done() {
+    busy = false;
+    if (queued.length) act(queued.shift());
   }
 
   function speed() {
@@ -85,11 +98,12 @@
     var m = svg.getScreenCTM();
     if (!m) return;
     var u = pt.matrixTransform(m.inverse());
-    var px = (u.x - f.left) / f.width, py = (u.y - f.top) / f.height;
+    var v = f.View;
+    var px = (u.x - f.Left) / f.Width, py = (u.y - f.Top) / f.Height;
     if (px < 0 || px > 1 || py < 0 || py > 1) return;
-    var x1 = f.view.xmin + px * (f.view.xmax - f.view.xmin);
-    var x2 = f.view.ymax - py * (f.view.ymax - f.view.ymin);
-    var perUnit = f.width / (f.view.xmax - f.view.xmin) * m.a; // screen px per data unit
+    var x1 = v.XMin + px * (v.XMax - v.XMin);
+    var x2 = v.YMax - py * (v.YMax - v.YMin);
+    var perUnit = f.Width / (v.XMax - v.XMin) * m.a; // screen px per data unit
     var best = -1, bestD = 10 / perUnit; // 10 screen pixels
     info.points.forEach(function (p, i) {
       var d = Math.hypot(p[0] - x1, p[1] - x2);
@@ -106,15 +120,18 @@
       q.searchParams.set("py", x2.toFixed(3));
       q.searchParams.set("pl", cls ? cls.value : fig.dataset.class);
     }
-    go(q.pathname + q.search);
+    busy = true;
+    go(q.pathname + q.search).then(done, done);
   }
 
+  // go loads a state into the demo panel; the server's HX-Push-Url header
+  // puts its permalink in the address bar.
   function go(href) {
     if (window.htmx) {
-      window.htmx.ajax("GET", href, { target: "#demo-panel", swap: "outerHTML" });
-    } else {
-      window.location.href = href;
+      return window.htmx.ajax("GET", href, { target: "#demo-panel", swap: "outerHTML" });
     }
+    window.location.href = href;
+    return Promise.resolve();
   }
 
   document.addEventListener("htmx:afterSwap", markPlay);

@@ -150,6 +150,13 @@ type State struct {
 	hist  *epochStart
 }
 
+// CurrentEpoch is the 1-based epoch of the point examined at the step
+// that produced s (1 for the initial state), the number a person counts.
+func (s State) CurrentEpoch() int {
+	n := len(s.order)
+	return max(1, (s.T+n-1)/n)
+}
+
 // Order returns the visiting order of the current epoch.
 func (s State) Order() []int { return s.order }
 

@@ -38,7 +38,7 @@ func StepControls(d *lessons.PerceptronDemo) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stepLink("reset", "⏮ Reset", "r", d.Links.Reset, d.Q.Step > 0).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stepLink("reset", "|◀ Reset", "r", d.Links.Reset, d.Q.Step > 0).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -54,7 +54,7 @@ func StepControls(d *lessons.PerceptronDemo) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stepLink("end", "Run to end ⏭", "", d.Links.End, d.Links.End != "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stepLink("end", "Run to end ▶|", "", d.Links.End, d.Links.End != "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// chromiumPath finds Debian's chromium. Without it the browser test is
+// skipped on a developer machine, but under CI it must run.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("CI is set but chromium is not installed; .ci/run installs it with apt-get")
+	}
+	t.Skip("chromium not installed; install it (apt-get install chromium) to run the browser test")
+	return ""
+}
+
+func newBrowser(t *testing.T) (context.Context, string) {
+	t.Helper()
+	exe := chromiumPath(t)
+	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1400, 1000),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	return ctx, srv.URL
+}
+
+// TestBrowserKeyboardStepping opens the perceptron demo, presses → three
+// times and checks that the step counter reads 3, the plot changed, and
+// the address bar holds the permalink of step 3.
+func TestBrowserKeyboardStepping(t *testing.T) {
+	ctx, base := newBrowser(t)
+	plot := chromedp.OuterHTML(chromedp.CSS(`[data-testid="plot"] svg`))
+	step := chromedp.Text(chromedp.CSS(`[data-testid="step"]`))
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/lessons/perceptron"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="plot"] svg`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// Keys go to app.js, which must have loaded, with htmx, before the
+	// first press; else a press would follow the link as a plain page load.
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatalf("htmx did not load: %v", err)
+	}
+	// Mark the document: a full page load would lose the mark, an htmx
+	// swap keeps it.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.marginMark = true`)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := chromedp.Run(ctx, plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 3; k++ {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(k)); err != nil {
+			t.Fatalf("after → number %d: %v", k, err)
+		}
+	}
+	got, err := chromedp.Run(ctx, step)
+	if err != nil || got != "3" {
+		t.Fatalf("step counter = %q, %v; want 3", got, err)
+	}
+	if mark, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.marginMark === true`)); err != nil || !mark {
+		t.Errorf("stepping reloaded the whole page (mark %v, %v); it should swap only the demo", mark, err)
+	}
+	after, err := chromedp.Run(ctx, plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before == after {
+		t.Error("the plot did not change after three steps")
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || !strings.HasSuffix(loc, "/lessons/perceptron?step=3") {
+		t.Errorf("location = %q, want the permalink of step 3", loc)
+	}
+	// ← steps back.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitText(ctx, `[data-testid="step"]`, "2"); err != nil {
+		t.Errorf("after ←: %v", err)
+	}
+}
+
+// waitText polls until the element's text is want.
+func waitText(ctx context.Context, sel, want string) error {
+	return poll(ctx, `(() => { const e = document.querySelector(`+"`"+sel+"`"+`); return !!e && e.textContent.trim() === "`+want+`"; })()`)
+}
+
+// poll evaluates a JavaScript condition every 50 ms until it is true, for
+// at most 10 s. (chromedp.Poll loses its execution context after an htmx
+// history push; a fresh Evaluate each time does not.)
+func poll(ctx context.Context, cond string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("timed out waiting for %s (last error %v)", cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,211 @@
+package render
+
+import (
+	"math"
+	"testing"
+)
+
+const tol = 1e-12
+
+func sameVecs(a, b []vec) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i].X-b[i].X) > tol || math.Abs(a[i].Y-b[i].Y) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+func TestClip(t *testing.T) {
+	square := []vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	tests := []struct {
+		name string
+		h    HalfPlane
+		want []vec
+	}{
+		{"x ≥ 0.5 keeps the right half", HalfPlane{A: [2]float64{1, 0}, B: -0.5},
+			[]vec{{0.5, 0}, {1, 0}, {1, 1}, {0.5, 1}}},
+		{"y ≤ 0.25 keeps the bottom strip", HalfPlane{A: [2]float64{0, -1}, B: 0.25},
+			[]vec{{0, 0}, {1, 0}, {1, 0.25}, {0, 0.25}}},
+		{"x + y ≥ 1 keeps the upper triangle", HalfPlane{A: [2]float64{1, 1}, B: -1},
+			[]vec{{1, 0}, {1, 1}, {0, 1}}},
+		{"x + y ≤ 0.5 cuts a corner", HalfPlane{A: [2]float64{-1, -1}, B: 0.5},
+			[]vec{{0, 0}, {0.5, 0}, {0, 0.5}}},
+		{"x ≥ 2 misses the square", HalfPlane{A: [2]float64{1, 0}, B: -2}, nil},
+		{"x ≥ −1 holds everywhere", HalfPlane{A: [2]float64{1, 0}, B: 1}, square},
+		{"w = 0, b > 0: everything", HalfPlane{B: 1, Strict: true}, square},
+		{"w = 0, b = 0, ≥: everything", HalfPlane{}, square},
+		{"w = 0, b = 0, >: nothing (sgn(0) = −1)", HalfPlane{Strict: true}, nil},
+		{"w = 0, b < 0: nothing", HalfPlane{B: -1}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := clip(square, tt.h); !sameVecs(got, tt.want) {
+				t.Errorf("clip(square, %+v) = %v, want %v", tt.h, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLineInView(t *testing.T) {
+	v := View{0, 2, 0, 1}
+	tests := []struct {
+		name   string
+		a      vec
+		b      float64
+		ok     bool
+		p0, p1 vec
+	}{
+		{"vertical x = 1", vec{1, 0}, -1, true, vec{1, 1}, vec{1, 0}},
+		{"horizontal y = 0.5", vec{0, 2}, -1, true, vec{0, 0.5}, vec{2, 0.5}},
+		{"diagonal x = y", vec{1, -1}, 0, true, vec{0, 0}, vec{1, 1}},
+		{"outside, x = 3", vec{1, 0}, -3, false, vec{}, vec{}},
+		{"w = 0", vec{}, 1, false, vec{}, vec{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p0, p1, ok := lineInView(tt.a, tt.b, v)
+			if ok != tt.ok {
+				t.Fatalf("lineInView(%v, %v) ok = %v, want %v", tt.a, tt.b, ok, tt.ok)
+			}
+			if ok && !sameVecs([]vec{p0, p1}, []vec{tt.p0, tt.p1}) && !sameVecs([]vec{p1, p0}, []vec{tt.p0, tt.p1}) {
+				t.Errorf("lineInView(%v, %v) = %v, %v, want %v, %v", tt.a, tt.b, p0, p1, tt.p0, tt.p1)
+			}
+		})
+	}
+}
+
+func TestDataView(t *testing.T) {
+	tests := []struct {
+		name string
+		x    [][]float64
+		want View
+	}{
+		{"truth table", [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, View{-0.15, 1.15, -0.15, 1.15}},
+		{"pads by the larger side", [][]float64{{0, 0}, {10, 2}}, View{-1.5, 11.5, -1.5, 3.5}},
+		{"one point", [][]float64{{3, 4}}, View{2, 4, 3, 5}},
+		{"empty", nil, View{-1, 1, -1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := DataView(tt.x)
+			if math.Abs(got.XMin-tt.want.XMin)+math.Abs(got.XMax-tt.want.XMax)+
+				math.Abs(got.YMin-tt.want.YMin)+math.Abs(got.YMax-tt.want.YMax) > 1e-9 {
+				t.Errorf("DataView(%v) = %+v, want %+v", tt.x, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWithAspect(t *testing.T) {
+	v := View{0, 1, 0, 1}
+	got := v.withAspect(200, 100) // twice as wide as tall: widen x
+	if want := (View{-0.5, 1.5, 0, 1}); got != want {
+		t.Errorf("withAspect(200, 100) = %+v, want %+v", got, want)
+	}
+	got = v.withAspect(100, 400)
+	if want := (View{0, 1, -1.5, 2.5}); got != want {
+		t.Errorf("withAspect(100, 400) = %+v, want %+v", got, want)
+	}
+}
+
+// TestFitArrows: the arrows start on the boundary, at a right angle, and
+// stay in view.
+func TestFitArrows(t *testing.T) {
+	v := View{-4, 4, -4, 4}
+	tests := []struct {
+		name      string
+		w, old    vec
+		b         float64
+		wantScale float64 // 0: scaled, any value
+		onLine    bool
+	}{
+		{"readable w is drawn to scale", vec{1, 1}, vec{}, 0.5, 1, true},
+		{"long w is scaled", vec{30, -40}, vec{20, -10}, 10, 0, true},
+		{"boundary off screen: from the centre", vec{1, 0}, vec{}, 100, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fit, ok := fitArrows(tt.w, tt.b, tt.old, !tt.old.isZero(), v)
+			if !ok {
+				t.Fatal("no arrow")
+			}
+			if tt.wantScale != 0 && fit.scale != tt.wantScale {
+				t.Errorf("scale = %v, want %v", fit.scale, tt.wantScale)
+			}
+			if on := math.Abs(tt.w.dot(fit.base)+tt.b) < 1e-9; on != tt.onLine {
+				t.Errorf("base %v on the boundary = %v, want %v", fit.base, on, tt.onLine)
+			}
+			for _, d := range []vec{tt.w, tt.old} {
+				if tip := fit.base.add(d.scale(fit.scale)); !v.contains(tip) {
+					t.Errorf("tip %v out of view %+v", tip, v)
+				}
+			}
+		})
+	}
+	if _, ok := fitArrows(vec{}, 1, vec{}, false, v); ok {
+		t.Error("w = 0 gave an arrow")
+	}
+}
+
+// TestRegionsMatchPredict checks, on a grid over the view, that the
+// polygon clipping paints every point in the colour of the class
+// perceptron.Predict gives it, for binary, averaged and multiclass runs.
+func TestRegionsMatchPredict(t *testing.T) {
+	for _, c := range cases {
+		if c.history {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			pr, states := c.trajectory(t)
+			s := states[len(states)-1]
+			sc := newScene(pr, s, theme{scale: 1})
+			v := DataView(pr.X)
+			for i := 0; i <= 40; i++ {
+				for j := 0; j <= 40; j++ {
+					p := vec{v.XMin + float64(i)/40*(v.XMax-v.XMin), v.YMin + float64(j)/40*(v.YMax-v.YMin)}
+					painted, nearEdge := paintedSlot(sc, p)
+					if nearEdge {
+						continue
+					}
+					if want := sc.slot(pr.Predict(s, []float64{p.X, p.Y})); painted != want {
+						t.Fatalf("point %v painted in slot %d, Predict says slot %d", p, painted, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// paintedSlot returns the palette slot of the topmost region containing
+// p, and whether p is too close to a region edge to tell.
+func paintedSlot(sc *scene, p vec) (slot int, nearEdge bool) {
+	slot = -1
+	for _, l := range sc.regions {
+		r := l.(*Region)
+		in := true
+		for _, h := range r.Planes {
+			f := h.eval(p)
+			if math.Abs(f) < 1e-7*(1+math.Abs(h.A[0])+math.Abs(h.A[1])) {
+				nearEdge = true
+			}
+			in = in && (f > 0 || f == 0 && !h.Strict)
+		}
+		if in {
+			slot = slotOfTint(r.Color)
+		}
+	}
+	return slot, nearEdge
+}
+
+func slotOfTint(c any) int {
+	for k := range 10 {
+		if regionTint(k) == c {
+			return k
+		}
+	}
+	return -1
+}

@@ -1,0 +1,294 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/algos/dataset"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the golden SVG files in testdata")
+	look   = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
+)
+
+// renderCase is one golden figure: a data set, parameters and a step.
+type renderCase struct {
+	name    string
+	set     dataset.Spec
+	params  func(*perceptron.Params)
+	k       int
+	history bool
+}
+
+func (c renderCase) String() string { return c.name }
+
+// trajectory runs the case's perceptron up to step k.
+func (c renderCase) trajectory(t testing.TB) (*perceptron.Problem, []perceptron.State) {
+	t.Helper()
+	set, err := dataset.New(c.set)
+	if err != nil {
+		t.Fatalf("dataset.New(%+v): %v", c.set, err)
+	}
+	p := perceptron.DefaultParams()
+	if c.params != nil {
+		c.params(&p)
+	}
+	pr, states, err := perceptron.Trajectory(perceptron.Data{X: set.X, Y: set.Y}, p, c.k)
+	if err != nil {
+		t.Fatalf("Trajectory: %v", err)
+	}
+	return pr, states
+}
+
+func (c renderCase) svg(t testing.TB) []byte {
+	t.Helper()
+	pr, states := c.trajectory(t)
+	var b bytes.Buffer
+	var err error
+	if c.history {
+		err = PerceptronHistorySVG(&b, pr, states, Options{})
+	} else {
+		err = PerceptronSVG(&b, pr, states, Options{})
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	return b.Bytes()
+}
+
+var cases = []renderCase{
+	{name: "or_step0", set: dataset.Spec{Name: "or"}, k: 0},
+	{name: "or_step3", set: dataset.Spec{Name: "or"}, k: 3},
+	{name: "xor_cycle", set: dataset.Spec{Name: "xor"}, k: 1000},
+	{name: "separable_averaged", set: dataset.Spec{Name: "separable", N: 40, Margin: 0.3, Seed: 1}, k: 49,
+		params: func(p *perceptron.Params) { p.Average = true }},
+	{name: "margin", set: dataset.Spec{Name: "separable", N: 40, Margin: 0.5, Seed: 2}, k: 53,
+		params: func(p *perceptron.Params) { p.Margin = 1 }},
+	{name: "blobs_ova", set: dataset.Spec{Name: "blobs", N: 60, Seed: 1}, k: 33},
+	{name: "blobs_ovo", set: dataset.Spec{Name: "blobs", N: 60, Seed: 1}, k: 9,
+		params: func(p *perceptron.Params) { p.Multiclass = perceptron.OneVsOne }},
+	{name: "history", set: dataset.Spec{Name: "noisy", N: 60, Seed: 1}, k: 150, history: true},
+}
+
+// TestGolden compares every case byte for byte with
+// testdata/perceptron_<case>_golden.svg, like gofmt's golden tests: run
+// with -update to rewrite them, and review the SVG diff like code.
+func TestGolden(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.svg(t)
+			golden := filepath.Join("testdata", "perceptron_"+c.name+"_golden.svg")
+			actual := filepath.Join("testdata", c.name+".actual.svg")
+			if *look != "" {
+				writeLook(t, c)
+			}
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Remove(actual)
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				if err := os.WriteFile(actual, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Fatalf("%s differs from %s; got written to %s (go test -update accepts it)", c.name, golden, actual)
+			}
+			os.Remove(actual)
+		})
+	}
+}
+
+// writeLook writes the case as SVG and PNG to the -look directory.
+func writeLook(t *testing.T, c renderCase) {
+	t.Helper()
+	if err := os.MkdirAll(*look, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*look, c.name+".svg"), c.svg(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c.history {
+		return
+	}
+	pr, states := c.trajectory(t)
+	var b bytes.Buffer
+	if err := PerceptronPNG(&b, pr, states, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*look, c.name+".png"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSVGTextAlternative(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			svg := string(c.svg(t))
+			i := strings.Index(svg, "<svg")
+			j := strings.Index(svg[i:], ">") + i + 1
+			rest := strings.TrimLeft(svg[j:], "\n")
+			if !strings.HasPrefix(rest, "<title>") {
+				t.Fatalf("no <title> right after <svg ...>; it is followed by %.40q", rest)
+			}
+			if !strings.Contains(rest, "</title>\n<desc>") || !strings.Contains(rest, "</desc>") {
+				t.Errorf("no <desc> right after </title>")
+			}
+			if strings.Count(svg, "<title>") != 1 || strings.Count(svg, "<desc>") != 1 {
+				t.Errorf("want exactly one <title> and one <desc>")
+			}
+		})
+	}
+}
+
+// TestDescSaysWB checks that the text alternative states the weights and
+// the bias a sighted reader sees in the title.
+func TestDescSaysWB(t *testing.T) {
+	c := cases[1] // OR after step 3: w = (1, 1), b = 1
+	svg := string(c.svg(t))
+	desc := svg[strings.Index(svg, "<desc>"):strings.Index(svg, "</desc>")]
+	for _, want := range []string{"w = (1.00, 1.00), b = 1.00", "Step 3", "η·y·x = (0.00, 1.00)", "1 of 4 points misclassified", "3 with y = +1, 1 with y = −1"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("desc = %q\nwant it to contain %q", desc, want)
+		}
+	}
+}
+
+// TestDeterministic renders every case twice and wants the same bytes.
+func TestDeterministic(t *testing.T) {
+	for _, c := range cases {
+		a, b := c.svg(t), c.svg(t)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two renderings differ", c.name)
+		}
+	}
+}
+
+func TestPerceptronErrors(t *testing.T) {
+	d3 := perceptron.Data{X: [][]float64{{0, 0, 1}, {1, 0, 0}}, Y: []int{-1, 1}}
+	pr3, st3, err := perceptron.Trajectory(d3, perceptron.DefaultParams(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	or := cases[0]
+	pr2, st2 := or.trajectory(t)
+	tests := []struct {
+		name   string
+		pr     *perceptron.Problem
+		states []perceptron.State
+		want   error
+	}{
+		{"d = 3", pr3, st3, ErrDimension},
+		{"no states", pr2, nil, ErrNoStates},
+		{"no problem", nil, st2, ErrNoStates},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := PerceptronSVG(&b, tt.pr, tt.states, Options{}); !errors.Is(err, tt.want) {
+				t.Errorf("PerceptronSVG error = %v, want %v", err, tt.want)
+			}
+			if _, err := PerceptronFrame(tt.pr, tt.states, Options{}); !errors.Is(err, tt.want) {
+				t.Errorf("PerceptronFrame error = %v, want %v", err, tt.want)
+			}
+			if b.Len() != 0 {
+				t.Errorf("wrote %d bytes on error", b.Len())
+			}
+		})
+	}
+}
+
+func TestPNGSize(t *testing.T) {
+	pr, states := cases[1].trajectory(t)
+	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}, {Width: 2000, Height: 2000}} {
+		var b bytes.Buffer
+		if err := PerceptronPNG(&b, pr, states, opt); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&b)
+		if err != nil {
+			t.Fatalf("%+v: decoding: %v", opt, err)
+		}
+		w, h := opt.Width, opt.Height
+		if w == 0 {
+			w, h = DefaultSize, DefaultSize
+		}
+		if got := img.Bounds().Size(); got.X != w || got.Y != h {
+			t.Errorf("PNG for %+v is %v, want %dx%d", opt, got, w, h)
+		}
+	}
+}
+
+// TestFrame checks that the frame is where the drawing puts the data and
+// that the axes have equal units, at sizes from tall to wide.
+func TestFrame(t *testing.T) {
+	for _, c := range cases[:7] {
+		pr, states := c.trajectory(t)
+		for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
+			f, err := PerceptronFrame(pr, states, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ux := (f.View.XMax - f.View.XMin) / f.Width
+			uy := (f.View.YMax - f.View.YMin) / f.Height
+			if math.Abs(ux-uy) > 1e-9*ux {
+				t.Errorf("%s %+v: %g data units per pt across, %g up; want equal", c.name, opt, ux, uy)
+			}
+			if f.Left <= 0 || f.Top <= 0 || f.Left+f.Width >= f.ViewBoxWidth || f.Top+f.Height >= f.ViewBoxHeight {
+				t.Errorf("%s %+v: data area %+v not inside the figure", c.name, opt, f)
+			}
+			dv := DataView(pr.X)
+			if f.View.XMin > dv.XMin || f.View.XMax < dv.XMax || f.View.YMin > dv.YMin || f.View.YMax < dv.YMax {
+				t.Errorf("%s %+v: view %+v does not contain the data view %+v", c.name, opt, f.View, dv)
+			}
+			x1, x2 := f.DataAt(f.Left, f.Top+f.Height)
+			if math.Abs(x1-f.View.XMin) > 1e-9 || math.Abs(x2-f.View.YMin) > 1e-9 {
+				t.Errorf("%s: DataAt(bottom-left) = (%g, %g), want (%g, %g)", c.name, x1, x2, f.View.XMin, f.View.YMin)
+			}
+		}
+	}
+}
+
+// TestFrameSameEveryStep: the page maps clicks with one frame per data set.
+func TestFrameSameEveryStep(t *testing.T) {
+	for _, c := range cases[:7] {
+		pr, states := c.trajectory(t)
+		first, err := PerceptronFrame(pr, states[:1], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k < len(states); k++ {
+			if f, _ := PerceptronFrame(pr, states[:k+1], Options{}); f != first {
+				t.Fatalf("%s: frame at step %d = %+v, at step 0 = %+v", c.name, k, f, first)
+			}
+		}
+	}
+}
+
+func TestInlineSVG(t *testing.T) {
+	svg := cases[0].svg(t)
+	if !bytes.HasPrefix(svg, []byte("<?xml")) {
+		t.Errorf("standalone SVG starts %.20q, want the XML declaration", svg)
+	}
+	in := InlineSVG(svg)
+	if !bytes.HasPrefix(in, []byte(`<svg role="img"`)) {
+		t.Errorf("InlineSVG starts %.30q, want <svg role=\"img\"", in)
+	}
+	if got := InlineSVG([]byte("no svg")); string(got) != "no svg" {
+		t.Errorf("InlineSVG(%q) = %q, want it unchanged", "no svg", got)
+	}
+}

@@ -1,0 +1,321 @@
+package render
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+)
+
+// scene is what the perceptron plot shows for one state, as plotters in
+// drawing order (back to front) and legend items in reading order.
+type scene struct {
+	pr     *perceptron.Problem
+	s      perceptron.State
+	th     theme
+	binary bool
+
+	regions, lines, marks, arrows []plot.Plotter
+	legend                        []legendItem
+
+	pts   *points
+	wrong int      // points the state misclassifies
+	arrow arrowFit // the w arrows, binary only
+}
+
+func (sc *scene) layers() []plot.Plotter {
+	var all []plot.Plotter
+	for _, l := range [][]plot.Plotter{sc.regions, sc.lines, sc.marks, sc.arrows} {
+		all = append(all, l...)
+	}
+	return all
+}
+
+func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
+	sc.legend = append(sc.legend, legendItem{label: label, thumbs: thumbs, shown: shown})
+}
+
+// isBinary reports whether pr is a two-class problem with labels ±1,
+// the case perceptron.Predict treats as sgn(w·x + b).
+func isBinary(pr *perceptron.Problem) bool {
+	return len(pr.Tasks) == 1 && pr.Tasks[0] == (perceptron.Task{Pos: 1, Neg: -1})
+}
+
+// slot is the palette slot of class c: +1 blue, −1 vermillion, and class
+// k of a multiclass problem slot k, so a class keeps its colour across
+// data sets.
+func (sc *scene) slot(c int) int {
+	switch {
+	case !sc.binary:
+		return c
+	case c == 1:
+		return 0
+	}
+	return 1
+}
+
+func (sc *scene) updated(k int) bool {
+	ev := sc.s.Event
+	return ev.I >= 0 && k < len(ev.Updated) && ev.Updated[k]
+}
+
+func newScene(pr *perceptron.Problem, s perceptron.State, th theme) *scene {
+	sc := &scene{pr: pr, s: s, th: th, binary: isBinary(pr)}
+	sc.addPoints()
+	if sc.binary {
+		sc.addBinary()
+	} else {
+		sc.addMulticlass()
+	}
+	sc.addMarks()
+	return sc
+}
+
+// markerRadius shrinks markers as the data grow, from 6 pt for the four
+// points of a truth table to 3.5 pt for a few hundred.
+func markerRadius(n int) float64 {
+	return math.Max(3.5, math.Min(6, 6.3-0.0125*float64(n)))
+}
+
+func (sc *scene) addPoints() {
+	n := len(sc.pr.X)
+	ps := &points{
+		xy: make([]vec, n), slot: make([]int, n), bold: make([]bool, n),
+		radius: sc.th.pt(markerRadius(n)),
+		thin:   draw.LineStyle{Color: white, Width: sc.th.pt(0.75)},
+		thick:  draw.LineStyle{Color: black, Width: sc.th.pt(2)},
+	}
+	for i, x := range sc.pr.X {
+		ps.xy[i] = vec2(x)
+		ps.slot[i] = sc.slot(sc.pr.Y[i])
+		ps.bold[i] = sc.pr.Predict(sc.s, x) != sc.pr.Y[i]
+		if ps.bold[i] {
+			sc.wrong++
+		}
+	}
+	sc.pts = ps
+	// Classes in the legend: +1 before −1, as the notes list them.
+	classes := sc.pr.Classes
+	if sc.binary {
+		classes = []int{1, -1}
+	}
+	for _, c := range classes {
+		if !sc.hasClass(c) {
+			continue
+		}
+		sc.item(className(c, sc.binary), true, classThumb{ps: ps, slot: sc.slot(c)})
+	}
+}
+
+func (sc *scene) hasClass(c int) bool {
+	for _, k := range sc.pr.Classes {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// addMarks adds the points, the ring on the examined point and the legend
+// entries for both and for misclassified points.
+func (sc *scene) addMarks() {
+	sc.marks = append(sc.marks, sc.pts)
+	ev := sc.s.Event
+	rg := &ring{radius: sc.pts.radius*2 + sc.th.pt(2), LineStyle: draw.LineStyle{Color: black, Width: sc.th.pt(2.25)}}
+	if ev.I >= 0 {
+		rg.at = vec2(sc.pr.X[ev.I])
+		sc.marks = append(sc.marks, rg)
+	}
+	sc.item("examined point", ev.I >= 0, rg)
+	sc.item("misclassified", sc.wrong > 0, boldThumb{sc.pts})
+}
+
+func (sc *scene) line(w []float64, b float64, sty draw.LineStyle) *Boundary {
+	return &Boundary{W: [2]float64{w[0], w[1]}, B: b, LineStyle: sty}
+}
+
+func (sc *scene) dashed(c color.Color, width float64, on, off float64) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: sc.th.pt(width), Dashes: []vg.Length{sc.th.pt(on), sc.th.pt(off)}}
+}
+
+// addBinary draws sgn(w·x + b): the two half-planes, the boundary, the
+// margin band, the averaged perceptron's current w, and the update.
+func (sc *scene) addBinary() {
+	pr, s, th := sc.pr, sc.s, sc.th
+	w, b := pr.Classifier(s, 0)
+	cur := s.Models[0]
+	// −1 everywhere, then +1 where w·x + b > 0 (sgn(0) = −1): one polygon
+	// over a full background leaves no seam between the two.
+	sc.regions = append(sc.regions,
+		&Region{Color: regionTint(1)},
+		&Region{Planes: []HalfPlane{{A: [2]float64{w[0], w[1]}, B: b, Strict: true}}, Color: regionTint(0)})
+
+	bd := sc.line(w, b, draw.LineStyle{Color: black, Width: th.pt(2.25)})
+	label := "w·x + b = 0"
+	if pr.P.Average {
+		label = "averaged w·x + b = 0"
+	}
+	sc.item(label, sc.visible(w, b), bd)
+
+	before, upd := perceptron.Model{}, sc.updated(0)
+	if upd {
+		before = s.Event.Before[0]
+		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(grey, 1.5, 5, 4)))
+	}
+	if pr.P.Margin > 0 {
+		band := &MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: pr.P.Margin,
+			LineStyle: sc.dashed(black, 1.25, 6, 4)}
+		sc.lines = append(sc.lines, band)
+		sc.item("w·x + b = ±γ, γ = "+coord(pr.P.Margin),
+			sc.visible(cur.W, cur.B-pr.P.Margin) || sc.visible(cur.W, cur.B+pr.P.Margin), band)
+	}
+	if pr.P.Average {
+		cl := sc.line(cur.W, cur.B, sc.dashed(black, 1.25, 2, 2.5))
+		sc.lines = append(sc.lines, cl)
+		sc.item("current w (not averaged)", sc.visible(cur.W, cur.B), cl)
+	}
+	sc.lines = append(sc.lines, bd)
+
+	sc.addArrows(cur, before, upd)
+}
+
+// addArrows draws w as an arrow from its boundary and, after an update,
+// the old w (grey) and the update η·y·x from the old tip to the new one,
+// at one common scale so that old + update = new is an exact
+// parallelogram. With averaging the arrows are the current (not averaged)
+// w, which is what the update rule changes.
+func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
+	wNew, wOld := vec2(cur.W), vec{}
+	if upd {
+		wOld = vec2(before.W)
+	}
+	hasOld := !wOld.isZero()
+	fit, ok := fitArrows(wNew, cur.B, wOld, hasOld, sc.view())
+	sc.arrow = fit
+	newArrow := sc.newArrow(black, 2.25, "w")
+	wLabel := "w"
+	if ok && fit.scale != 1 {
+		wLabel = "w (scaled)"
+	}
+	oldArrow := sc.newArrow(grey, 1.75, "")
+	delta := sc.newArrow(purple, 2.25, "η·y·x")
+	delta.LabelBeside = true
+	delta.LabelStyle.Color = darker(purple)
+	if ok {
+		newTip := fit.base.add(wNew.scale(fit.scale))
+		if hasOld {
+			oldTip := fit.base.add(wOld.scale(fit.scale))
+			oldArrow.From, oldArrow.To = pair(fit.base), pair(oldTip)
+			delta.From, delta.To = pair(oldTip), pair(newTip)
+			// Label the update outside the parallelogram, away from the base.
+			d, r := newTip.sub(oldTip), fit.base.sub(oldTip)
+			delta.LabelRight = d.X*r.Y-d.Y*r.X > 0
+			sc.arrows = append(sc.arrows, oldArrow, delta)
+		}
+		newArrow.From, newArrow.To = pair(fit.base), pair(newTip)
+		sc.arrows = append(sc.arrows, newArrow)
+	}
+	// Reserve the longer label so the legend does not reflow.
+	sc.item(wLabel, ok, newArrow)
+	if !ok {
+		sc.legend[len(sc.legend)-1].label = "w (scaled)"
+	}
+	prev := sc.dashed(grey, 1.5, 5, 4)
+	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
+	sc.item("η·y·x", ok && hasOld, delta)
+}
+
+func (sc *scene) newArrow(c color.Color, width float64, label string) *Arrow {
+	a, _ := NewArrow([2]float64{}, [2]float64{}, label)
+	a.Color = c
+	a.Width = sc.th.pt(width)
+	a.Head = sc.th.pt(11)
+	a.LabelStyle.Font = sc.th.font(15, true)
+	return a
+}
+
+// visible reports whether the line w·x + b = 0 crosses the data view, so
+// that the legend lists only what can be seen.
+func (sc *scene) visible(w []float64, b float64) bool {
+	_, _, ok := lineInView(vec2(w), b, sc.view())
+	return ok
+}
+
+func pair(v vec) [2]float64 { return [2]float64{v.X, v.Y} }
+
+// view is the data set's view before the equal-aspect widening, which
+// only adds room; arrows fitted into it stay inside the final view.
+func (sc *scene) view() View { return DataView(sc.pr.X) }
+
+// addMulticlass draws argmax over the per-class scores, each affine in x,
+// so every class region is a convex polygon: the view clipped by
+// score_c − score_l ≥ 0 for every other class l (strict for classes before
+// c, as Predict gives ties to the first class). Each perceptron's boundary
+// is drawn thin in its positive class's colour.
+func (sc *scene) addMulticlass() {
+	pr, s := sc.pr, sc.s
+	idx := make(map[int]int, len(pr.Classes))
+	for i, c := range pr.Classes {
+		idx[c] = i
+	}
+	score := make([]HalfPlane, len(pr.Classes)) // score_c(x) = A·x + B
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		add(&score[idx[t.Pos]], w, b, 1)
+		if !t.Rest {
+			add(&score[idx[t.Neg]], w, b, -1)
+		}
+	}
+	for j, c := range pr.Classes {
+		var planes []HalfPlane
+		if j > 0 {
+			for l := range pr.Classes {
+				if l == j {
+					continue
+				}
+				planes = append(planes, HalfPlane{
+					A:      [2]float64{score[j].A[0] - score[l].A[0], score[j].A[1] - score[l].A[1]},
+					B:      score[j].B - score[l].B,
+					Strict: l < j,
+				})
+			}
+		}
+		sc.regions = append(sc.regions, &Region{Planes: planes, Color: regionTint(sc.slot(c))})
+	}
+	var anyUpd, anyLine bool
+	for k := range pr.Tasks {
+		if sc.updated(k) {
+			m := s.Event.Before[k]
+			sc.lines = append(sc.lines, sc.line(m.W, m.B, sc.dashed(grey, 1.5, 5, 4)))
+			anyUpd = anyUpd || sc.visible(m.W, m.B)
+		}
+	}
+	var first *Boundary
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		bd := sc.line(w, b, draw.LineStyle{Color: classColor(sc.slot(t.Pos)), Width: sc.th.pt(1.5)})
+		if first == nil {
+			first = bd
+		}
+		anyLine = anyLine || sc.visible(w, b)
+		sc.lines = append(sc.lines, bd)
+	}
+	sc.item("perceptron boundaries", anyLine, first)
+	prev := sc.dashed(grey, 1.5, 5, 4)
+	sc.item("previous boundaries", anyUpd, (*lineThumb)(&prev))
+}
+
+func add(h *HalfPlane, w []float64, b, sign float64) {
+	h.A[0] += sign * w[0]
+	h.A[1] += sign * w[1]
+	h.B += sign * b
+}
+
+// lineThumb is a legend swatch of a line style.
+type lineThumb draw.LineStyle
+
+func (l *lineThumb) Thumbnail(c *draw.Canvas) { thumbLine(c, draw.LineStyle(*l)) }

@@ -1,0 +1,226 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+)
+
+// num formats a weight with two decimals and a true minus sign, as the
+// notes print them; −0.00 is printed 0.00.
+func num(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	if s == "-0.00" {
+		s = "0.00"
+	}
+	return strings.Replace(s, "-", "−", 1)
+}
+
+// coord formats a data coordinate as given, to at most four significant
+// digits: data are rounded to two decimals, so this shows them exactly.
+func coord(v float64) string {
+	return strings.Replace(strconv.FormatFloat(v, 'g', 4, 64), "-", "−", 1)
+}
+
+// vector formats w or x as "(a, b, …)" with f.
+func vector(v []float64, f func(float64) string) string {
+	parts := make([]string, len(v))
+	for i, c := range v {
+		parts[i] = f(c)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func wb(w []float64, b float64) string { return "w = " + vector(w, num) + ", b = " + num(b) }
+
+// className names class c: "y = +1" and "y = −1" for a two-class problem,
+// "class c" otherwise.
+func className(c int, binary bool) string {
+	if !binary {
+		return "class " + strconv.Itoa(c)
+	}
+	if c > 0 {
+		return "y = +1"
+	}
+	return "y = −1"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// epoch is the 1-based epoch of the point examined at step T (epoch 1 at
+// step 0, before any point).
+func (sc *scene) epoch() int {
+	n := len(sc.pr.X)
+	return max(1, (sc.s.T+n-1)/n)
+}
+
+// updatesWord is "mistakes" for Algorithm 1, where every update is a
+// mistake, and "updates" when a margin or several perceptrons make the
+// two differ.
+func (sc *scene) updatesWord(n int) string {
+	if sc.binary && sc.pr.P.Margin == 0 {
+		return plural(n, "mistake", "mistakes")
+	}
+	return plural(n, "update", "updates")
+}
+
+func (sc *scene) taskName(t perceptron.Task) string {
+	if t.Rest {
+		return fmt.Sprintf("%d vs rest", t.Pos)
+	}
+	return fmt.Sprintf("%d vs %d", t.Pos, t.Neg)
+}
+
+func (sc *scene) scheme() string {
+	if sc.pr.P.Multiclass == perceptron.OneVsOne {
+		return "one-vs-one"
+	}
+	return "one-vs-all"
+}
+
+func (sc *scene) errorRate() string {
+	return strconv.FormatFloat(100*float64(sc.wrong)/float64(len(sc.pr.X)), 'f', 1, 64) + " %"
+}
+
+// heading is the plot title: the state in a line ("step 5 · epoch 2 ·
+// 3 mistakes"), then the classifier with its bias.
+func (sc *scene) heading() string {
+	s := sc.s
+	line := fmt.Sprintf("step %d · epoch %d · %s", s.T, sc.epoch(), sc.updatesWord(s.Mistakes))
+	if s.Status.Done() {
+		line += " · " + s.Status.String()
+	}
+	switch {
+	case !sc.binary:
+		return line + fmt.Sprintf("\n%s · %d perceptrons · training error %s", sc.scheme(), len(sc.pr.Tasks), sc.errorRate())
+	case sc.pr.P.Average:
+		w, b := sc.pr.Classifier(s, 0)
+		return line + "\naveraged " + wb(w, b) + "\ncurrent " + wb(s.Models[0].W, s.Models[0].B)
+	}
+	return line + "\n" + wb(s.Models[0].W, s.Models[0].B)
+}
+
+// svgTitle is the figure's short accessible name.
+func (sc *scene) svgTitle() string {
+	if !sc.binary {
+		return fmt.Sprintf("Perceptron (%s), step %d: training error %s", sc.scheme(), sc.s.T, sc.errorRate())
+	}
+	w, b := sc.pr.Classifier(sc.s, 0)
+	return fmt.Sprintf("Perceptron, step %d: %s", sc.s.T, wb(w, b))
+}
+
+// describe is the <desc>: the data, the parameters, what this step did
+// and where the run stands, in sentences a screen reader can speak.
+func (sc *scene) describe() string {
+	pr, s := sc.pr, sc.s
+	var d strings.Builder
+	classes := pr.Classes
+	if sc.binary {
+		classes = []int{1, -1}
+	}
+	var parts []string
+	for _, c := range classes {
+		n := 0
+		for _, y := range pr.Y {
+			if y == c {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if sc.binary {
+			parts = append(parts, fmt.Sprintf("%d with %s", n, className(c, true)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d of %s", n, className(c, false)))
+		}
+	}
+	if sc.binary {
+		fmt.Fprintf(&d, "Perceptron on %d points in two dimensions (%s).", len(pr.X), strings.Join(parts, ", "))
+	} else {
+		fmt.Fprintf(&d, "Perceptron, %s with %d perceptrons, on %d points in two dimensions (%s).",
+			sc.scheme(), len(pr.Tasks), len(pr.X), strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&d, " Learning rate η = %s", coord(pr.P.Eta))
+	if pr.P.Margin > 0 {
+		fmt.Fprintf(&d, ", margin γ = %s", coord(pr.P.Margin))
+	}
+	if pr.P.Average {
+		d.WriteString(", averaged weights")
+	}
+	d.WriteString(". ")
+	sc.describeStep(&d)
+	if sc.binary {
+		w, b := pr.Classifier(s, 0)
+		if pr.P.Average {
+			fmt.Fprintf(&d, " The averaged classifier is %s; the current %s.", wb(w, b), wb(s.Models[0].W, s.Models[0].B))
+		} else {
+			fmt.Fprintf(&d, " Now %s.", wb(w, b))
+		}
+	} else {
+		for k, t := range pr.Tasks {
+			w, b := pr.Classifier(s, k)
+			fmt.Fprintf(&d, " Perceptron %s: %s.", sc.taskName(t), wb(w, b))
+		}
+	}
+	fmt.Fprintf(&d, " %s so far; %d of %d points misclassified (training error %s).",
+		sc.updatesWord(s.Mistakes), sc.wrong, len(pr.X), sc.errorRate())
+	switch s.Status {
+	case algos.Converged:
+		d.WriteString(" Converged: a whole epoch made no update.")
+	case algos.CycleDetected:
+		d.WriteString(" Cycle detected: the weights repeat an earlier epoch's, so the data are not linearly separable.")
+	case algos.IterationLimit:
+		d.WriteString(" Stopped at the epoch limit without converging.")
+	}
+	return d.String()
+}
+
+func (sc *scene) describeStep(d *strings.Builder) {
+	pr, s := sc.pr, sc.s
+	ev := s.Event
+	if ev.I < 0 {
+		d.WriteString("Initial state, before any step: every w and b is 0.")
+		return
+	}
+	x := pr.X[ev.I]
+	fmt.Fprintf(d, "Step %d (epoch %d) examined point %d at x = %s, %s.", s.T, sc.epoch(), ev.I,
+		vector(x, coord), className(pr.Y[ev.I], sc.binary))
+	if sc.binary {
+		y := float64(pr.Y[ev.I])
+		if sc.updated(0) {
+			fmt.Fprintf(d, " Its y(w·x + b) was %s ≤ %s, so w changed by η·y·x = %s and b by η·y = %s.",
+				num(ev.Margin[0]), coord(pr.P.Margin), vector(scaled(x, pr.P.Eta*y), num), num(pr.P.Eta*y))
+		} else {
+			fmt.Fprintf(d, " Its y(w·x + b) was %s > %s, so nothing changed.", num(ev.Margin[0]), coord(pr.P.Margin))
+		}
+		return
+	}
+	var changed []string
+	for k, t := range pr.Tasks {
+		if sc.updated(k) {
+			changed = append(changed, sc.taskName(t))
+		}
+	}
+	if len(changed) == 0 {
+		d.WriteString(" No perceptron changed.")
+		return
+	}
+	fmt.Fprintf(d, " Updated the perceptrons %s.", strings.Join(changed, ", "))
+}
+
+func scaled(x []float64, a float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = a * v
+	}
+	return out
+}
