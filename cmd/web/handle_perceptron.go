@@ -47,6 +47,12 @@ func perceptronRun(rawQuery string) (run *lessons.PerceptronRun, edited bool, er
 // canonical form (an edit, or step=end) is redirected to the canonical
 // URL, so what the address bar shows is always a clean permalink.
 func handlePerceptronPage(page string) echo.HandlerFunc {
+	// The prose is fixed at build time: split it once, not per request.
+	prose, proseErr := lessons.Prose("perceptron")
+	parts := make([]string, len(prose))
+	for i, p := range prose {
+		parts[i] = string(p)
+	}
 	return func(c echo.Context) error {
 		r := c.Request()
 		run, edited, err := perceptronRun(r.URL.RawQuery)
@@ -70,13 +76,8 @@ func handlePerceptronPage(page string) echo.HandlerFunc {
 		if page == lessons.PresentPath {
 			return renderHTML(c, http.StatusOK, tl.PerceptronPresent(demo))
 		}
-		prose, err := lessons.Prose("perceptron")
-		if err != nil {
-			return err
-		}
-		parts := make([]string, len(prose))
-		for i, p := range prose {
-			parts[i] = string(p)
+		if proseErr != nil {
+			return proseErr
 		}
 		return renderHTML(c, http.StatusOK, tl.PerceptronPage(parts, demo))
 	}

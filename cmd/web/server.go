@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -21,6 +22,15 @@ func NewServer(logger *slog.Logger) *echo.Echo {
 	e.Use(middleware.Recover())
 	e.Use(requestLogger(logger))
 	e.Use(limitBody(maxBody))
+	// The lesson page carries its math twice (HTML and MathML, ~0.5 MB);
+	// gzip takes it to a few tens of KB. PNGs are compressed already.
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     5,
+		MinLength: 2048,
+		Skipper: func(c echo.Context) bool {
+			return strings.HasSuffix(c.Path(), ".png") || strings.HasSuffix(c.Request().URL.Path, ".woff2")
+		},
+	}))
 	addRoutes(e, lessons.NewCatalog(), logger)
 	return e
 }

@@ -15,9 +15,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 )
 
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
 func newTestServer(t *testing.T) http.Handler {
 	t.Helper()
-	return NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return NewServer(discardLogger())
 }
 
 func do(t *testing.T, h http.Handler, method, target string, body io.Reader, header map[string]string) *httptest.ResponseRecorder {
@@ -310,4 +312,14 @@ func TestMisc(t *testing.T) {
 			t.Errorf("GET %s = %d (%d bytes)", p, rec.Code, rec.Body.Len())
 		}
 	}
+}
+
+func TestGzip(t *testing.T) {
+	h := newTestServer(t)
+	plain := get(t, h, "/lessons/perceptron")
+	rec := do(t, h, http.MethodGet, "/lessons/perceptron", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Body.Len() > plain.Body.Len()/4 {
+		t.Errorf("lesson page: encoding %q, %d bytes gzipped vs %d plain", rec.Header().Get("Content-Encoding"), rec.Body.Len(), plain.Body.Len())
+	}
+	t.Logf("lesson page: %d bytes, %d gzipped", plain.Body.Len(), rec.Body.Len())
 }

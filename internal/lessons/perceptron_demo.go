@@ -85,6 +85,7 @@ type DemoLinks struct {
 // StepView describes the state shown and the step that led to it.
 type StepView struct {
 	T, Epoch, Mistakes int
+	UpdatesWord        string // "mistakes", or "updates" when the two differ (margin, several tasks)
 	Status             string
 	Done               bool
 	TrainError         string

@@ -92,7 +92,24 @@ func ParsePerceptron(q url.Values) (PerceptronQuery, Problems) {
 	p.Add = parsePoints(r)
 	p.Del = parseDel(r)
 	r.unknown()
-	return p, r.p
+	return p.normalize(), r.p
+}
+
+// normalize resets fields that the rest of the state makes meaningless
+// (γ without the margin variant, n for a fixed set), so that equal states
+// are equal values with one URL.
+func (q PerceptronQuery) normalize() PerceptronQuery {
+	if q.Variant != "margin" {
+		q.Gamma = 1
+	}
+	if q.Data != "separable" {
+		q.Sep = 0.5
+	}
+	switch q.Data {
+	case "or", "and", "xor", "custom":
+		q.N = 40
+	}
+	return q
 }
 
 // PointSep separates points in the add parameter. Not ";": Go's query

@@ -14,9 +14,13 @@ func stepView(r *PerceptronRun) StepView {
 	pr := r.Problem
 	v := StepView{
 		T: s.T, Epoch: s.CurrentEpoch(), Mistakes: s.Mistakes,
-		Status:     s.Status.String(),
-		Done:       s.Status.Done(),
-		TrainError: fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)),
+		Status:      s.Status.String(),
+		Done:        s.Status.Done(),
+		TrainError:  fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)),
+		UpdatesWord: "mistakes",
+	}
+	if len(pr.Tasks) > 1 || pr.P.Margin > 0 {
+		v.UpdatesWord = "updates"
 	}
 	for k, t := range pr.Tasks {
 		m := s.Models[k]

@@ -34,13 +34,13 @@ func BenchmarkPerceptronSVG(b *testing.B) {
 	if err := PerceptronSVG(&buf, pr, states, Options{}); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(buf.Len()), "svg-bytes")
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := PerceptronSVG(io.Discard, pr, states, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(buf.Len()), "svg-bytes") // after the loop, which resets metrics
 }
 
 func BenchmarkPerceptronHistorySVG(b *testing.B) {
@@ -72,6 +72,16 @@ func TestLook(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(*look, name), b.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+func BenchmarkPerceptronPNG(b *testing.B) {
+	pr, states := big.trajectory(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := PerceptronPNG(io.Discard, pr, states, Options{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

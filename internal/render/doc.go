@@ -2,11 +2,12 @@
 // through, and the small charts beside it.
 //
 // Every visual element is a plot.Plotter (Region, Boundary, MarginBand,
-// Arrow, …), so a figure is composed by adding plotters to a gonum/plot
-// Plot, and a later lesson reuses the pieces. A topic's figure is built by
-// one function (PerceptronPlot) and written by another (PerceptronSVG,
-// PerceptronPNG), which adds what gonum's SVG backend leaves out: the
-// <title> and <desc> text alternative.
+// Arrow, UpdateArrow, …), so a figure is composed by adding plotters to a
+// gonum/plot Plot, and a later lesson reuses the pieces. A topic's figure
+// is built by one function (PerceptronPlot) and written by another
+// (PerceptronSVG, PerceptronPNG), which adds what gonum's SVG backend
+// leaves out: the <title> and <desc> text alternative. Frame tells a page
+// where the data area sits, so a click can become a data point.
 //
 // # Why the figures look the way they do
 //

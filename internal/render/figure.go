@@ -37,8 +37,16 @@ func (f *figure) writeSVG(w io.Writer) error {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("render: writing svg: %w", err)
 	}
-	_, err := w.Write(withTitleDesc(buf.Bytes(), f.title, f.desc))
+	_, err := w.Write(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc)))
 	return err
+}
+
+// withFallbackFonts names fonts to use where Liberation Sans is not
+// installed: Arial and Helvetica have the same metrics, so the text still
+// fits where the layout put it, instead of falling back to a serif.
+func withFallbackFonts(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
 }
 
 // pngDPI makes a point 4/3 pixels, so a figure sized in CSS pixels comes

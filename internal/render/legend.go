@@ -8,10 +8,12 @@ import (
 )
 
 // legendItem is one legend entry. An item that is not shown at this step
-// still reserves its space, so the data area (and with it the view and the
-// click mapping) is the same at every step.
+// still reserves its space, as wide as room when its label can change, so
+// the data area (and with it the view and the click mapping) is the same
+// at every step.
 type legendItem struct {
 	label  string
+	room   string // the widest label the item may have, if wider than label
 	thumbs []plot.Thumbnailer
 	shown  bool
 }
@@ -33,17 +35,21 @@ func (l *flowLegend) rowHeight() vg.Length {
 	return e.Ascent + e.Descent + l.style.Font.Size*0.25
 }
 
-func (l *flowLegend) itemWidth(it legendItem) vg.Length {
-	return l.thumbW + l.style.Font.Size*0.4 + l.style.Width(it.label)
+func (l *flowLegend) itemWidth(label string) vg.Length {
+	return l.thumbW + l.style.Font.Size*0.4 + l.style.Width(label)
 }
 
 // rows breaks items into rows no wider than width; an item wider than
-// width gets a row of its own.
-func (l *flowLegend) rows(items []legendItem, width vg.Length) [][]legendItem {
+// width gets a row of its own. With reserve, items are measured by their
+// room, for the band every step fits in.
+func (l *flowLegend) rows(items []legendItem, width vg.Length, reserve bool) [][]legendItem {
 	var rows [][]legendItem
 	var x vg.Length
 	for _, it := range items {
-		w := l.itemWidth(it)
+		w := l.itemWidth(it.label)
+		if reserve {
+			w = max(w, l.itemWidth(it.room))
+		}
 		if len(rows) == 0 || x+l.gap+w > width {
 			rows = append(rows, nil)
 			x = -l.gap
@@ -57,7 +63,7 @@ func (l *flowLegend) rows(items []legendItem, width vg.Length) [][]legendItem {
 // height is the band the legend needs above a data area of the given
 // width, counting every item, shown or not; zero when it has no items.
 func (l *flowLegend) height(width vg.Length) vg.Length {
-	n := len(l.rows(l.items, width))
+	n := len(l.rows(l.items, width, true))
 	if n == 0 {
 		return 0
 	}
@@ -79,7 +85,7 @@ func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 	y := c.Max.Y + l.height(width) - rh
 	sty := l.style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-	for _, row := range l.rows(shown, width) {
+	for _, row := range l.rows(shown, width, false) {
 		x := c.Min.X
 		for _, it := range row {
 			icon := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
@@ -90,7 +96,7 @@ func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 				t.Thumbnail(&icon)
 			}
 			c.FillText(sty, vg.Point{X: x + l.thumbW + l.style.Font.Size*0.4, Y: y + rh/2}, it.label)
-			x += l.itemWidth(it) + l.gap
+			x += l.itemWidth(it.label) + l.gap
 		}
 		y -= rh
 	}

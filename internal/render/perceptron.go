@@ -15,6 +15,7 @@ import (
 
 // Errors returned (wrapped) for input a figure cannot show.
 var (
+	ErrNoData    = errors.New("render: no data to draw")
 	ErrNoStates  = errors.New("render: no states to draw")
 	ErrDimension = errors.New("render: data are not two-dimensional")
 )
@@ -75,7 +76,7 @@ func PerceptronFrame(pr *perceptron.Problem, states []perceptron.State, opt Opti
 func checkProblem(pr *perceptron.Problem, states []perceptron.State) error {
 	switch {
 	case pr == nil || len(pr.X) == 0:
-		return fmt.Errorf("%w: the problem has no data", ErrNoStates)
+		return fmt.Errorf("%w: the problem is nil or has no points", ErrNoData)
 	case len(states) == 0:
 		return fmt.Errorf("%w: give at least the initial state", ErrNoStates)
 	case len(states[len(states)-1].Models) != len(pr.Tasks):

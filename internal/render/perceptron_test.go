@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -194,7 +195,7 @@ func TestPerceptronErrors(t *testing.T) {
 	}{
 		{"d = 3", pr3, st3, ErrDimension},
 		{"no states", pr2, nil, ErrNoStates},
-		{"no problem", nil, st2, ErrNoStates},
+		{"no problem", nil, st2, ErrNoData},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,5 +291,53 @@ func TestInlineSVG(t *testing.T) {
 	}
 	if got := InlineSVG([]byte("no svg")); string(got) != "no svg" {
 		t.Errorf("InlineSVG(%q) = %q, want it unchanged", "no svg", got)
+	}
+}
+
+// TestOddInputs renders data sets at the edges of what Init accepts; none
+// may panic or fail.
+func TestOddInputs(t *testing.T) {
+	tests := []struct {
+		name string
+		d    perceptron.Data
+		p    func(*perceptron.Params)
+	}{
+		{"one point", perceptron.Data{X: [][]float64{{1, 2}}, Y: []int{1}}, nil},
+		{"all points equal", perceptron.Data{X: [][]float64{{1, 1}, {1, 1}, {1, 1}}, Y: []int{1, -1, 1}}, nil},
+		{"one class, one-vs-one", perceptron.Data{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{0, 0}},
+			func(p *perceptron.Params) { p.Multiclass = perceptron.OneVsOne }},
+		{"classes 0 and 7", perceptron.Data{X: [][]float64{{0, 0}, {1, 1}, {2, 0}}, Y: []int{0, 7, 7}}, nil},
+		{"ten classes", perceptron.Data{X: [][]float64{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}},
+			Y: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}, nil},
+		{"huge coordinates", perceptron.Data{X: [][]float64{{-3e6, 1e6}, {2e6, 5e6}}, Y: []int{1, -1}}, nil},
+		{"tiny spread", perceptron.Data{X: [][]float64{{1e-7, 0}, {0, 2e-7}, {3e-7, 1e-7}}, Y: []int{1, -1, 1}},
+			func(p *perceptron.Params) { p.Average = true; p.Margin = 0.5 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := perceptron.DefaultParams()
+			p.MaxEpochs = 5
+			if tt.p != nil {
+				tt.p(&p)
+			}
+			pr, states, err := perceptron.Trajectory(tt.d, p, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
+				for k := range states {
+					var b bytes.Buffer
+					if err := PerceptronSVG(&b, pr, states[:k+1], opt); err != nil {
+						t.Fatalf("step %d %+v: %v", k, opt, err)
+					}
+					if err := PerceptronHistorySVG(&b, pr, states[:k+1], opt); err != nil {
+						t.Fatalf("history step %d %+v: %v", k, opt, err)
+					}
+				}
+				if err := PerceptronPNG(io.Discard, pr, states, opt); err != nil {
+					t.Fatalf("png %+v: %v", opt, err)
+				}
+			}
+		})
 	}
 }

@@ -23,8 +23,7 @@ type scene struct {
 	legend                        []legendItem
 
 	pts   *points
-	wrong int      // points the state misclassifies
-	arrow arrowFit // the w arrows, binary only
+	wrong int // points the state misclassifies
 }
 
 func (sc *scene) layers() []plot.Plotter {
@@ -143,7 +142,9 @@ func (sc *scene) dashed(c color.Color, width float64, on, off float64) draw.Line
 }
 
 // addBinary draws sgn(w·x + b): the two half-planes, the boundary, the
-// margin band, the averaged perceptron's current w, and the update.
+// margin band, the averaged perceptron's current w, and the update. The
+// band and the arrows belong to the current (not averaged) w: it is the
+// one whose margin the update rule tests and that the update changes.
 func (sc *scene) addBinary() {
 	pr, s, th := sc.pr, sc.s, sc.th
 	w, b := pr.Classifier(s, 0)
@@ -195,7 +196,6 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	}
 	hasOld := !wOld.isZero()
 	fit, ok := fitArrows(wNew, cur.B, wOld, hasOld, sc.view())
-	sc.arrow = fit
 	newArrow := sc.newArrow(black, 2.25, "w")
 	wLabel := "w"
 	if ok && fit.scale != 1 {
@@ -207,6 +207,8 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	delta.LabelStyle.Color = darker(purple)
 	if ok {
 		newTip := fit.base.add(wNew.scale(fit.scale))
+		newArrow.From, newArrow.To = pair(fit.base), pair(newTip)
+		up := &UpdateArrow{W: newArrow}
 		if hasOld {
 			oldTip := fit.base.add(wOld.scale(fit.scale))
 			oldArrow.From, oldArrow.To = pair(fit.base), pair(oldTip)
@@ -214,16 +216,14 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 			// Label the update outside the parallelogram, away from the base.
 			d, r := newTip.sub(oldTip), fit.base.sub(oldTip)
 			delta.LabelRight = d.X*r.Y-d.Y*r.X > 0
-			sc.arrows = append(sc.arrows, oldArrow, delta)
+			up.Old, up.Delta = oldArrow, delta
 		}
-		newArrow.From, newArrow.To = pair(fit.base), pair(newTip)
-		sc.arrows = append(sc.arrows, newArrow)
+		sc.arrows = append(sc.arrows, up)
 	}
-	// Reserve the longer label so the legend does not reflow.
 	sc.item(wLabel, ok, newArrow)
-	if !ok {
-		sc.legend[len(sc.legend)-1].label = "w (scaled)"
-	}
+	// Reserve room for the longer label, so the legend band, and with it
+	// the data area, is the same at every step.
+	sc.legend[len(sc.legend)-1].room = "w (scaled)"
 	prev := sc.dashed(grey, 1.5, 5, 4)
 	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
 	sc.item("η·y·x", ok && hasOld, delta)

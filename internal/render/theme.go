@@ -33,7 +33,12 @@ const (
 // point is 1/72 inch.
 const pxToPt = 0.75
 
-// size returns the figure size in points, filling in defaults.
+// maxSide bounds a side in pixels even if a caller skips validation: a
+// PNG is allocated whole, 4 bytes a pixel.
+const maxSide = 4000
+
+// size returns the figure size in points, filling in defaults and
+// clamping each side to maxSide.
 func (o Options) size(defW, defH int) (w, h vg.Length) {
 	if o.Width <= 0 {
 		o.Width = defW
@@ -41,6 +46,7 @@ func (o Options) size(defW, defH int) (w, h vg.Length) {
 	if o.Height <= 0 {
 		o.Height = defH
 	}
+	o.Width, o.Height = min(o.Width, maxSide), min(o.Height, maxSide)
 	return vg.Length(float64(o.Width) * pxToPt), vg.Length(float64(o.Height) * pxToPt)
 }
 
@@ -118,8 +124,8 @@ func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 // chosen so that about n steps span the range, with a minor tick halfway,
 // labelled with a true minus sign (U+2212) and as many decimals as the
 // step needs. With equal set it sizes the step from the shorter axis of p
-// and uses it on both, so equal steps look equal: the grid of an
-// equal-aspect plot is square.
+// and uses it on both, so that on an equal-aspect plot the ticks are as
+// far apart across as up.
 type niceTicks struct {
 	n     float64
 	equal *plot.Plot

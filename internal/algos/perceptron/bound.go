@@ -22,7 +22,7 @@ type MarginBound struct {
 
 // maxSweeps bounds the dual coordinate ascent; on separable data of a few
 // hundred points it converges in far fewer.
-const maxSweeps = 2000
+const maxSweeps = 1000
 
 // Bound finds the max-margin separator through the origin of the
 // augmented points by coordinate ascent on the dual of
@@ -61,7 +61,7 @@ func Bound(x [][]float64, y []int) MarginBound {
 				worst = g
 			}
 		}
-		if worst < 1e-9 {
+		if worst < 1e-7 {
 			break
 		}
 	}
