@@ -7,7 +7,7 @@ TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 TEMPL     := $(GOBIN)/templ
 
-.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz
 
 run:
 	$(GO) run ./cmd/web
@@ -62,3 +62,11 @@ lesson-html:
 vendor:
 	npm ci
 	sh tools/vendor.sh
+
+# Screenshots of the main pages into out/screens, for looking at (needs chromium).
+screens:
+	$(GO) test -tags screens -run TestScreens -count=1 ./cmd/web/
+
+# Fuzz the demo's query parser (not part of make test).
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParsePerceptron -fuzztime 60s ./internal/lessons/

@@ -105,6 +105,9 @@ func handlePerceptronPlot(kind string) echo.HandlerFunc {
 			ctype = "image/png"
 			err = render.PerceptronPNG(&buf, run.Problem, run.States, opt)
 		case "history":
+			if c.QueryParam("h") == "" {
+				opt.Height = 0 // the chart's own default shape, wide and short
+			}
 			err = render.PerceptronHistorySVG(&buf, run.Problem, run.States, opt)
 		}
 		if err != nil {

@@ -27,7 +27,16 @@ type figure struct {
 // area is a canvas rectangle of the figure's size with no backing canvas:
 // enough for layout, which only measures.
 func (f *figure) area() draw.Canvas {
-	return draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.w, Y: f.h}}}
+	return draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.w - rightPad(f.w), Y: f.h}}}
+}
+
+// rightPad keeps the data area off the figure's right edge, which gonum
+// would otherwise draw flush against it.
+func rightPad(w vg.Length) vg.Length { return max(8, w/40) }
+
+// plotDrawer draws p inside the area that layout measured.
+func plotDrawer(p *plot.Plot, w vg.Length) func(draw.Canvas) {
+	return func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightPad(w), 0, 0)) }
 }
 
 func (f *figure) writeSVG(w io.Writer) error {
@@ -106,7 +115,7 @@ func InlineSVG(b []byte) []byte {
 func settle(p *plot.Plot, base View, c draw.Canvas, reserve func(width vg.Length) vg.Length) View {
 	v := base
 	setView(p, v)
-	for range 8 {
+	for round := range 12 {
 		dc := p.DataCanvas(c)
 		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
 		moved := false
@@ -115,7 +124,14 @@ func settle(p *plot.Plot, base View, c draw.Canvas, reserve func(width vg.Length
 				p.Title.Padding, moved = pad, true
 			}
 		}
-		if nv := base.withAspect(float64(w), float64(h)); nv != v && !moved {
+		nv := base.withAspect(float64(w), float64(h))
+		if round >= 4 {
+			// A tick label at an edge can come and go as the range moves by
+			// a hair, flipping the data area's size: from here on only widen
+			// the current view, which settles.
+			nv = v.withAspect(float64(w), float64(h))
+		}
+		if nv != v && !moved {
 			v, moved = nv, true
 			setView(p, v)
 		}

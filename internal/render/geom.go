@@ -8,11 +8,17 @@ type View struct{ XMin, XMax, YMin, YMax float64 }
 
 // viewPad is the margin DataView leaves around the points, as a fraction
 // of the larger extent: room for markers, rings and arrows at the edge.
-const viewPad = 0.15
+// Sets of a handful of points (the truth tables) get more room, so that
+// the early boundaries, which pass near the points, stay in view.
+const (
+	viewPad      = 0.15
+	viewPadSmall = 0.4
+	smallSet     = 8
+)
 
 // DataView returns the fixed view for a data set: the bounding box of the
 // points (first two coordinates of each row) padded on every side by 15 %
-// of its larger side. It depends only on x, so it is the same at every
+// of its larger side (40 % for sets of at most 8 points). It depends only on x, so it is the same at every
 // step and the axes never jump while stepping. A set whose points all
 // coincide, or an empty set, gets a box of side 2 around its centre (the
 // origin when empty). Figures widen this view to an equal aspect ratio;
@@ -35,6 +41,9 @@ func DataView(x [][]float64) View {
 		return View{cx - 1, cx + 1, cy - 1, cy + 1}
 	}
 	pad := viewPad * side
+	if len(x) <= smallSet {
+		pad = viewPadSmall * side
+	}
 	return View{v.XMin - pad, v.XMax + pad, v.YMin - pad, v.YMax + pad}
 }
 

@@ -84,8 +84,9 @@ func TestDataView(t *testing.T) {
 		x    [][]float64
 		want View
 	}{
-		{"truth table", [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, View{-0.15, 1.15, -0.15, 1.15}},
-		{"pads by the larger side", [][]float64{{0, 0}, {10, 2}}, View{-1.5, 11.5, -1.5, 3.5}},
+		{"truth table gets room", [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, View{-0.4, 1.4, -0.4, 1.4}},
+		{"small set pads by the larger side", [][]float64{{0, 0}, {10, 2}}, View{-4, 14, -4, 6}},
+		{"larger set pads 15 %", [][]float64{{0, 0}, {10, 2}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}}, View{-1.5, 11.5, -1.5, 3.5}},
 		{"one point", [][]float64{{3, 4}}, View{2, 4, 3, 5}},
 		{"empty", nil, View{-1, 1, -1, 1}},
 	}

@@ -109,7 +109,7 @@ func perceptronFigure(pr *perceptron.Problem, states []perceptron.State, opt Opt
 	p.Add(sc.layers()...)
 	p.Add(margins{right: th.pt(12), top: th.pt(4)})
 
-	f := &figure{w: w, h: h, p: p, draw: p.Draw, title: sc.svgTitle(), desc: sc.describe()}
+	f := &figure{w: w, h: h, p: p, draw: plotDrawer(p, w), title: sc.svgTitle(), desc: sc.describe()}
 	base := p.Title.Padding
 	var reserve func(vg.Length) vg.Length
 	// Below about 400 px there is no room for a legend worth reading; the

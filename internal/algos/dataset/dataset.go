@@ -35,7 +35,7 @@ const (
 	MaxN = 500
 )
 
-// Names lists the built-in sets, in the order a menu shows them.
+// names lists the built-in sets, in the order a menu shows them.
 var names = []string{"or", "and", "xor", "separable", "noisy", "blobs"}
 
 // Names returns the names of the built-in two-dimensional sets.

@@ -58,7 +58,8 @@ func (pr *Problem) Predict(s State, x []float64) int {
 		}
 		return -1
 	}
-	votes := make(map[int]float64, len(pr.Classes))
+	// Classes are 0…K−1 here (validLabels), so a slice indexes them.
+	var votes [MaxClasses]float64
 	for k, t := range pr.Tasks {
 		w, b := pr.Classifier(s, k)
 		sc := Score(w, b, x)
