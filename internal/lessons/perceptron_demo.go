@@ -107,6 +107,9 @@ type BoundView struct {
 	Separable       bool
 	Gamma, C, Bound string
 	Mistakes        int
+	// MarginTerm is "2γ/η" written out for the margin perceptron, whose
+	// bound is (C² + 2γ/η)/γ*²; empty for Algorithm 1.
+	MarginTerm string
 }
 
 // NewPerceptronDemo renders the plots of r and builds the panel's view.

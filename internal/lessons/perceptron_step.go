@@ -36,7 +36,7 @@ func stepView(r *PerceptronRun) StepView {
 	}
 	i := s.Event.I
 	x := pr.X[i]
-	v.Examined = fmt.Sprintf("point %d: x = %s, label %s", i, vec(x), signedLabel(pr.Y[i]))
+	v.Examined = fmt.Sprintf("point %d: x = %s, label %s", i, vec(x), labelName(pr, pr.Y[i]))
 	for k, t := range pr.Tasks {
 		if !s.Event.Seen[k] {
 			continue
@@ -73,14 +73,15 @@ func marginLine(y float64, m perceptron.Model, x []float64, marg, gamma float64,
 	return fmt.Sprintf("%s > %s: correct, no update", calc, threshold)
 }
 
-func signedLabel(c int) string {
+// labelName is "y = +1" / "y = −1" for two classes, "class k" otherwise.
+func labelName(pr *perceptron.Problem, c int) string {
+	if !isBinary(pr) {
+		return fmt.Sprintf("class %d", c)
+	}
 	if c == 1 {
 		return "y = +1"
 	}
-	if c == -1 {
-		return "y = −1"
-	}
-	return fmt.Sprintf("class %d", c)
+	return "y = −1"
 }
 
 func taskName(pr *perceptron.Problem, t perceptron.Task) string {
@@ -98,9 +99,18 @@ func taskName(pr *perceptron.Problem, t perceptron.Task) string {
 func boundView(r *PerceptronRun) *BoundView {
 	mb := perceptron.Bound(r.Problem.X, r.Problem.Y)
 	bv := &BoundView{Separable: mb.Separable, C: num(mb.C), Mistakes: r.Last().Mistakes}
-	if mb.Separable {
-		bv.Gamma = num(mb.Gamma)
-		bv.Bound = strconv.FormatFloat(mb.Mistakes, 'f', 1, 64)
+	if !mb.Separable {
+		return bv
 	}
+	bv.Gamma = num(mb.Gamma)
+	bound := mb.Mistakes
+	if p := r.Problem.P; p.Margin > 0 {
+		// Updates at y(w·x+b) ≤ γ grow ‖w‖² by at most 2ηγ + η²C² each,
+		// while ⟨w, w*⟩ still grows by ηγ*: M ≤ (C² + 2γ/η)/γ*².
+		term := 2 * p.Margin / p.Eta
+		bv.MarginTerm = num(term)
+		bound = (mb.C*mb.C + term) / (mb.Gamma * mb.Gamma)
+	}
+	bv.Bound = strconv.FormatFloat(bound, 'f', 1, 64)
 	return bv
 }

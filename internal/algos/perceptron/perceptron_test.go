@@ -157,6 +157,12 @@ func TestMarginVariantKeepsMargin(t *testing.T) {
 	if s.Status != algos.Converged {
 		t.Fatalf("margin perceptron: %v, want converged", s.Status)
 	}
+	// Each update grows ‖w̃‖² by at most 2ηγ + η²C² and ⟨w̃, w̃*⟩ by at
+	// least ηγ*, so updates ≤ (C² + 2γ/η)/γ*².
+	mb := Bound(set.X, set.Y)
+	if bound := (mb.C*mb.C + 2*p.Margin/p.Eta) / (mb.Gamma * mb.Gamma); float64(s.Mistakes) > bound {
+		t.Errorf("margin perceptron made %d updates > bound %.1f", s.Mistakes, bound)
+	}
 	for i, x := range pr.X {
 		if m := float64(pr.Y[i]) * Score(s.Models[0].W, s.Models[0].B, x); m <= 1 {
 			t.Errorf("point %d: y(w·x+b) = %v, want > γ = 1 after convergence", i, m)
