@@ -138,3 +138,80 @@ func poll(ctx context.Context, cond string) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestBrowserClickPlayBack covers the rest of the demo's script: a click
+// on empty plot adds a point of the chosen class, a click on a point
+// removes it, space plays and pauses, and the browser's back button walks
+// back through the steps.
+func TestBrowserClickPlayBack(t *testing.T) {
+	ctx, base := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatal(err)
+	}
+	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
+	// empty space, so a +1 point is added there.
+	if err := clickData(ctx, 1.25, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	// Clicks land on whole pixels, so allow a pixel's worth of rounding.
+	if err := poll(ctx, `(() => { const m = location.search.match(/add=([-\d.]+),([-\d.]+),1(&|$)/);
+		return !!m && Math.abs(m[1] - 1.25) < 0.02 && Math.abs(m[2] - 0.5) < 0.02; })()`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Fatalf("click did not add a point at (1.25, 0.5): %v; location %s", err, loc)
+	}
+	// The view now spans the new point too; click the point where it is
+	// drawn now, and it is removed again.
+	if err := clickData(ctx, 1.25, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `!location.search.includes("add=")`); err != nil {
+		t.Fatalf("click on the new point did not remove it: %v", err)
+	}
+	// Space plays at 40 ms a step; space again pauses.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
+		t.Fatalf("play did not advance: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let a step in flight land
+	paused, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="step"]`)))
+	time.Sleep(300 * time.Millisecond)
+	if again, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="step"]`))); again != paused {
+		t.Errorf("still playing after pause: %s then %s", paused, again)
+	}
+	// Back walks to the previous step's state.
+	n, _ := strconv.Atoi(paused)
+	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(n-1)); err != nil {
+		t.Errorf("back from step %d: %v", n, err)
+	}
+}
+
+// clickData clicks the demo plot at data coordinates (x1, x2), mapped to
+// the screen through the frame the page publishes.
+func clickData(ctx context.Context, x1, x2 float64) error {
+	js := fmt.Sprintf(`(() => {
+		const fig = document.querySelector('[data-testid="plot"]');
+		fig.scrollIntoView();
+		const f = JSON.parse(fig.dataset.frame).frame, svg = fig.querySelector("svg");
+		const p = svg.createSVGPoint();
+		p.x = f.Left + (%g - f.View.XMin) / (f.View.XMax - f.View.XMin) * f.Width;
+		p.y = f.Top + (f.View.YMax - %g) / (f.View.YMax - f.View.YMin) * f.Height;
+		const s = p.matrixTransform(svg.getScreenCTM());
+		return [s.x, s.y];
+	})()`, x1, x2)
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](js))
+	if err != nil {
+		return err
+	}
+	return chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+}
