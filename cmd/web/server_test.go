@@ -126,6 +126,9 @@ func TestPerceptronPage(t *testing.T) {
 	if u := doc.Find(`[data-testid="update"]`).Text(); !strings.Contains(u, "w ← w + η·y·x = (1, 0) + 1·(+1)·(0, 1) = (1, 1)") {
 		t.Errorf("step 3 update:\n%s", u)
 	}
+	if u := doc.Find(`[data-testid="update"]`).Text(); !strings.Contains(u, "Step 3 examines x₃ = (0, 1), y = +1.") {
+		t.Errorf("step 3 does not name the point as the notes do (x₃):\n%s", u)
+	}
 	if got := doc.Find(`[data-testid="mistakes"]`).Text(); got != "3" {
 		t.Errorf("mistakes after step 3 = %q, want 3", got)
 	}
@@ -146,6 +149,14 @@ func TestPerceptronXORCycle(t *testing.T) {
 	}
 	if doc.Find(`a[data-action="next"]`).Length() != 0 {
 		t.Error("a finished run still offers a Step link")
+	}
+}
+
+func TestPerceptronStepLimit(t *testing.T) {
+	h := newTestServer(t)
+	doc := parse(t, get(t, h, "/lessons/perceptron?data=noisy&n=100&step=20000"))
+	if doc.Find(`[data-testid="limit"]`).Length() != 1 || doc.Find(`a[data-action="next"]`).Length() != 0 {
+		t.Error("at the step limit the page neither says so nor stops offering Step")
 	}
 }
 

@@ -73,6 +73,8 @@ type PerceptronDemo struct {
 	Bound     *BoundView
 	Links     DemoLinks
 	DataNames []string
+	AtLimit   bool // the run goes on, but the demo shows no step past MaxStep
+	MaxStep   int
 }
 
 // DemoLinks are the URLs of the demo's controls, each a complete state.
@@ -142,8 +144,10 @@ func NewPerceptronDemo(r *PerceptronRun, page string) (*PerceptronDemo, error) {
 		History:   string(render.InlineSVG(histBuf.Bytes())),
 		FrameJSON: string(fj),
 		Step:      stepView(r),
-		Links:     links(q, r.Final, page),
+		Links:     links(q, r.Final || q.Step >= MaxStep, page),
+		AtLimit:   !r.Final && q.Step >= MaxStep,
 		DataNames: DataNames(),
+		MaxStep:   MaxStep,
 	}
 	d.Classes = []int{1, -1}
 	if !d.Binary {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // stepView describes the shown state and writes the last update out with
@@ -36,7 +37,7 @@ func stepView(r *PerceptronRun) StepView {
 	}
 	i := s.Event.I
 	x := pr.X[i]
-	v.Examined = fmt.Sprintf("point %d: x = %s, label %s", i, vec(x), labelName(pr, pr.Y[i]))
+	v.Examined = fmt.Sprintf("%s = %s, %s", render.PointName(i), vec(x), labelName(pr, pr.Y[i]))
 	for k, t := range pr.Tasks {
 		if !s.Event.Seen[k] {
 			continue

@@ -192,7 +192,7 @@ func (sc *scene) describeStep(d *strings.Builder) {
 		return
 	}
 	x := pr.X[ev.I]
-	fmt.Fprintf(d, "Step %d (epoch %d) examined point %d at x = %s, %s.", s.T, sc.epoch(), ev.I,
+	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", s.T, sc.epoch(), PointName(ev.I),
 		vector(x, coord), className(pr.Y[ev.I], sc.binary))
 	if sc.binary {
 		y := float64(pr.Y[ev.I])
@@ -223,4 +223,17 @@ func scaled(x []float64, a float64) []float64 {
 		out[i] = a * v
 	}
 	return out
+}
+
+// PointName names the point with 0-based index i as the notes do, 1-based
+// with a subscript: x₁ for index 0.
+func PointName(i int) string {
+	const sub = "₀₁₂₃₄₅₆₇₈₉"
+	digits := []rune(sub)
+	var b strings.Builder
+	b.WriteString("x")
+	for _, c := range strconv.Itoa(i + 1) {
+		b.WriteRune(digits[c-'0'])
+	}
+	return b.String()
 }

@@ -158,7 +158,7 @@ func DataTools(d *lessons.PerceptronDemo) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<input type=\"hidden\" name=\"op\" value=\"remove\"> remove point number <input type=\"number\" name=\"pi\" min=\"0\" max=\"499\" required> <button type=\"submit\">Remove</button></form><form method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<input type=\"hidden\" name=\"op\" value=\"remove\"> remove point x<sub>i</sub> with index i − 1 = <input type=\"number\" name=\"pi\" min=\"0\" max=\"499\" required> <button type=\"submit\">Remove</button></form><form method=\"post\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
