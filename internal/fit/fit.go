@@ -32,8 +32,14 @@ const (
 // says what is wrong and what is allowed.
 var ErrBadRequest = errors.New("bad request")
 
+// requestError is a bad request whose message is only what to fix.
+type requestError struct{ msg string }
+
+func (e requestError) Error() string        { return e.msg }
+func (e requestError) Is(target error) bool { return target == ErrBadRequest }
+
 func badf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrBadRequest}, args...)...)
+	return requestError{fmt.Sprintf(format, args...)}
 }
 
 // Request is the body of POST /api/v1/fit.
