@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -137,28 +139,25 @@ func handlePerceptronCSV() echo.HandlerFunc {
 }
 
 // handlePerceptronUpload takes pasted or uploaded CSV and redirects to the
-// demo showing exactly those points, keeping the other settings.
+// demo showing exactly those points, keeping the other settings. Pasted
+// text wins over a file when both are sent.
 func handlePerceptronUpload() echo.HandlerFunc {
 	return func(c echo.Context) error {
 		form, err := formValues(c)
 		if err != nil {
 			return err
 		}
-		csvText := form.Get("csv")
+		var src io.Reader = strings.NewReader(form.Get("csv"))
 		form.Del("csv")
-		if fh, ferr := c.FormFile("file"); ferr == nil && csvText == "" {
+		if fh, ferr := c.FormFile("file"); ferr == nil && strings.TrimSpace(c.FormValue("csv")) == "" {
 			f, err := fh.Open()
 			if err != nil {
 				return bad(err)
 			}
 			defer f.Close()
-			pts, err := lessons.ParseCSV(f)
-			if err != nil {
-				return bad(err)
-			}
-			return redirectWithPoints(c, form, pts)
+			src = f
 		}
-		pts, err := lessons.ParseCSV(bytes.NewBufferString(csvText))
+		pts, err := lessons.ParseCSV(src)
 		if err != nil {
 			return bad(err)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"log/slog"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -12,7 +11,7 @@ import (
 
 // addRoutes installs every URL Margin serves. Plot and page URLs are
 // permalinks: their query is the whole state, and they stay stable.
-func addRoutes(e *echo.Echo, catalog *lessons.Catalog, logger *slog.Logger) {
+func addRoutes(e *echo.Echo, catalog *lessons.Catalog) {
 	e.GET("/", handleIndex(catalog))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 

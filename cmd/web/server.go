@@ -31,7 +31,7 @@ func NewServer(logger *slog.Logger) *echo.Echo {
 			return strings.HasSuffix(c.Path(), ".png") || strings.HasSuffix(c.Request().URL.Path, ".woff2")
 		},
 	}))
-	addRoutes(e, lessons.NewCatalog(), logger)
+	addRoutes(e, lessons.NewCatalog())
 	return e
 }
 

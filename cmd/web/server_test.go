@@ -334,3 +334,21 @@ func TestGzip(t *testing.T) {
 	}
 	t.Logf("lesson page: %d bytes, %d gzipped", plain.Body.Len(), rec.Body.Len())
 }
+
+func TestUploadFile(t *testing.T) {
+	h := newTestServer(t)
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "pts.csv")
+	io.WriteString(fw, "0,0,-1\n2,2,1\n")
+	mw.WriteField("csv", "")
+	mw.Close()
+	rec := do(t, h, http.MethodPost, "/lessons/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
+	if want := "/lessons/perceptron?add=0,0,-1~2,2,1&data=custom"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
+		t.Errorf("file upload = %d to %q, want %q (%s)", rec.Code, rec.Header().Get("Location"), want, rec.Body)
+	}
+	rec = do(t, h, http.MethodPost, "/lessons/perceptron/data", strings.NewReader("csv=1,2,3,4"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "x1,x2,label") {
+		t.Errorf("bad CSV = %d %.200s", rec.Code, rec.Body)
+	}
+}
