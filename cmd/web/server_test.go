@@ -352,3 +352,21 @@ func TestUploadFile(t *testing.T) {
 		t.Errorf("bad CSV = %d %.200s", rec.Code, rec.Body)
 	}
 }
+
+func TestPresenterView(t *testing.T) {
+	h := newTestServer(t)
+	doc := parse(t, get(t, h, "/present/perceptron?step=2"))
+	if !doc.Find("body").HasClass("present") || doc.Find(`[data-testid="lesson"]`).Length() != 0 {
+		t.Error("presenter view is not the bare demo")
+	}
+	if href, _ := doc.Find(`a[data-action="next"]`).Attr("href"); href != "/present/perceptron?step=3" {
+		t.Errorf("next in presenter view = %q, want it to stay in the presenter view", href)
+	}
+	doc = parse(t, get(t, h, "/lessons/perceptron?step=2"))
+	if href, _ := doc.Find(`[data-testid="present"]`).Attr("href"); href != "/present/perceptron?step=2" {
+		t.Errorf("presenter link = %q", href)
+	}
+	if href, _ := doc.Find(`[data-testid="download-svg"]`).Attr("href"); href != "/plots/perceptron.svg?step=2" {
+		t.Errorf("SVG link = %q", href)
+	}
+}

@@ -82,6 +82,7 @@ type DemoLinks struct {
 	Page                            string // the path the controls lead to
 	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
+	Lesson, Present                 string // this state on the lesson page and in the presenter view
 }
 
 // StepView describes the state shown and the step that led to it.
@@ -208,5 +209,7 @@ func links(q PerceptronQuery, final bool, page string) DemoLinks {
 	l.HistorySVG = withQuery("/plots/perceptron-history.svg", enc)
 	l.CSV = withQuery(PerceptronPath+"/data.csv", enc)
 	l.Data = PerceptronPath + "/data"
+	l.Lesson = q.URLAt(PerceptronPath) + "#demo"
+	l.Present = q.URLAt(PresentPath)
 	return l
 }

@@ -73,7 +73,9 @@
     if (t && t.dataset.action === "copy-link") {
       var url = new URL(t.dataset.href, window.location.href).href;
       if (navigator.clipboard) navigator.clipboard.writeText(url);
-      t.textContent = "link copied";
+      var label = t.textContent;
+      t.textContent = "copied";
+      window.setTimeout(function () { t.textContent = label; }, 1500);
       return;
     }
     var svg = e.target.closest ? e.target.closest("figure.plot svg") : null;
