@@ -1,0 +1,126 @@
+package perceptron
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// referenceFit is Algorithm 1 (with η, margin and Algorithm 7's averaging)
+// written as plainly as possible, straight from the notes, with none of
+// the package's machinery: an independent route to the same numbers.
+func referenceFit(x [][]float64, y []int, eta, margin float64, maxEpochs int) (w []float64, b float64, avgW []float64, avgB float64, t, mistakes, epochs int, converged, cycled bool) {
+	d := len(x[0])
+	w, u := make([]float64, d), make([]float64, d)
+	var beta float64
+	c := 1.0
+	var starts [][]float64 // (w, b) at the start of each epoch
+	for epochs < maxEpochs {
+		start := append(slices.Clone(w), b)
+		for _, s := range starts {
+			if epochs > 0 && slices.Equal(s, start) {
+				cycled = true
+			}
+		}
+		if cycled {
+			break
+		}
+		starts = append(starts, start)
+		epochMistakes := 0
+		for i := range x {
+			t++
+			yi := float64(y[i])
+			score := b
+			for j := range w {
+				score += w[j] * x[i][j]
+			}
+			if yi*score <= margin {
+				for j := range w {
+					w[j] += eta * yi * x[i][j]
+					u[j] += eta * yi * c * x[i][j]
+				}
+				b += eta * yi
+				beta += eta * yi * c
+				mistakes++
+				epochMistakes++
+			}
+			c++
+		}
+		epochs++
+		if epochMistakes == 0 {
+			converged = true
+			break
+		}
+	}
+	avgW = make([]float64, d)
+	for j := range w {
+		avgW[j] = w[j] - u[j]/c
+	}
+	return w, b, avgW, b - beta/c, t, mistakes, epochs, converged, cycled
+}
+
+// TestAgainstReference compares Run with referenceFit on random data sets:
+// separable and not, integer grids (whose updates cancel exactly, so
+// cycles show) and real values, with several η and margins.
+func TestAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	outcomes := map[string]int{}
+	defer func() {
+		// The trials must exercise every way a run can end.
+		for _, o := range []string{"converged", "cycle detected", "iteration limit"} {
+			if outcomes[o] == 0 {
+				t.Errorf("no trial ended %q: %v", o, outcomes)
+			}
+		}
+	}()
+	for trial := range 200 {
+		n, d := 2+r.IntN(12), 1+r.IntN(4)
+		x := make([][]float64, n)
+		y := make([]int, n)
+		integer := trial%2 == 0
+		for i := range x {
+			x[i] = make([]float64, d)
+			for j := range x[i] {
+				if integer {
+					x[i][j] = float64(r.IntN(5) - 2)
+				} else {
+					x[i][j] = r.NormFloat64()
+				}
+			}
+			y[i] = 1 - 2*r.IntN(2)
+		}
+		p := DefaultParams()
+		p.MaxEpochs = 1 + r.IntN(60)
+		p.Eta = []float64{1, 0.5, 2, 0.1}[trial%4]
+		p.Margin = []float64{0, 0, 1, 0.25}[(trial/4)%4]
+		p.Average = trial%3 == 0
+		w, b, aw, ab, steps, mistakes, epochs, converged, cycled := referenceFit(x, y, p.Eta, p.Margin, p.MaxEpochs)
+		pr, s, err := Run(Data{X: x, Y: y}, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw, gb := pr.Classifier(s, 0)
+		ww, wb := w, b
+		if p.Average {
+			ww, wb = aw, ab
+		}
+		if !slices.Equal(gw, ww) || gb != wb || s.T != steps || s.Mistakes != mistakes || s.Epoch != epochs {
+			t.Fatalf("trial %d (n=%d d=%d %+v): got w=%v b=%v t=%d m=%d e=%d; reference w=%v b=%v t=%d m=%d e=%d",
+				trial, n, d, p, gw, gb, s.T, s.Mistakes, s.Epoch, ww, wb, steps, mistakes, epochs)
+		}
+		outcomes[s.Status.String()]++
+		if got := s.Status.String(); (got == "converged") != converged || (got == "cycle detected") != cycled {
+			t.Fatalf("trial %d: status %v, reference converged=%v cycled=%v", trial, s.Status, converged, cycled)
+		}
+	}
+}
+
+// TestBoundOR checks Bound against the max-margin separator of OR worked
+// by hand: (w*, b*) = (2, 2, −1)/3, γ = 1/3, C = √3, so C²/γ² = 27.
+func TestBoundOR(t *testing.T) {
+	mb := Bound(orData.X, orData.Y)
+	near := func(a, b float64) bool { return a-b < 1e-6 && b-a < 1e-6 }
+	if !mb.Separable || !near(mb.Gamma, 1.0/3) || !near(mb.W[0], 2.0/3) || !near(mb.W[1], 2.0/3) || !near(mb.B, -1.0/3) || !(mb.Mistakes >= 27 && mb.Mistakes-27 < 1e-5) {
+		t.Errorf("Bound(OR) = %+v, want w* = (2/3, 2/3), b* = −1/3, γ = 1/3, bound 27", mb)
+	}
+}
