@@ -59,7 +59,10 @@ func PerceptronHistorySVG(w io.Writer, pr *perceptron.Problem, states []perceptr
 	bottom := historyPanel(th, errs, vermillion, "error %", float64(last.T), len(pr.X))
 	top.Title.Text = fmt.Sprintf("after step %d: %s · training error %s %%",
 		last.T, sc.updatesWord(last.Mistakes), strconv.FormatFloat(lastErr, 'f', 1, 64))
-	top.X.Tick.Marker = unlabelled{top.X.Tick.Marker}
+	// Iterations and update counts are whole numbers: no 0.5 ticks.
+	bottom.X.Tick.Marker = niceTicks{n: 5, integer: true}
+	top.X.Tick.Marker = unlabelled{bottom.X.Tick.Marker}
+	top.Y.Tick.Marker = niceTicks{n: 2.5, integer: true}
 	bottom.X.Label.Text = "iteration t"
 	top.Y.Max = math.Max(1, maxY(upd)) * 1.12
 	bottom.Y.Max = math.Max(1, maxY(errs)) * 1.12

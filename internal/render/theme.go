@@ -127,8 +127,9 @@ func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 // and uses it on both, so that on an equal-aspect plot the ticks are as
 // far apart across as up.
 type niceTicks struct {
-	n     float64
-	equal *plot.Plot
+	n       float64
+	equal   *plot.Plot
+	integer bool // counts: no tick between whole numbers
 }
 
 func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -137,13 +138,16 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
 	}
 	step := niceStep(span / t.n)
+	if t.integer && step < 1 {
+		step = 1
+	}
 	if !(step > 0) || (hi-lo)/step > 100 {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
 	decimals := int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
 	var ts []plot.Tick
 	for i := math.Ceil(lo/step - 0.5 - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
-		if v := (i - 0.5) * step; v >= lo && v <= hi {
+		if v := (i - 0.5) * step; v >= lo && v <= hi && !(t.integer && step < 2) {
 			ts = append(ts, plot.Tick{Value: v})
 		}
 		v := i * step
