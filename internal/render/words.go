@@ -94,7 +94,7 @@ func (sc *scene) errorRate() string {
 // 3 mistakes"), then the classifier with its bias.
 func (sc *scene) heading() string {
 	s := sc.s
-	line := fmt.Sprintf("step %d · epoch %d · %s", s.T, sc.epoch(), sc.updatesWord(s.Mistakes))
+	line := fmt.Sprintf("step %d%s · epoch %d · %s", s.T, sc.stepOutcome(), sc.epoch(), sc.updatesWord(s.Mistakes))
 	if s.Status.Done() {
 		line += " · " + s.Status.String()
 	}
@@ -106,6 +106,29 @@ func (sc *scene) heading() string {
 		return line + "\naveraged " + wb(w, b) + "\ncurrent " + wb(s.Models[0].W, s.Models[0].B)
 	}
 	return line + "\n" + wb(s.Models[0].W, s.Models[0].B)
+}
+
+// stepOutcome says what the last step did to the point it examined, for
+// the title of a plot that must explain itself on a slide: ": x₃ mistake",
+// ": x₃ correct" (": x₃ update" / ": x₃ no update" where a margin or
+// several perceptrons make "mistake" the wrong word); "" at step 0.
+func (sc *scene) stepOutcome() string {
+	ev := sc.s.Event
+	if ev.I < 0 {
+		return ""
+	}
+	updated := false
+	for _, u := range ev.Updated {
+		updated = updated || u
+	}
+	yes, no := "mistake", "correct"
+	if !sc.binary || sc.pr.P.Margin > 0 {
+		yes, no = "update", "no update"
+	}
+	if updated {
+		return ": " + PointName(ev.I) + " " + yes
+	}
+	return ": " + PointName(ev.I) + " " + no
 }
 
 // svgTitle is the figure's short accessible name.
