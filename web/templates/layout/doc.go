@@ -1,0 +1,2 @@
+// Package layout is the HTML shell every Margin page shares.
+package layout
