@@ -121,14 +121,11 @@ func NewPerceptronDemo(r *PerceptronRun, page string) (*PerceptronDemo, error) {
 	q := r.Q
 	opt := r.PlotOptions()
 	var plotBuf, histBuf bytes.Buffer
-	if err := render.PerceptronSVG(&plotBuf, r.Problem, r.States, opt); err != nil {
+	frame, err := render.PerceptronSVGFrame(&plotBuf, r.Problem, r.States, opt)
+	if err != nil {
 		return nil, err
 	}
 	if err := render.PerceptronHistorySVG(&histBuf, r.Problem, r.States, render.Options{Width: 600, Height: 260}); err != nil {
-		return nil, err
-	}
-	frame, err := render.PerceptronFrame(r.Problem, r.States, opt)
-	if err != nil {
 		return nil, err
 	}
 	fj, err := json.Marshal(struct {

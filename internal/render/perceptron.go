@@ -44,11 +44,18 @@ func PerceptronPlot(pr *perceptron.Problem, states []perceptron.State, opt Optio
 // with an XML declaration and <title>/<desc> (a text alternative that
 // describes the state). Use InlineSVG to put it inside an HTML page.
 func PerceptronSVG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
+	_, err := PerceptronSVGFrame(w, pr, states, opt)
+	return err
+}
+
+// PerceptronSVGFrame is PerceptronSVG that also returns PerceptronFrame's
+// answer, from one layout: what a page needs to inline a clickable plot.
+func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) (Frame, error) {
 	f, err := perceptronFigure(pr, states, opt)
 	if err != nil {
-		return err
+		return Frame{}, err
 	}
-	return f.writeSVG(w)
+	return f.frame(), f.writeSVG(w)
 }
 
 // PerceptronPNG writes PerceptronPlot's figure as a PNG of exactly
