@@ -24,6 +24,11 @@ type MarginBound struct {
 // hundred points it converges in far fewer.
 const maxSweeps = 1000
 
+// relax over-relaxes each coordinate step (successive over-relaxation,
+// any value in (0, 2) converges); 1.5 needs about a third of the sweeps
+// of plain coordinate ascent on the demo's data sets.
+const relax = 1.5
+
 // Bound finds the max-margin separator through the origin of the
 // augmented points by coordinate ascent on the dual of
 // min ½‖w̃‖² s.t. yᵢ⟨x̃ᵢ, w̃⟩ ≥ 1 (Hildreth's method), and reports γ, C and
@@ -46,22 +51,21 @@ func Bound(x [][]float64, y []int) MarginBound {
 	alpha := make([]float64, n)
 	v := make([]float64, dim)
 	for sweep := 0; sweep < maxSweeps; sweep++ {
+		// worst is the largest coordinate move of the sweep, scaled to the
+		// constraint: zero exactly at the optimum (every αᵢ > 0 has
+		// yᵢ⟨x̃ᵢ, w̃⟩ = 1, every αᵢ = 0 has it ≥ 1).
 		worst := 0.0
 		for i := range aug {
 			yi := float64(y[i])
 			g := 1 - yi*floats.Dot(v, aug[i])
-			a := math.Max(0, alpha[i]+g/sq[i])
+			a := math.Max(0, alpha[i]+relax*g/sq[i])
 			if d := a - alpha[i]; d != 0 {
-				for j := range v {
-					v[j] += d * yi * aug[i][j]
-				}
+				floats.AddScaled(v, d*yi, aug[i])
 				alpha[i] = a
-			}
-			if g > worst && (alpha[i] > 0 || g > 0) {
-				worst = g
+				worst = math.Max(worst, math.Abs(d)*sq[i])
 			}
 		}
-		if worst < 1e-7 {
+		if worst < 1e-9 {
 			break
 		}
 	}
