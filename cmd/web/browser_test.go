@@ -180,20 +180,32 @@ func TestBrowserClickPlayBack(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // let a step in flight land
-	paused, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="step"]`)))
-	time.Sleep(300 * time.Millisecond)
-	if again, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`[data-testid="step"]`))); again != paused {
-		t.Errorf("still playing after pause: %s then %s", paused, again)
+	time.Sleep(500 * time.Millisecond) // a step already in flight may land
+	paused := stepCounter(t, ctx)
+	time.Sleep(500 * time.Millisecond)
+	if again := stepCounter(t, ctx); again != paused {
+		t.Errorf("still playing after pause: step %d then %d", paused, again)
 	}
 	// Back walks to the previous step's state.
-	n, _ := strconv.Atoi(paused)
 	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(n-1)); err != nil {
-		t.Errorf("back from step %d: %v", n, err)
+	if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(paused-1)); err != nil {
+		t.Errorf("back from step %d: %v", paused, err)
 	}
+}
+
+// stepCounter reads the demo's step counter, waiting out a swap.
+func stepCounter(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	if err := poll(ctx, `/^\d+$/.test((document.querySelector('[data-testid="step"]') || {}).textContent || "")`); err != nil {
+		t.Fatalf("no step counter: %v", err)
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.querySelector('[data-testid="step"]').textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // clickData clicks the demo plot at data coordinates (x1, x2), mapped to

@@ -11,9 +11,9 @@
   // loading wait their turn (up to a few), so fast key repeats never race
   // the swap or fall back to a full page load.
   var busy = false, queued = [];
-  function act(name) {
+  function act(name, noQueue) {
     if (busy) {
-      if (queued.length < 4) queued.push(name);
+      if (!noQueue && queued.length < 4) queued.push(name);
       return true;
     }
     var p = panel();
@@ -37,12 +37,15 @@
 
   function setPlaying(on) {
     if (on && !timer) {
+      // A tick that finds a step still loading skips its turn, so a slow
+      // server slows playing down instead of piling up steps.
       timer = window.setInterval(function () {
-        if (!act("next")) setPlaying(false);
+        if (!act("next", true)) setPlaying(false);
       }, speed());
     } else if (!on && timer) {
       window.clearInterval(timer);
       timer = null;
+      queued = [];
     }
     markPlay();
   }
