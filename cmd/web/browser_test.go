@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -104,8 +103,8 @@ func TestBrowserKeyboardStepping(t *testing.T) {
 	if before == after {
 		t.Error("the plot did not change after three steps")
 	}
-	loc, err := chromedp.Run(ctx, chromedp.Location())
-	if err != nil || !strings.HasSuffix(loc, "/lessons/perceptron?step=3") {
+	if err := poll(ctx, `location.pathname + location.search === "/lessons/perceptron?step=3"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
 		t.Errorf("location = %q, want the permalink of step 3", loc)
 	}
 	// ← steps back.
