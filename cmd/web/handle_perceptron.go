@@ -51,6 +51,8 @@ func perceptronRun(rawQuery string) (run *lessons.PerceptronRun, edited bool, er
 func handlePerceptronPage(page string) echo.HandlerFunc {
 	// The prose is fixed at build time: split it once, not per request.
 	prose, proseErr := lessons.Prose("perceptron")
+	toc, tocErr := lessons.Contents("perceptron")
+	proseErr = errors.Join(proseErr, tocErr)
 	parts := make([]string, len(prose))
 	for i, p := range prose {
 		parts[i] = string(p)
@@ -81,7 +83,7 @@ func handlePerceptronPage(page string) echo.HandlerFunc {
 		if proseErr != nil {
 			return proseErr
 		}
-		return renderHTML(c, http.StatusOK, tl.PerceptronPage(parts, demo))
+		return renderHTML(c, http.StatusOK, tl.PerceptronPage(parts, toc, demo))
 	}
 }
 

@@ -96,6 +96,9 @@ func TestPerceptronPage(t *testing.T) {
 	if got := doc.Find(`[data-testid="step"]`).Text(); got != "0" {
 		t.Errorf("step counter = %q, want 0", got)
 	}
+	if n := doc.Find(`[data-testid="toc"] a[href="#convergence"]`).Length(); n != 1 {
+		t.Error("the table of contents lacks the convergence section")
+	}
 	if doc.Find(`.prose .katex`).Length() == 0 {
 		t.Error("the lesson has no typeset math")
 	}

@@ -187,3 +187,26 @@ func excerpt(s string, i int) string {
 	lo, hi := max(0, i-40), min(len(s), i+40)
 	return s[lo:hi]
 }
+
+func TestContents(t *testing.T) {
+	secs, err := Contents("perceptron")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(secs) < 8 || secs[0] != (Section{"datasets", "Datasets and labels"}) {
+		t.Errorf("Contents(perceptron) = %v", secs)
+	}
+	parts, _ := Prose("perceptron")
+	var all string
+	for _, p := range parts {
+		all += string(p)
+	}
+	for _, s := range secs {
+		if !strings.Contains(all, `id="`+s.ID+`"`) {
+			t.Errorf("section %q is not in the served prose", s.ID)
+		}
+	}
+	if _, err := Contents("perceptron.src"); err == nil {
+		t.Error("Contents accepted a file name")
+	}
+}

@@ -114,8 +114,17 @@ export function renderSource(src, name) {
     }
     // A "$" in KaTeX's output (from TeX's \$) is written as an entity too,
     // so no bare "$" survives anywhere in the generated file.
-    out += renderTeX(tex, display, where).replaceAll("$", "&#36;");
+    const html = renderTeX(tex, display, where).replaceAll("$", "&#36;");
     i = end + open;
+    // Punctuation right after inline math stays on its line: wrap the two
+    // in a span that does not break.
+    const punct = display ? null : /^[.,;:!?)]+/.exec(src.slice(i));
+    if (punct) {
+      out += `<span class="nowrap">${html}${punct[0]}</span>`;
+      i += punct[0].length;
+    } else {
+      out += html;
+    }
   }
   const sum = createHash("sha256").update(src).digest("hex");
   const header =

@@ -1,0 +1,32 @@
+package lessons
+
+import (
+	"fmt"
+	"html"
+	"io/fs"
+	"regexp"
+)
+
+// Section is one top-level heading of a lesson, for its table of contents.
+type Section struct{ ID, Title string }
+
+// h2 matches a top-level heading of a prose source, which the markup rules
+// keep to <h2 id="…">plain text</h2>.
+var h2 = regexp.MustCompile(`<h2 id="([^"]+)">([^<]+)</h2>`)
+
+// Contents lists the sections of lesson slug in order, read from its
+// source so that titles are plain text. Slugs are checked as in Prose.
+func Contents(slug string) ([]Section, error) {
+	if _, err := Prose(slug); err != nil {
+		return nil, err
+	}
+	b, err := fs.ReadFile(content, contentDir+"/"+slug+srcSuffix)
+	if err != nil {
+		return nil, fmt.Errorf("lessons: reading the source of %q: %w", slug, err)
+	}
+	var secs []Section
+	for _, m := range h2.FindAllStringSubmatch(string(b), -1) {
+		secs = append(secs, Section{ID: m[1], Title: html.UnescapeString(m[2])})
+	}
+	return secs, nil
+}
