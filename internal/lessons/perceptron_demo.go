@@ -137,7 +137,7 @@ func NewPerceptronDemo(r *PerceptronRun, page string) (*PerceptronDemo, error) {
 	}
 	d := &PerceptronDemo{
 		Q:         q,
-		Binary:    isBinary(r.Problem),
+		Binary:    r.Problem.Binary(),
 		Plot:      string(render.InlineSVG(plotBuf.Bytes())),
 		History:   string(render.InlineSVG(histBuf.Bytes())),
 		FrameJSON: string(fj),
@@ -155,10 +155,6 @@ func NewPerceptronDemo(r *PerceptronRun, page string) (*PerceptronDemo, error) {
 		d.Bound = boundView(r)
 	}
 	return d, nil
-}
-
-func isBinary(pr *perceptron.Problem) bool {
-	return len(pr.Tasks) == 1 && pr.Tasks[0] == perceptron.Task{Pos: 1, Neg: -1}
 }
 
 func pointTriples(pts []Point) [][3]float64 {

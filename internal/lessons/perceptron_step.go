@@ -76,7 +76,7 @@ func marginLine(y float64, m perceptron.Model, x []float64, marg, gamma float64,
 
 // labelName is "y = +1" / "y = −1" for two classes, "class k" otherwise.
 func labelName(pr *perceptron.Problem, c int) string {
-	if !isBinary(pr) {
+	if !pr.Binary() {
 		return fmt.Sprintf("class %d", c)
 	}
 	if c == 1 {
@@ -87,7 +87,7 @@ func labelName(pr *perceptron.Problem, c int) string {
 
 func taskName(pr *perceptron.Problem, t perceptron.Task) string {
 	switch {
-	case isBinary(pr):
+	case pr.Binary():
 		return "+1 vs −1"
 	case t.Rest:
 		return fmt.Sprintf("class %d vs rest", t.Pos)

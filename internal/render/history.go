@@ -35,7 +35,7 @@ func PerceptronHistorySVG(w io.Writer, pr *perceptron.Problem, states []perceptr
 	// Type scales with the width only: the chart is meant to be short.
 	th := theme{scale: math.Max(0.75, math.Min(float64(fw)/(DefaultSize*pxToPt), 2))}
 	k := len(states) - 1
-	sc := &scene{pr: pr, s: states[k], binary: isBinary(pr)}
+	sc := &scene{pr: pr, s: states[k], binary: pr.Binary()}
 
 	upd := make(plotter.XYs, len(states))
 	for i, s := range states {

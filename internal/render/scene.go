@@ -38,12 +38,6 @@ func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
 	sc.legend = append(sc.legend, legendItem{label: label, thumbs: thumbs, shown: shown})
 }
 
-// isBinary reports whether pr is a two-class problem with labels ±1,
-// the case perceptron.Predict treats as sgn(w·x + b).
-func isBinary(pr *perceptron.Problem) bool {
-	return len(pr.Tasks) == 1 && pr.Tasks[0] == (perceptron.Task{Pos: 1, Neg: -1})
-}
-
 // slot is the palette slot of class c: +1 blue, −1 vermillion, and class
 // k of a multiclass problem slot k, so a class keeps its colour across
 // data sets.
@@ -63,7 +57,7 @@ func (sc *scene) updated(k int) bool {
 }
 
 func newScene(pr *perceptron.Problem, s perceptron.State, th theme) *scene {
-	sc := &scene{pr: pr, s: s, th: th, binary: isBinary(pr)}
+	sc := &scene{pr: pr, s: s, th: th, binary: pr.Binary()}
 	sc.addPoints()
 	if sc.binary {
 		sc.addBinary()

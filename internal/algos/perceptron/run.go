@@ -47,11 +47,17 @@ func (pr *Problem) Classifier(s State, k int) ([]float64, float64) {
 	return m.W, m.B
 }
 
+// Binary reports whether pr is one two-class problem with labels ±1, as
+// opposed to a multiclass reduction.
+func (pr *Problem) Binary() bool {
+	return len(pr.Tasks) == 1 && pr.Tasks[0] == (Task{Pos: 1, Neg: -1})
+}
+
 // Predict returns the predicted class of x in state s. For a two-class
 // problem it is sgn(w·x + b) with sgn(0) = −1 (Definition 1.2.4); with more
 // classes it is the one-vs-all or one-vs-one rule of Params.Multiclass.
 func (pr *Problem) Predict(s State, x []float64) int {
-	if len(pr.Tasks) == 1 && pr.Tasks[0] == (Task{Pos: 1, Neg: -1}) {
+	if pr.Binary() {
 		w, b := pr.Classifier(s, 0)
 		if Score(w, b, x) > 0 {
 			return 1
