@@ -20,7 +20,7 @@ func stepView(r *PerceptronRun) StepView {
 		TrainError:  fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)),
 		UpdatesWord: "mistakes",
 	}
-	if len(pr.Tasks) > 1 || pr.P.Margin > 0 {
+	if !pr.UpdatesAreMistakes() {
 		v.UpdatesWord = "updates"
 	}
 	for k, t := range pr.Tasks {

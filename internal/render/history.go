@@ -52,7 +52,7 @@ func PerceptronHistorySVG(w io.Writer, pr *perceptron.Problem, states []perceptr
 	lastErr := errs[len(errs)-1].Y
 
 	word := "updates"
-	if sc.binary && pr.P.Margin == 0 {
+	if pr.UpdatesAreMistakes() {
 		word = "mistakes"
 	}
 	top := historyPanel(th, upd, blue, word, float64(last.T), len(pr.X))

@@ -55,18 +55,11 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// epoch is the 1-based epoch of the point examined at step T (epoch 1 at
-// step 0, before any point).
-func (sc *scene) epoch() int {
-	n := len(sc.pr.X)
-	return max(1, (sc.s.T+n-1)/n)
-}
-
 // updatesWord is "mistakes" for Algorithm 1, where every update is a
 // mistake, and "updates" when a margin or several perceptrons make the
 // two differ.
 func (sc *scene) updatesWord(n int) string {
-	if sc.binary && sc.pr.P.Margin == 0 {
+	if sc.pr.UpdatesAreMistakes() {
 		return plural(n, "mistake", "mistakes")
 	}
 	return plural(n, "update", "updates")
@@ -94,7 +87,7 @@ func (sc *scene) errorRate() string {
 // 3 mistakes"), then the classifier with its bias.
 func (sc *scene) heading() string {
 	s := sc.s
-	line := fmt.Sprintf("step %d%s · epoch %d · %s", s.T, sc.stepOutcome(), sc.epoch(), sc.updatesWord(s.Mistakes))
+	line := fmt.Sprintf("step %d%s · epoch %d · %s", s.T, sc.stepOutcome(), sc.s.CurrentEpoch(), sc.updatesWord(s.Mistakes))
 	if s.Status.Done() {
 		line += " · " + s.Status.String()
 	}
@@ -122,7 +115,7 @@ func (sc *scene) stepOutcome() string {
 		updated = updated || u
 	}
 	yes, no := "mistake", "correct"
-	if !sc.binary || sc.pr.P.Margin > 0 {
+	if !sc.pr.UpdatesAreMistakes() {
 		yes, no = "update", "no update"
 	}
 	if updated {
@@ -215,7 +208,7 @@ func (sc *scene) describeStep(d *strings.Builder) {
 		return
 	}
 	x := pr.X[ev.I]
-	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", s.T, sc.epoch(), PointName(ev.I),
+	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", s.T, sc.s.CurrentEpoch(), PointName(ev.I),
 		vector(x, coord), className(pr.Y[ev.I], sc.binary))
 	if sc.binary {
 		y := float64(pr.Y[ev.I])

@@ -53,6 +53,14 @@ func (pr *Problem) Binary() bool {
 	return len(pr.Tasks) == 1 && pr.Tasks[0] == (Task{Pos: 1, Neg: -1})
 }
 
+// UpdatesAreMistakes reports whether every update is a mistake, as in
+// Algorithm 1. With a margin γ > 0 a correctly classified point inside the
+// band also updates, and with several perceptrons one point can update
+// several of them, so there the honest word is "updates".
+func (pr *Problem) UpdatesAreMistakes() bool {
+	return pr.Binary() && pr.P.Margin == 0
+}
+
 // Predict returns the predicted class of x in state s. For a two-class
 // problem it is sgn(w·x + b) with sgn(0) = −1 (Definition 1.2.4); with more
 // classes it is the one-vs-all or one-vs-one rule of Params.Multiclass.
