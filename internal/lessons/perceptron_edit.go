@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
 // Edit is a change to a demo's points, asked for by a click or a form:
@@ -48,7 +50,7 @@ func ParseEdit(q url.Values) (e Edit, rest url.Values, ok bool, probs Problems) 
 		e.Point = Point{
 			X1:    r.float("px", 0, -MaxCoord, MaxCoord, false),
 			X2:    r.float("py", 0, -MaxCoord, MaxCoord, false),
-			Label: r.int("pl", 1, -1, 9),
+			Label: r.int("pl", 1, -1, perceptron.MaxClasses-1),
 		}
 		if sub.Get("pl") == "" {
 			r.p["pl"] = "give the label of the new point"
