@@ -1,5 +1,7 @@
 package perceptron
 
+import "github.com/margin-edu/margin/internal/algos"
+
 // Trajectory returns the states 0, 1, …, k of the run (state 0 is Init's),
 // or fewer when the run ends before step k. It is how a demo shows step k
 // and how it draws the history up to it.
@@ -101,4 +103,28 @@ func (pr *Problem) TrainingError(s State) float64 {
 		}
 	}
 	return float64(wrong) / float64(len(pr.X))
+}
+
+// Status reports where s stands; with Step, Clone and Advance it makes
+// *Problem an algos.Method and algos.InPlace for algos.Replay.
+func (pr *Problem) Status(s State) algos.Status { return s.Status }
+
+// Clone returns a deep copy of s that Advance may then change in place.
+func (pr *Problem) Clone(s State) State {
+	c := s
+	c.Models = make([]Model, len(s.Models))
+	for k, m := range s.Models {
+		c.Models[k] = m.clone()
+	}
+	return c
+}
+
+// Advance is Step in place on a state from Clone: it writes s's models
+// and leaves Event.Before nil.
+func (pr *Problem) Advance(s *State) {
+	if s.Status.Done() {
+		return
+	}
+	pr.advance(s)
+	s.Event.Before = nil
 }
