@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -43,4 +45,29 @@ func BenchmarkPerceptronSVG(b *testing.B) {
 
 func BenchmarkPerceptronPNG(b *testing.B) {
 	benchGet(b, "/plots/perceptron.png?"+benchState, nil)
+}
+
+// worstState is the most expensive demo state the limits allow that we
+// know of: ten classes, one-vs-one (45 perceptrons), 60 points that no
+// line separates, at the last step a demo shows.
+func worstState() string {
+	var pts []string
+	for i := range 60 {
+		x1 := float64((i*37)%101)/10 - 5
+		x2 := float64((i*53)%97)/10 - 5
+		pts = append(pts, fmt.Sprintf("%g,%g,%d", x1, x2, (i*7)%10))
+	}
+	return "add=" + strings.Join(pts, "~") + "&data=custom&multi=ovo&step=20000"
+}
+
+// BenchmarkWorstPage is the worst allowed page: its time and bytes
+// allocated (B/op) must stay bounded by the recorded series, not by the
+// 20000 states of the run.
+func BenchmarkWorstPage(b *testing.B) {
+	benchGet(b, "/lessons/perceptron?"+worstState(), nil)
+}
+
+// BenchmarkWorstNoisyPage: 500 points at step 20000.
+func BenchmarkWorstNoisyPage(b *testing.B) {
+	benchGet(b, "/lessons/perceptron?data=noisy&n=500&step=20000", nil)
 }

@@ -10,22 +10,46 @@ import (
 )
 
 // addRoutes installs every URL Margin serves. Plot and page URLs are
-// permalinks: their query is the whole state, and they stay stable.
-func addRoutes(e *echo.Echo, catalog *lessons.Catalog) {
-	e.GET("/", handleIndex(catalog))
+// permalinks: their query is the whole state, and they stay stable. Every
+// demo gets the same routes from one loop over the course's demos.
+func addRoutes(e *echo.Echo, course *lessons.Course) {
+	e.GET("/", handleIndex(course.Catalog))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
-	e.GET(lessons.PerceptronPath, handlePerceptronPage(lessons.PerceptronPath))
-	e.GET(lessons.PresentPath, handlePerceptronPage(lessons.PresentPath))
-	e.GET(lessons.PerceptronPath+"/data.csv", handlePerceptronCSV())
-	e.POST(lessons.PerceptronPath+"/data", handlePerceptronUpload())
-	e.GET("/lessons/:slug", handleLesson(catalog))
+	for i := range course.Lessons {
+		l := &course.Lessons[i]
+		if len(l.Demos) > 0 {
+			e.GET("/lessons/"+l.Slug, handleDemoPage(course, l, nil))
+		}
+	}
+	e.GET("/lessons/:slug", handleLesson(course.Catalog))
 
-	e.GET("/plots/perceptron.svg", handlePerceptronPlot("svg"))
-	e.GET("/plots/perceptron.png", handlePerceptronPlot("png"))
-	e.GET("/plots/perceptron-history.svg", handlePerceptronPlot("history"))
+	for _, d := range course.Demos {
+		e.GET(d.PresentPath(), handleDemoPage(course, nil, d))
+		e.GET(d.PlotPath("svg"), handleFigure(d, "", false))
+		e.GET(d.PlotPath("png"), handleFigure(d, "", true))
+		e.GET(d.PanelPath("history"), handleFigure(d, "history", false))
+		for _, name := range d.Panels {
+			e.GET(d.PanelPath(name), handleFigure(d, name, false))
+		}
+		if d.HasPoints() {
+			e.GET(d.CSVPath(), handleCSV(d))
+			e.POST(d.DataPath(), handleUpload(d), limitUpload(maxUpload))
+		}
+	}
+	// The perceptron's CSV lived under its lesson before demos had their
+	// own paths; keep those links working.
+	e.GET("/lessons/perceptron/data.csv", movedTo("/demos/perceptron/data.csv", http.StatusMovedPermanently))
+	e.POST("/lessons/perceptron/data", movedTo("/demos/perceptron/data", http.StatusPermanentRedirect))
 
 	e.POST("/api/v1/fit", handleFit())
 
 	e.StaticFS("/static", static.FS)
+}
+
+// movedTo redirects to path with the request's query.
+func movedTo(path string, status int) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		return c.Redirect(status, withQuery(path, c.Request().URL.RawQuery))
+	}
 }

@@ -19,11 +19,43 @@ func NewServer(logger *slog.Logger) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(logger)
-	e.Use(middleware.Recover())
-	e.Use(requestLogger(logger))
-	e.Use(limitBody(maxBody))
+	useMiddleware(e, logger)
+	course, err := lessons.DefaultCourse()
+	if err != nil {
+		panic(err) // the course is built from code: a bad spec is a programming error, caught by every test
+	}
+	addRoutes(e, course)
+	return e
+}
+
+// useMiddleware installs the middleware every request passes through, in
+// this order:
+//
+//   - e.Pre, before routing, so that they see every request, including
+//     404s, 405s and the ones they refuse themselves:
+//     securityHeaders first, so that every response carries them;
+//     requestLogger, so that every request is logged once with its
+//     real method and final status; Recover, inside the logger so that a
+//     panic is logged as the 500 it becomes; headAsGet, so that the
+//     router finds GET routes for HEAD; limitURL, so that no handler
+//     parses a huge query.
+//   - e.Use, after routing: limitUpload(maxBody), a cap on every body
+//     (routes add tighter ones); gzip.
+func useMiddleware(e *echo.Echo, logger *slog.Logger) {
+	e.Pre(securityHeaders)
+	e.Pre(requestLogger(logger))
+	e.Pre(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			logger.Error("panic", "uri", c.Request().RequestURI, "err", err, "stack", string(stack))
+			return err
+		},
+	}))
+	e.Pre(headAsGet)
+	e.Pre(limitURL(maxPath, maxQuery))
+	e.Use(limitUpload(maxBody))
 	// The lesson page carries its math twice (HTML and MathML, ~0.5 MB);
 	// gzip takes it to a few tens of KB. PNGs are compressed already.
+	// Handlers that vary on another header call varyOn, never Set.
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     5,
 		MinLength: 2048,
@@ -31,11 +63,11 @@ func NewServer(logger *slog.Logger) *echo.Echo {
 			return strings.HasSuffix(c.Path(), ".png") || strings.HasSuffix(c.Request().URL.Path, ".woff2")
 		},
 	}))
-	addRoutes(e, lessons.NewCatalog())
-	return e
 }
 
-// requestLogger logs one line per request.
+// requestLogger logs one line per request: at error level for a 5xx,
+// except a 503, which is a computation stopped by its deadline or by the
+// client leaving (errors.go), not a fault of the server.
 func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		LogMethod:   true,
@@ -46,7 +78,7 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			if v.Status >= 500 && v.Status != http.StatusServiceUnavailable {
 				level = slog.LevelError
 			}
 			logger.LogAttrs(context.Background(), level, "request",
@@ -55,19 +87,4 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 			return nil
 		},
 	})
-}
-
-// maxBody caps every request body: above the fit API's 4 MiB, which the
-// API checks itself so that it can answer with a precise 400.
-const maxBody = 5 << 20
-
-// limitBody stops a client from streaming an endless body.
-func limitBody(n int64) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			r := c.Request()
-			r.Body = http.MaxBytesReader(c.Response(), r.Body, n)
-			return next(c)
-		}
-	}
 }

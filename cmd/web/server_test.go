@@ -170,7 +170,7 @@ func TestPerceptronPartial(t *testing.T) {
 		t.Fatalf("partial = %d", rec.Code)
 	}
 	body := rec.Body.String()
-	if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="demo-panel"`) {
+	if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="panel-perceptron"`) {
 		t.Errorf("partial is not just the demo panel: %.100s", body)
 	}
 	if got := rec.Header().Get("HX-Push-Url"); got != "/lessons/perceptron?step=2" {
@@ -192,7 +192,7 @@ func TestPerceptronEdits(t *testing.T) {
 	if want := "/lessons/perceptron"; rec.Header().Get("Location") != want {
 		t.Errorf("removing the added point = %q, want %q", rec.Header().Get("Location"), want)
 	}
-	rec = get(t, h, "/lessons/perceptron/data.csv?del=0")
+	rec = get(t, h, "/demos/perceptron/data.csv?del=0")
 	if want := "x1,x2,label\n1,0,1\n0,1,1\n1,1,1\n"; rec.Body.String() != want {
 		t.Errorf("CSV = %q, want %q", rec.Body.String(), want)
 	}
@@ -201,8 +201,8 @@ func TestPerceptronEdits(t *testing.T) {
 	mw.WriteField("csv", "x1,x2,label\n0.5,1,1\n-1,2,-1\n")
 	mw.WriteField("eta", "0.5")
 	mw.Close()
-	rec = do(t, h, http.MethodPost, "/lessons/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
-	if want := "/lessons/perceptron?add=0.5,1,1~-1,2,-1&data=custom&eta=0.5"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
+	rec = do(t, h, http.MethodPost, "/demos/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
+	if want := "/lessons/perceptron?add=0.5,1,1~-1,2,-1&data=custom&eta=0.5#demo-perceptron"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
 		t.Errorf("upload = %d to %q, want %q (%s)", rec.Code, rec.Header().Get("Location"), want, rec.Body)
 	}
 }
@@ -232,7 +232,7 @@ func TestBadQueries(t *testing.T) {
 		{"/plots/perceptron.svg?w=10", "w"},
 		{"/plots/perceptron.png?h=99999", "h"},
 		{"/plots/perceptron.svg?op=add&px=1&py=1&pl=1", "op"},
-		{"/lessons/perceptron/data.csv?seed=-1", "seed"},
+		{"/demos/perceptron/data.csv?seed=-1", "seed"},
 	}
 	for _, tt := range tests {
 		rec := get(t, h, tt.target)
@@ -261,7 +261,7 @@ func TestPlots(t *testing.T) {
 	if c := get(t, h, "/plots/perceptron.svg?data=separable&n=60&step=18"); bytes.Equal(c.Body.Bytes(), a.Body.Bytes()) {
 		t.Error("steps 17 and 18 gave the same plot")
 	}
-	p := get(t, h, "/plots/perceptron.png?w=400&h=300&step=2")
+	p := get(t, h, "/plots/perceptron.png?h=300&step=2&w=400")
 	img, err := png.Decode(bytes.NewReader(p.Body.Bytes()))
 	if p.Code != http.StatusOK || err != nil {
 		t.Fatalf("png = %d, %v", p.Code, err)
@@ -295,7 +295,6 @@ func TestFitAPI(t *testing.T) {
 		{`{"algorithm":"perceptron","x":[[1,2],[3]],"y":[1,-1]}`, "same length"},
 		{`{"algorithm":"knn","x":[[1]],"y":[1]}`, "unknown algorithm"},
 		{strings.Repeat(" ", 4<<20+10), "4 MiB"},
-		{strings.Repeat(" ", 6<<20), "body"},
 	}
 	for _, tt := range bad {
 		rec := do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(tt.body), nil)
@@ -304,6 +303,11 @@ func TestFitAPI(t *testing.T) {
 		if rec.Code != http.StatusBadRequest || !strings.Contains(e.Error, tt.want) {
 			t.Errorf("fit %.40q = %d %q, want 400 mentioning %q", tt.body, rec.Code, e.Error, tt.want)
 		}
+	}
+	// Past the server's body cap the answer is 413, naming the limit.
+	rec = do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(strings.Repeat(" ", 6<<20)), nil)
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "MiB") {
+		t.Errorf("fit of 6 MiB = %d %.100s, want 413 naming the limit", rec.Code, rec.Body)
 	}
 }
 
@@ -346,11 +350,11 @@ func TestUploadFile(t *testing.T) {
 	io.WriteString(fw, "0,0,-1\n2,2,1\n")
 	mw.WriteField("csv", "")
 	mw.Close()
-	rec := do(t, h, http.MethodPost, "/lessons/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
-	if want := "/lessons/perceptron?add=0,0,-1~2,2,1&data=custom"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
+	rec := do(t, h, http.MethodPost, "/demos/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
+	if want := "/lessons/perceptron?add=0,0,-1~2,2,1&data=custom#demo-perceptron"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
 		t.Errorf("file upload = %d to %q, want %q (%s)", rec.Code, rec.Header().Get("Location"), want, rec.Body)
 	}
-	rec = do(t, h, http.MethodPost, "/lessons/perceptron/data", strings.NewReader("csv=1,2,3,4"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	rec = do(t, h, http.MethodPost, "/demos/perceptron/data", strings.NewReader("csv=1,2,3,4"), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "x1,x2,label") {
 		t.Errorf("bad CSV = %d %.200s", rec.Code, rec.Body)
 	}

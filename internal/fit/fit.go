@@ -1,7 +1,8 @@
 // Package fit is Margin's JSON fitting service: it decodes a request to
 // train one of the course's algorithms on given data, checks it against
 // the documented limits, runs the algorithm and shapes the answer. It
-// knows nothing of HTTP; cmd/web maps its errors to status codes.
+// knows nothing of HTTP; cmd/web maps its errors to status codes:
+// ErrBadRequest (400), ErrUnprocessable (422) and a done context.
 //
 // Each algorithm registers nothing globally: Run switches on the name, so
 // the list of algorithms is in one place.
@@ -9,28 +10,41 @@ package fit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 )
 
 // Limits on a request. MaxBody is enforced by the caller before decoding
-// too; Decode checks it again so the package stands alone.
+// too; Decode checks it again so the package stands alone. MaxWork and
+// MaxTraceNumbers are what keep every request the other limits allow
+// under 2 s of CPU and a few tens of MB of answer (see the README's
+// numbers from BenchmarkFitWorst).
 const (
 	MaxBody    = 4 << 20 // bytes
 	MaxN       = 10000   // rows of x
 	MaxD       = 1000    // columns of x
 	MaxPredict = 10000   // rows of predict
 	MaxEpochs  = 100000  // perceptron max_epochs
-	MaxWork    = 2e9     // n·d·max_epochs, a bound on the multiply-adds of a fit
-	MaxTrace   = 100000  // entries of a trace
+	// MaxWork bounds the perceptron's worst case, counted before it runs
+	// (perceptronWork): about max_epochs·n·(d+1) multiply-adds.
+	MaxWork = 1e8
+	// MaxTraceNumbers bounds a trace: (d+2) numbers per step recorded.
+	MaxTraceNumbers = 1000000
 )
 
 // ErrBadRequest marks every error that is the caller's fault. Its message
 // says what is wrong and what is allowed.
 var ErrBadRequest = errors.New("bad request")
+
+// ErrUnprocessable marks a valid request whose numbers the algorithm
+// cannot compute with, such as weights that overflow to ±Inf. The wrapping
+// message says what to change (cmd/web answers 422).
+var ErrUnprocessable = errors.New("fit: cannot compute")
 
 // requestError is a bad request whose message is only what to fix.
 type requestError struct{ msg string }
@@ -66,7 +80,7 @@ func Decode(r io.Reader) (Request, error) {
 	dec.DisallowUnknownFields()
 	var req Request
 	if err := dec.Decode(&req); err != nil {
-		return Request{}, badf("body is not the JSON object expected (%v); send {\"algorithm\", \"params\", \"x\", \"y\", \"predict\", \"trace\"}", err)
+		return Request{}, badf("body is not the JSON object expected (%s); send {\"algorithm\", \"params\", \"x\", \"y\", \"predict\", \"trace\"}", clipErr(err))
 	}
 	if dec.More() {
 		return Request{}, badf("body has data after the JSON object; send exactly one object")
@@ -74,18 +88,21 @@ func Decode(r io.Reader) (Request, error) {
 	return req, nil
 }
 
-// Run validates req and fits it.
-func Run(req Request) (any, error) {
+// Run validates req and fits it. It stops soon after ctx is done and
+// then returns an error wrapping ctx.Err(), so errors.Is tells
+// context.Canceled and context.DeadlineExceeded apart; a fit whose numbers
+// overflow returns an error wrapping ErrUnprocessable.
+func Run(ctx context.Context, req Request) (any, error) {
 	if err := req.validData(); err != nil {
 		return nil, err
 	}
 	switch req.Algorithm {
 	case "perceptron":
-		return fitPerceptron(req)
+		return fitPerceptron(ctx, req)
 	case "":
 		return nil, badf(`"algorithm" is missing; known algorithms: perceptron`)
 	}
-	return nil, badf("unknown algorithm %q; known algorithms: perceptron", req.Algorithm)
+	return nil, badf("unknown algorithm %s; known algorithms: perceptron", clip(req.Algorithm))
 }
 
 // validData checks the shapes and values of x, y and predict.
@@ -141,7 +158,25 @@ func strictParams(raw json.RawMessage, dst any, known string) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return badf(`"params" is not valid (%v); known parameters: %s`, err, known)
+		return badf(`"params" is not valid (%s); known parameters: %s`, clipErr(err), known)
 	}
 	return nil
+}
+
+// clip quotes a user's string, cut to 60 characters, so that an error
+// never echoes a whole request back.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return strconv.Quote(string(r[:60])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// clipErr is err's message cut to 120 characters: decoding errors quote
+// field names, which a request chooses.
+func clipErr(err error) string {
+	if r := []rune(err.Error()); len(r) > 120 {
+		return string(r[:120]) + "…"
+	}
+	return err.Error()
 }

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +16,7 @@ func fitJSON(t *testing.T, body string) (*PerceptronResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := Run(req)
+	resp, err := Run(context.Background(), req)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func TestBadRequests(t *testing.T) {
 		{"eta negative", orBody + `,"params":{"eta":-1}}`, "eta"},
 		{"margin", orBody + `,"params":{"margin":-0.5}}`, "margin"},
 		{"epochs", orBody + `,"params":{"max_epochs":0}}`, "max_epochs"},
-		{"epochs big", orBody + `,"params":{"max_epochs":1000001}}`, "max_epochs"},
+		{"epochs big", orBody + fmt.Sprintf(`,"params":{"max_epochs":%d}}`, MaxEpochs+1), "max_epochs"},
 		{"order", orBody + `,"params":{"order":"sorted"}}`, "order"},
 		{"seed type", orBody + `,"params":{"seed":1.5}}`, "params"},
 		{"n", big, "rows"},
@@ -120,8 +121,8 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
-// TestTraceLimit: a trace longer than MaxTrace is refused with a message
-// that says how to get a result, not truncated silently.
+// TestTraceLimit: a trace of more than MaxTraceNumbers numbers is refused
+// with a message that says how to get a result, not truncated silently.
 func TestTraceLimit(t *testing.T) {
 	var x, y []string
 	for i := range 2000 { // labels unrelated to the points: never separable
@@ -129,8 +130,9 @@ func TestTraceLimit(t *testing.T) {
 		y = append(y, []string{"1", "-1"}[(i*7/3)%2])
 	}
 	body := `{"algorithm":"perceptron","x":[` + strings.Join(x, ",") + `],"y":[` + strings.Join(y, ",") +
-		`],"params":{"max_epochs":100,"eta":0.1},"trace":true}`
+		`],"params":{"max_epochs":200,"eta":0.1},"trace":true}`
 	_, err := fitJSON(t, body)
+	// 2000 points·200 epochs·(d+2 = 4) numbers = 1.6 million > 1 million.
 	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "trace") {
 		t.Errorf("error = %v, want a bad request about the trace length", err)
 	}

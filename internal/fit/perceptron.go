@@ -1,7 +1,9 @@
 package fit
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -15,9 +17,10 @@ type perceptronParams struct {
 	Eta       *float64 `json:"eta"`
 	Margin    *float64 `json:"margin"`
 	Average   *bool    `json:"average"`
+	Fixed     *bool    `json:"fixed_epochs"`
 }
 
-const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool)"
+const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool), fixed_epochs (bool)"
 
 // PerceptronResponse is the answer for "algorithm": "perceptron".
 type PerceptronResponse struct {
@@ -51,7 +54,7 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 		case "random":
 			p.Order = perceptron.Random
 		default:
-			return p, badf(`params.order is %q; use "cyclic" or "random"`, *pp.Order)
+			return p, badf(`params.order is %s; use "cyclic" or "random"`, clip(*pp.Order))
 		}
 	}
 	if pp.Seed != nil {
@@ -78,10 +81,45 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 	if pp.Average != nil {
 		p.Average = *pp.Average
 	}
+	if pp.Fixed != nil {
+		p.FixedEpochs = *pp.Fixed
+	}
 	return p, nil
 }
 
-func fitPerceptron(req Request) (*PerceptronResponse, error) {
+// The perceptron's cost model, in units of one element of the score and
+// update (a multiply-add, ~3 ns, up to ~9 ns on subnormal numbers whose
+// rows miss the cache), measured with BenchmarkFitWorst's shapes: a step
+// costs d+1 units plus stepCost (pick the point, record the event, call
+// the observer) plus randCost in random order (the epoch's permutation),
+// and closing an epoch costs d+1 units plus epochCost (the cycle check
+// hashes w and b, then looks the hash up in its index).
+const (
+	stepCost  = 4
+	randCost  = 2
+	epochCost = 64
+)
+
+// checkEvery is how many steps pass between looks at the context and at
+// the weights: rare enough to cost nothing, often enough (≤ 1 ms of work)
+// that a client who left stops the fit at once.
+const checkEvery = 1024
+
+// perceptronWork returns the worst-case work of p on n rows of d features
+// in MaxWork's units, and the most epochs that fit in MaxWork. The worst
+// case is every step updating for max_epochs epochs; a detected cycle may
+// then recompute up to the whole run once (see perceptron's startIndex),
+// which MaxWork leaves room for.
+func perceptronWork(p perceptron.Params, n, d int) (work float64, maxEpochs int) {
+	perStep := float64(d + 1 + stepCost)
+	if p.Order == perceptron.Random {
+		perStep += randCost
+	}
+	perEpoch := float64(n)*perStep + float64(d+1) + epochCost
+	return float64(p.MaxEpochs) * perEpoch, int(MaxWork / perEpoch)
+}
+
+func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error) {
 	var pp perceptronParams
 	if err := strictParams(req.Params, &pp, perceptronKnown); err != nil {
 		return nil, err
@@ -91,34 +129,56 @@ func fitPerceptron(req Request) (*PerceptronResponse, error) {
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	if work := float64(n) * float64(d) * float64(p.MaxEpochs); work > MaxWork {
-		return nil, badf("n·d·max_epochs = %d·%d·%d is over the limit %.0g; lower max_epochs or send less data", n, d, p.MaxEpochs, float64(MaxWork))
+	if work, most := perceptronWork(p, n, d); work > MaxWork {
+		lower := "send fewer rows or features"
+		if most >= 1 {
+			lower = fmt.Sprintf("lower params.max_epochs to at most %d for this x, or send fewer rows or features", most)
+		}
+		return nil, badf("the fit could take max_epochs·n = %d·%d steps of %d features, %.3g units of work; the limit is %.0g; %s",
+			p.MaxEpochs, n, d, work, float64(MaxWork), lower)
 	}
 	data := perceptron.Data{X: req.X, Y: make([]int, n)}
 	for i, y := range req.Y {
 		data.Y[i] = int(y)
 	}
 	var trace []TraceStep
+	maxTrace := MaxTraceNumbers / (d + 2)
 	observe := func(s perceptron.State) error {
-		if len(trace) == MaxTrace {
-			return badf("the trace would be longer than %d steps; set trace to false or lower max_epochs", MaxTrace)
+		if s.T%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("fit: perceptron stopped after %d steps: %w", s.T, err)
+			}
+			if !finiteModel(s.Models[0], p.Average) {
+				return overflow(s.T)
+			}
+		}
+		if !req.Trace {
+			return nil
+		}
+		if len(trace) == maxTrace {
+			return badf("the trace would hold more than %d numbers (d+2 = %d per step, so %d steps); set trace to false, or lower params.max_epochs, or send fewer rows or features",
+				MaxTraceNumbers, d+2, maxTrace)
 		}
 		w := make([]float64, d)
 		copy(w, s.Models[0].W)
 		trace = append(trace, TraceStep{T: s.T, I: s.Event.I, Mistake: s.Event.Updated[0], W: w, B: s.Models[0].B})
 		return nil
 	}
-	if !req.Trace {
-		observe = nil
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("fit: perceptron not started: %w", err)
 	}
 	pr, s, err := perceptron.Run(data, p, observe)
-	if err != nil {
-		if errors.Is(err, ErrBadRequest) {
-			return nil, err
-		}
+	switch {
+	case errors.Is(err, ErrBadRequest), errors.Is(err, ErrUnprocessable),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return nil, err
+	case err != nil:
 		return nil, badf("%v", err)
 	}
 	w, b := pr.Classifier(s, 0)
+	if !finiteModel(s.Models[0], p.Average) || !finite(w) || !finite([]float64{b}) {
+		return nil, overflow(s.T)
+	}
 	resp := &PerceptronResponse{
 		Algorithm: "perceptron", W: w, B: b,
 		Iterations: s.T, Mistakes: s.Mistakes, Epochs: s.Epoch,
@@ -127,6 +187,33 @@ func fitPerceptron(req Request) (*PerceptronResponse, error) {
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = perceptron.Score(w, b, x)
+		if !finite(resp.Scores[i : i+1]) {
+			return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
+		}
 	}
 	return resp, nil
+}
+
+// finiteModel reports whether m's w and b are finite, and its averaging
+// sums too when the answer is built from them. Once a value is ±Inf or
+// NaN it stays so (Inf + finite = Inf, Inf − Inf = NaN), so a check of the
+// final state catches an overflow at any step.
+func finiteModel(m perceptron.Model, average bool) bool {
+	if !finite(m.W) || !finite([]float64{m.B}) {
+		return false
+	}
+	return !average || finite(m.U) && finite([]float64{m.Beta})
+}
+
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func overflow(t int) error {
+	return fmt.Errorf("%w: the perceptron's weights overflowed to ±Inf or NaN by step %d; lower params.eta or rescale x to smaller numbers", ErrUnprocessable, t)
 }

@@ -8,6 +8,9 @@ type Lesson struct {
 	Notes   string // where in the notes it comes from
 	Ready   bool   // false: listed as coming
 	Anchor  string // when set, the lesson is a section of another page
+	// Demos are the IDs of the demos the lesson shows, in page order: the
+	// n-th "<!-- demo -->" marker of its prose holds the n-th.
+	Demos []string
 }
 
 // URL returns where the lesson is read, or "" for a lesson not built yet.
@@ -33,7 +36,7 @@ func NewCatalog() *Catalog {
 			Ready:   true, Anchor: "/lessons/perceptron#datasets"},
 		{Slug: "perceptron", Title: "The perceptron", Notes: "§1.2; CIS 5200, DS 503 lecture 10",
 			Summary: "Algorithm 1 step by step, the C²/γ² mistake bound, XOR and cycling, averaged and margin perceptrons, multiclass.",
-			Ready:   true},
+			Ready:   true, Demos: []string{"perceptron"}},
 		{Slug: "linear-regression", Title: "Linear and ridge regression", Notes: "§1.3",
 			Summary: "Least squares, exact interpolation, ridge (Def. 1.3.4) and its stability."},
 		{Slug: "logistic-regression", Title: "Logistic regression", Notes: "§1.4",

@@ -1,8 +1,17 @@
-// Package lessons holds Margin's course: the catalogue of lessons in the
-// notes' order, each lesson's prose, and the view models of its demos.
+// Package lessons holds Margin's course and its demo kit: the catalogue of
+// lessons in the notes' order, each lesson's prose, and the demos.
 //
-// A demo's whole state lives in its URL. This package turns a URL query
-// into validated parameters (ParsePerceptron), runs the algorithm, and
-// builds the view model the templates render; the handlers in cmd/web only
-// glue these together. Nothing here speaks HTTP.
+// # The demo kit
+//
+// A demo is declared once as a Spec: its URL parameters (Param: key,
+// label, default, range or choices, form group, when it applies), its data
+// (DataSpec), its extra figures and a Compute function that runs its
+// stepper to the step asked for. From that one declaration the kit parses
+// and validates a URL (Demo.Parse, with a Problems entry naming the key and
+// what is allowed), writes its canonical form (State.Encode: one state,
+// one URL), builds the parameter forms (min, max and step come from the
+// declaration), edits points (SplitEdit, State.Apply), reads and writes
+// CSV, and builds the view model of the demo panel (NewView). The
+// handlers in cmd/web only glue these together, one loop over the
+// course's demos; nothing here speaks HTTP.
 package lessons

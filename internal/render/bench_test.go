@@ -30,24 +30,26 @@ func TestSVGSize(t *testing.T) {
 
 func BenchmarkPerceptronSVG(b *testing.B) {
 	pr, states := big.trajectory(b)
+	s := states[len(states)-1]
 	var buf bytes.Buffer
-	if err := PerceptronSVG(&buf, pr, states, Options{}); err != nil {
+	if err := PerceptronSVG(&buf, pr, s, Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PerceptronSVG(io.Discard, pr, states, Options{}); err != nil {
+		if err := PerceptronSVG(io.Discard, pr, s, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "svg-bytes") // after the loop, which resets metrics
 }
 
-func BenchmarkPerceptronHistorySVG(b *testing.B) {
+func BenchmarkHistorySVG(b *testing.B) {
 	pr, states := big.trajectory(b)
+	h := perceptronHistory(pr, states)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PerceptronHistorySVG(io.Discard, pr, states, Options{}); err != nil {
+		if err := HistorySVG(io.Discard, h, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -65,7 +67,7 @@ func TestLook(t *testing.T) {
 		pr, states := c.trajectory(t)
 		for _, opt := range append(sizes, Options{}) {
 			var b bytes.Buffer
-			if err := PerceptronPNG(&b, pr, states, opt); err != nil {
+			if err := PerceptronPNG(&b, pr, states[len(states)-1], opt); err != nil {
 				t.Fatal(err)
 			}
 			name := fmt.Sprintf("%s_%dx%d.png", c.name, opt.Width, opt.Height)
@@ -78,9 +80,10 @@ func TestLook(t *testing.T) {
 
 func BenchmarkPerceptronPNG(b *testing.B) {
 	pr, states := big.trajectory(b)
+	s := states[len(states)-1]
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PerceptronPNG(io.Discard, pr, states, Options{}); err != nil {
+		if err := PerceptronPNG(io.Discard, pr, s, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

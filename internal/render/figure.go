@@ -46,8 +46,16 @@ func (f *figure) writeSVG(w io.Writer) error {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("render: writing svg: %w", err)
 	}
-	_, err := w.Write(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc)))
+	_, err := w.Write(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc))))
 	return err
+}
+
+// stretchImages makes every embedded raster fill the rectangle it was
+// drawn into. gonum's SVG backend writes <image> without
+// preserveAspectRatio, whose default keeps the raster's own aspect and
+// letterboxes it, so a 120×80 field would not cover a 400×300 data area.
+func stretchImages(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("<image "), []byte(`<image preserveAspectRatio="none" `))
 }
 
 // withFallbackFonts names fonts to use where Liberation Sans is not

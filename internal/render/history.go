@@ -5,103 +5,240 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
-// maxErrorSamples bounds the states whose training error the history
-// chart computes: each costs a prediction per point.
-const maxErrorSamples = 2000
+// Series is one recorded scalar of a run, sampled at iterations T: the
+// mistakes so far, a training error, a duality gap, an objective value.
+// A demo records it while stepping, so the chart never needs old states.
+type Series struct {
+	Label   string    // the panel's y-axis label: "mistakes", "error %", "duality gap"
+	T, Y    []float64 // samples; T ascending (non-decreasing), the iteration of each sample
+	Integer bool      // whole-number y ticks, for counts
+	Log     bool      // log10 y axis, for a gap closing; non-positive values are skipped
+	Lines   bool      // join samples with straight lines instead of a post-step curve
+}
 
-// PerceptronHistorySVG writes a small chart of the run so far: two stacked
-// panels, the cumulative number of updates (mistakes, for Algorithm 1) and
-// the training error in %, against the iteration t = 0…k, where k is the
-// last state in states. The current t, at the right end, is marked with a
-// dot on each curve; faint vertical lines mark the ends of epochs while
-// there are few enough to read. It is drawn for any dimension d. A zero
-// size means 600×260 px. Past 2000 states the error is computed at 2000
-// evenly spaced ones (always including 0 and k), so the cost stays bounded
-// and the chart is still deterministic.
-func PerceptronHistorySVG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
-	if err := checkProblem(pr, states); err != nil {
+// History is a chart of a run so far: one panel per series, stacked, over
+// a shared iteration axis that ends at Now.
+type History struct {
+	Title  string   // the top panel's title, stating the state: "after step 5: 3 mistakes · …"
+	Name   string   // the SVG <title>, a short accessible name; Title when empty
+	Desc   string   // the SVG <desc>: what the chart shows, in words
+	XLabel string   // the shared axis's label: "iteration t"
+	Now    float64  // the current iteration: the right end of the axis, and a dot on each curve
+	Period float64  // faint vertical lines every Period (epoch ends) while Now/Period ≤ 40; 0 for none
+	Series []Series // 1 to 3 panels, top to bottom, in blue, vermillion, bluish green
+}
+
+// maxHistorySamples bounds the points drawn per series: past it a series
+// is thinned to this many evenly spaced samples (always keeping both
+// ends), so a long run costs no more to draw than a short one, and the
+// same run always gives the same bytes.
+const maxHistorySamples = 4000
+
+// maxPanels is how many panels a history chart stacks before each becomes
+// too short to read.
+const maxPanels = 3
+
+// historyHeight is the default height in CSS pixels of a chart of n
+// panels: DefaultHistoryHeight for two, about 80 pt a panel.
+func historyHeight(n int) int { return [...]int{1: 180, 2: DefaultHistoryHeight, 3: 360}[n] }
+
+// HistorySVG writes h as an SVG chart: a panel per series, sharing the
+// iteration axis from 0 (or the first T, if negative) to Now, labelled on
+// the bottom panel only. A post-step curve (the default) holds each value
+// until the next sample, so it runs on to Now; Lines joins the samples
+// directly, for values that change every step. A dot marks each curve's
+// last sample. A zero opt size means 600 px wide and 180, 260 or 360 px
+// tall for one, two or three panels.
+//
+// An empty series draws an empty panel. It returns ErrNoData for no series
+// or more than three, ErrShape for a series whose T and Y differ in length
+// or whose T decreases, and ErrNotFinite for NaN or infinite values (also
+// in Now or Period), before writing anything.
+func HistorySVG(w io.Writer, h History, opt Options) error {
+	panels, err := h.panels()
+	if err != nil {
 		return err
 	}
-	fw, fh := opt.size(DefaultSize, DefaultHistoryHeight)
+	fw, fh := opt.size(DefaultSize, historyHeight(len(h.Series)))
 	// Type scales with the width only: the chart is meant to be short.
 	th := theme{scale: math.Max(0.75, math.Min(float64(fw)/(DefaultSize*pxToPt), 2))}
-	k := len(states) - 1
-	sc := &scene{pr: pr, s: states[k], binary: pr.Binary()}
 
-	upd := make(plotter.XYs, len(states))
-	for i, s := range states {
-		upd[i] = plotter.XY{X: float64(s.T), Y: float64(s.Mistakes)}
+	xmin, xmax, whole := h.tRange(panels)
+	plots := make([][]*plot.Plot, len(panels))
+	for i, xy := range panels {
+		s := h.Series[i]
+		p := historyPanel(th, xy, classColor(i), s, h.Period, h.Now, len(panels))
+		p.X.Min, p.X.Max = xmin, xmax
+		// Iterations are whole numbers: no ticks between them.
+		p.X.Tick.Marker = unlabelled{niceTicks{n: 5, integer: whole}}
+		plots[i] = []*plot.Plot{p}
 	}
-	upd = steps(upd)
-	idx := sampleIndices(len(states), maxErrorSamples)
-	errs := make(plotter.XYs, len(idx))
-	for j, i := range idx {
-		errs[j] = plotter.XY{X: float64(states[i].T), Y: 100 * pr.TrainingError(states[i])}
-	}
-	errs = steps(errs)
-	last := states[k]
-	lastErr := errs[len(errs)-1].Y
+	top, bottom := plots[0][0], plots[len(plots)-1][0]
+	top.Title.Text = h.Title
+	bottom.X.Tick.Marker = niceTicks{n: 5, integer: whole}
+	bottom.X.Label.Text = h.XLabel
 
-	word := "updates"
-	if pr.UpdatesAreMistakes() {
-		word = "mistakes"
+	name := h.Name
+	if name == "" {
+		name = h.Title
 	}
-	top := historyPanel(th, upd, blue, word, float64(last.T), len(pr.X))
-	bottom := historyPanel(th, errs, vermillion, "error %", float64(last.T), len(pr.X))
-	top.Title.Text = fmt.Sprintf("after step %d: %s · training error %s %%",
-		last.T, sc.updatesWord(last.Mistakes), strconv.FormatFloat(lastErr, 'f', 1, 64))
-	// Iterations and update counts are whole numbers: no 0.5 ticks.
-	bottom.X.Tick.Marker = niceTicks{n: 5, integer: true}
-	top.X.Tick.Marker = unlabelled{bottom.X.Tick.Marker}
-	top.Y.Tick.Marker = niceTicks{n: 2.5, integer: true}
-	bottom.X.Label.Text = "iteration t"
-	top.Y.Max = math.Max(1, maxY(upd)) * 1.12
-	bottom.Y.Max = math.Max(1, maxY(errs)) * 1.12
-
-	f := &figure{w: fw, h: fh,
-		title: "Perceptron history: " + top.Title.Text,
-		desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the cumulative number of %s, now %d. "+
-			"Bottom: the training error in percent, now %s %%.", last.T, word, last.Mistakes,
-			strconv.FormatFloat(lastErr, 'f', 1, 64)),
-	}
+	f := &figure{w: fw, h: fh, title: name, desc: h.Desc}
 	f.draw = func(c draw.Canvas) {
-		plots := [][]*plot.Plot{{top}, {bottom}}
-		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: th.pt(6), PadTop: th.pt(4), PadBottom: th.pt(2),
+		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: th.pt(6), PadTop: th.pt(4), PadBottom: th.pt(2),
 			PadLeft: th.pt(4), PadRight: th.pt(10)}
 		cs := plot.Align(plots, tiles, c)
-		top.Draw(cs[0][0])
-		bottom.Draw(cs[1][0])
+		if fitLabels(plots, cs) {
+			cs = plot.Align(plots, tiles, c)
+		}
+		for i := range plots {
+			plots[i][0].Draw(cs[i][0])
+		}
 	}
 	return f.writeSVG(w)
 }
 
-// historyPanel is one panel: a step curve ending in a dot at t = now.
-func historyPanel(th theme, xy plotter.XYs, c color.Color, ylabel string, now float64, n int) *plot.Plot {
+// panels validates h and returns the points each panel draws.
+func (h History) panels() ([]plotter.XYs, error) {
+	switch n := len(h.Series); {
+	case n == 0:
+		return nil, fmt.Errorf("%w: a history needs at least one series", ErrNoData)
+	case n > maxPanels:
+		return nil, fmt.Errorf("%w: %d series; a history stacks at most %d panels", ErrShape, n, maxPanels)
+	}
+	if err := finite(h.Now, h.Period); err != nil {
+		return nil, fmt.Errorf("history Now or Period: %w", err)
+	}
+	if h.Period < 0 {
+		return nil, fmt.Errorf("%w: negative Period %v", ErrShape, h.Period)
+	}
+	out := make([]plotter.XYs, len(h.Series))
+	for i, s := range h.Series {
+		xy, err := s.points(h.Now)
+		if err != nil {
+			return nil, fmt.Errorf("series %d (%q): %w", i, s.Label, err)
+		}
+		out[i] = xy
+	}
+	return out, nil
+}
+
+// points validates s and returns what its panel draws: the samples (the
+// positive ones, on a log axis), a post-step curve reduced to its steps
+// and run on to now, thinned to maxHistorySamples.
+func (s Series) points(now float64) (plotter.XYs, error) {
+	if len(s.T) != len(s.Y) {
+		return nil, fmt.Errorf("%w: %d values of T but %d of Y", ErrShape, len(s.T), len(s.Y))
+	}
+	xy := make(plotter.XYs, 0, len(s.T))
+	for i, t := range s.T {
+		if err := finite(t, s.Y[i]); err != nil {
+			return nil, fmt.Errorf("sample %d: %w", i, err)
+		}
+		if i > 0 && t < s.T[i-1] {
+			return nil, fmt.Errorf("%w: T decreases at sample %d (%v after %v)", ErrShape, i, t, s.T[i-1])
+		}
+		if s.Log && s.Y[i] <= 0 {
+			continue
+		}
+		xy = append(xy, plotter.XY{X: t, Y: s.Y[i]})
+	}
+	if !s.Lines {
+		xy = steps(xy)
+	}
+	if len(xy) > maxHistorySamples {
+		idx := sampleIndices(len(xy), maxHistorySamples)
+		thin := make(plotter.XYs, len(idx))
+		for j, i := range idx {
+			thin[j] = xy[i]
+		}
+		xy = thin
+	}
+	if n := len(xy); !s.Lines && n > 0 && xy[n-1].X < now {
+		xy = append(xy, plotter.XY{X: now, Y: xy[n-1].Y})
+	}
+	return xy, nil
+}
+
+// tRange returns the shared axis: from 0, or the first sample if earlier,
+// to Now, or the last sample if later, at least one iteration long; whole
+// is true when every end and sample is an iteration count.
+func (h History) tRange(panels []plotter.XYs) (lo, hi float64, whole bool) {
+	lo, hi = 0, h.Now
+	whole = h.Now == math.Trunc(h.Now)
+	for _, xy := range panels {
+		for _, p := range xy {
+			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
+			whole = whole && p.X == math.Trunc(p.X)
+		}
+	}
+	lo, hi = clampAxis(lo), clampAxis(hi)
+	return lo, math.Max(hi, lo+1), whole
+}
+
+// fitLabels shrinks the y-axis labels when one is longer than its panel
+// is tall ("support vectors" on a short panel), down to 70 % of their
+// size, all alike so the panels still match, and reports whether it
+// changed them, so the panels need aligning again.
+func fitLabels(plots [][]*plot.Plot, cs [][]draw.Canvas) bool {
+	scale := 1.0
+	for i, row := range plots {
+		p := row[0]
+		dc := p.DataCanvas(cs[i][0])
+		room, w := dc.Max.Y-dc.Min.Y, p.Y.Label.TextStyle.Width(p.Y.Label.Text)
+		if w > room && w > 0 {
+			scale = math.Min(scale, math.Max(0.7, float64(room/w)))
+		}
+	}
+	if scale == 1 {
+		return false
+	}
+	for _, row := range plots {
+		row[0].Y.Label.TextStyle.Font.Size *= vg.Length(scale)
+	}
+	return true
+}
+
+// historyPanel is one panel: the curve of s ending in a dot, over faint
+// period lines, with a y axis fitted to the values.
+func historyPanel(th theme, xy plotter.XYs, c color.Color, s Series, period, now float64, n int) *plot.Plot {
 	p := plot.New()
-	th.style(p, "", ylabel, 12, 12, 11)
+	th.style(p, "", s.Label, 12, 12, 11)
 	p.Title.Padding = th.pt(4)
-	p.Y.Tick.Marker = niceTicks{n: 2.5} // a short panel: two or three labels
-	p.X.Min, p.X.Max = 0, math.Max(now, 1)
-	p.Y.Min = 0
-	// Epoch ends, while there are few enough to tell apart.
-	if n > 0 && now/float64(n) <= 40 {
-		for e := float64(n); e < now; e += float64(n) {
-			l, _ := plotter.NewLine(plotter.XYs{{X: e, Y: -1e9}, {X: e, Y: 1e9}})
+	ticks := 2.5 // a short panel: two or three labels
+	if n == 1 {
+		ticks = 4
+	}
+	p.Y.Tick.Marker = niceTicks{n: ticks, integer: s.Integer}
+	if s.Log {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{n: ticks}
+		p.Y.Min, p.Y.Max = logRange(xy)
+	} else {
+		p.Y.Min, p.Y.Max = linearRange(xy, s.Integer)
+	}
+	// Period (epoch) ends, while there are few enough to tell apart.
+	if period > 0 && now/period <= 40 {
+		for k := 1; float64(k)*period < now; k++ {
+			e := float64(k) * period
+			l, _ := plotter.NewLine(plotter.XYs{{X: e, Y: p.Y.Min}, {X: e, Y: p.Y.Max}})
 			l.LineStyle = draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.pt(0.75)}
 			p.Add(unranged{l})
 		}
 	}
+	if len(xy) == 0 {
+		return p
+	}
 	l, _ := plotter.NewLine(xy)
-	l.StepStyle = plotter.PostStep
+	if !s.Lines {
+		l.StepStyle = plotter.PostStep
+	}
 	l.LineStyle = draw.LineStyle{Color: c, Width: th.pt(2)}
 	dot, _ := plotter.NewScatter(xy[len(xy)-1:])
 	dot.GlyphStyle = draw.GlyphStyle{Color: c, Radius: th.pt(4), Shape: draw.CircleGlyph{}}
@@ -109,9 +246,62 @@ func historyPanel(th theme, xy plotter.XYs, c color.Color, ylabel string, now fl
 	return p
 }
 
+// linearRange is a y range that includes 0, so a reader compares values
+// against nothing rather than against the smallest, with 12 % headroom on
+// the side away from 0 and at least 0…1 for counts.
+func linearRange(xy plotter.XYs, integer bool) (lo, hi float64) {
+	for _, p := range xy {
+		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+	}
+	if integer {
+		hi = math.Max(hi, 1)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	switch {
+	case lo == 0:
+		return 0, clampAxis(hi * 1.12)
+	case hi == 0:
+		return clampAxis(lo * 1.12), 0
+	}
+	pad := 0.12*hi - 0.12*lo // not 0.12·(hi − lo), which can overflow
+	return clampAxis(lo - pad), clampAxis(hi + pad)
+}
+
+// axisLimit keeps an axis's span finite: values beyond it are clipped.
+const axisLimit = 1e306
+
+func clampAxis(v float64) float64 { return math.Max(-axisLimit, math.Min(v, axisLimit)) }
+
+// logRange is a log y range from the decade at or below the smallest
+// value to the decade at or above the largest, widened downwards to two
+// decades when the values sit within one (a gap closes downwards), and
+// 0.1…10 with no values.
+func logRange(xy plotter.XYs) (lo, hi float64) {
+	if len(xy) == 0 {
+		return 0.1, 10
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range xy {
+		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+	}
+	a, b := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	if b == a {
+		b++
+	}
+	if b-a < 2 {
+		a--
+	}
+	// Decades whose powers are normal floats, so the range is positive
+	// and finite.
+	a, b = math.Max(a, -306), math.Min(b, 306)
+	return math.Pow(10, a), math.Pow(10, math.Max(b, a+1))
+}
+
 // steps drops the points of a PostStep curve that repeat the previous
 // value, keeping both ends: the same line with far fewer points, since the
-// curves change only when the perceptron updates.
+// curves of a run change only at some steps.
 func steps(xy plotter.XYs) plotter.XYs {
 	out := make(plotter.XYs, 0, 16)
 	for i, p := range xy {
@@ -139,30 +329,7 @@ func sampleIndices(n, m int) []int {
 	return idx
 }
 
-func maxY(xy plotter.XYs) float64 {
-	m := math.Inf(-1)
-	for _, p := range xy {
-		m = math.Max(m, p.Y)
-	}
-	return m
-}
-
 // unranged hides a plotter's DataRange, so it does not move axes the
 // figure sets itself, and its GlyphBoxes, whose padding would move the
 // data area.
 type unranged struct{ plot.Plotter }
-
-// unlabelled keeps a ticker's marks but drops their labels: the top panel
-// shares the bottom panel's t axis.
-type unlabelled struct{ plot.Ticker }
-
-func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
-	ts := u.Ticker.Ticks(lo, hi)
-	out := make([]plot.Tick, 0, len(ts))
-	for _, t := range ts {
-		if t.Label != "" {
-			out = append(out, plot.Tick{Value: t.Value})
-		}
-	}
-	return out
-}

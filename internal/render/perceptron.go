@@ -1,7 +1,6 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,18 +12,9 @@ import (
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
-// Errors returned (wrapped) for input a figure cannot show.
-var (
-	ErrNoData    = errors.New("render: no data to draw")
-	ErrNoStates  = errors.New("render: no states to draw")
-	ErrDimension = errors.New("render: data are not two-dimensional")
-)
-
-// PerceptronPlot composes the data plot of the last state in states:
-// states[0] is the initial state from perceptron.Init and states[k] the
-// state after step k, as perceptron.Trajectory returns them. Earlier
-// states are not drawn; the step's own change is read from the last
-// state's Event.
+// PerceptronPlot composes the data plot of state s of problem pr. It needs
+// no earlier state: the step's own change (the old w, the update) is read
+// from s.Event, so a caller keeps only the state it shows.
 //
 // The plot shows the decision regions as opaque tints, the boundary, the
 // margin band (Params.Margin > 0), the normal vector w, the update of this
@@ -32,8 +22,8 @@ var (
 // equal aspect ratio. Its legend and axis ranges are laid out for opt's
 // size, so draw it on a canvas of Width×Height CSS pixels (0.75 pt each);
 // PerceptronSVG and PerceptronPNG do. Data with d ≠ 2 give ErrDimension.
-func PerceptronPlot(pr *perceptron.Problem, states []perceptron.State, opt Options) (*plot.Plot, error) {
-	f, err := perceptronFigure(pr, states, opt)
+func PerceptronPlot(pr *perceptron.Problem, s perceptron.State, opt Options) (*plot.Plot, error) {
+	f, err := perceptronFigure(pr, s, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -43,15 +33,17 @@ func PerceptronPlot(pr *perceptron.Problem, states []perceptron.State, opt Optio
 // PerceptronSVG writes PerceptronPlot's figure as a standalone SVG file,
 // with an XML declaration and <title>/<desc> (a text alternative that
 // describes the state). Use InlineSVG to put it inside an HTML page.
-func PerceptronSVG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
-	_, err := PerceptronSVGFrame(w, pr, states, opt)
+func PerceptronSVG(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) error {
+	_, err := PerceptronSVGFrame(w, pr, s, opt)
 	return err
 }
 
-// PerceptronSVGFrame is PerceptronSVG that also returns PerceptronFrame's
-// answer, from one layout: what a page needs to inline a clickable plot.
-func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) (Frame, error) {
-	f, err := perceptronFigure(pr, states, opt)
+// PerceptronSVGFrame is PerceptronSVG that also returns where the SVG puts
+// the data area and which data it shows, measured by the drawing's own
+// layout code: what a page needs to inline a clickable plot. The Frame is
+// the same for every state of one problem and size.
+func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) (Frame, error) {
+	f, err := perceptronFigure(pr, s, opt)
 	if err != nil {
 		return Frame{}, err
 	}
@@ -60,42 +52,39 @@ func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, states []perceptron
 
 // PerceptronPNG writes PerceptronPlot's figure as a PNG of exactly
 // Width×Height pixels (96 dpi), for slides and downloads.
-func PerceptronPNG(w io.Writer, pr *perceptron.Problem, states []perceptron.State, opt Options) error {
-	f, err := perceptronFigure(pr, states, opt)
+func PerceptronPNG(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) error {
+	f, err := perceptronFigure(pr, s, opt)
 	if err != nil {
 		return err
 	}
 	return f.writePNG(w)
 }
 
-// PerceptronFrame returns where PerceptronSVG puts the data area and
-// which data it shows, measured by the drawing's own layout code. It is
-// the same for every state of one problem and size, so a page can fetch
-// it once per data set.
-func PerceptronFrame(pr *perceptron.Problem, states []perceptron.State, opt Options) (Frame, error) {
-	f, err := perceptronFigure(pr, states, opt)
-	if err != nil {
-		return Frame{}, err
-	}
-	return f.frame(), nil
-}
-
-func checkProblem(pr *perceptron.Problem, states []perceptron.State) error {
+// checkProblem rejects a problem with no points and a state from another
+// problem (or the zero State), which would index out of range.
+func checkProblem(pr *perceptron.Problem, s perceptron.State) error {
 	switch {
 	case pr == nil || len(pr.X) == 0:
 		return fmt.Errorf("%w: the problem is nil or has no points", ErrNoData)
-	case len(states) == 0:
-		return fmt.Errorf("%w: give at least the initial state", ErrNoStates)
-	case len(states[len(states)-1].Models) != len(pr.Tasks):
-		return fmt.Errorf("render: state has %d models for %d tasks; it is not from this problem",
-			len(states[len(states)-1].Models), len(pr.Tasks))
+	case s.Models == nil && len(pr.Tasks) > 0:
+		return fmt.Errorf("%w: the state has no models; give a state from Init or Step", ErrNoState)
+	case len(s.Models) != len(pr.Tasks):
+		return fmt.Errorf("%w: state has %d models for %d tasks; it is not from this problem",
+			ErrShape, len(s.Models), len(pr.Tasks))
+	case s.Event.I >= len(pr.X) || s.Event.I >= 0 && len(s.Event.Before) < len(pr.Tasks):
+		return fmt.Errorf("%w: the state's event (point %d) is not from this problem", ErrShape, s.Event.I)
+	}
+	for _, m := range s.Models {
+		if len(m.W) != len(pr.X[0]) {
+			return fmt.Errorf("%w: state has a %d-D w for %d-D data", ErrShape, len(m.W), len(pr.X[0]))
+		}
 	}
 	return nil
 }
 
 // perceptronFigure builds the data plot and lays it out for opt's size.
-func perceptronFigure(pr *perceptron.Problem, states []perceptron.State, opt Options) (*figure, error) {
-	if err := checkProblem(pr, states); err != nil {
+func perceptronFigure(pr *perceptron.Problem, s perceptron.State, opt Options) (*figure, error) {
+	if err := checkProblem(pr, s); err != nil {
 		return nil, err
 	}
 	if d := len(pr.X[0]); d != 2 {
@@ -103,7 +92,7 @@ func perceptronFigure(pr *perceptron.Problem, states []perceptron.State, opt Opt
 	}
 	w, h := opt.size(DefaultSize, DefaultSize)
 	th := newTheme(w, h)
-	sc := newScene(pr, states[len(states)-1], th)
+	sc := newScene(pr, s, th)
 
 	p := plot.New()
 	th.style(p, "x₁", "x₂", 14, 14, 12)

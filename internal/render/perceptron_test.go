@@ -50,15 +50,16 @@ func (c renderCase) trajectory(t testing.TB) (*perceptron.Problem, []perceptron.
 	return pr, states
 }
 
+// svg draws the case's last state, or with history its history chart.
 func (c renderCase) svg(t testing.TB) []byte {
 	t.Helper()
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
 	var err error
 	if c.history {
-		err = PerceptronHistorySVG(&b, pr, states, Options{})
+		err = HistorySVG(&b, perceptronHistory(pr, states), Options{})
 	} else {
-		err = PerceptronSVG(&b, pr, states, Options{})
+		err = PerceptronSVG(&b, pr, states[len(states)-1], Options{})
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
@@ -86,32 +87,39 @@ var cases = []renderCase{
 func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := c.svg(t)
-			golden := filepath.Join("testdata", "perceptron_"+c.name+"_golden.svg")
-			actual := filepath.Join("testdata", c.name+".actual.svg")
 			if *look != "" {
 				writeLook(t, c)
 			}
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				os.Remove(actual)
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				if err := os.WriteFile(actual, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				t.Fatalf("%s differs from %s; got written to %s (go test -update accepts it)", c.name, golden, actual)
-			}
-			os.Remove(actual)
+			checkGolden(t, "perceptron_"+c.name, c.svg(t))
 		})
 	}
+}
+
+// checkGolden compares got byte for byte with testdata/<name>_golden.svg.
+// With -update it rewrites the golden instead; on a mismatch it writes got
+// to testdata/<name>.actual.svg (gitignored) and fails with its path.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name+"_golden.svg")
+	actual := filepath.Join("testdata", name+".actual.svg")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(actual)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		if err := os.WriteFile(actual, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Fatalf("%s differs from %s; got written to %s (go test -update accepts it)", name, golden, actual)
+	}
+	os.Remove(actual)
 }
 
 // writeLook writes the case as SVG and PNG to the -look directory.
@@ -128,7 +136,7 @@ func writeLook(t *testing.T, c renderCase) {
 	}
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
-	if err := PerceptronPNG(&b, pr, states, Options{}); err != nil {
+	if err := PerceptronPNG(&b, pr, states[len(states)-1], Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(*look, c.name+".png"), b.Bytes(), 0o644); err != nil {
@@ -138,21 +146,28 @@ func writeLook(t *testing.T, c renderCase) {
 
 func TestSVGTextAlternative(t *testing.T) {
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			svg := string(c.svg(t))
-			i := strings.Index(svg, "<svg")
-			j := strings.Index(svg[i:], ">") + i + 1
-			rest := strings.TrimLeft(svg[j:], "\n")
-			if !strings.HasPrefix(rest, "<title>") {
-				t.Fatalf("no <title> right after <svg ...>; it is followed by %.40q", rest)
-			}
-			if !strings.Contains(rest, "</title>\n<desc>") || !strings.Contains(rest, "</desc>") {
-				t.Errorf("no <desc> right after </title>")
-			}
-			if strings.Count(svg, "<title>") != 1 || strings.Count(svg, "<desc>") != 1 {
-				t.Errorf("want exactly one <title> and one <desc>")
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkTextAlternative(t, string(c.svg(t))) })
+	}
+}
+
+// checkTextAlternative wants exactly one <title> and one <desc>, first
+// inside the root <svg> element, where assistive technology looks.
+func checkTextAlternative(t *testing.T, svg string) {
+	t.Helper()
+	i := strings.Index(svg, "<svg")
+	j := strings.Index(svg[i:], ">") + i + 1
+	rest := strings.TrimLeft(svg[j:], "\n")
+	if !strings.HasPrefix(rest, "<title>") {
+		t.Fatalf("no <title> right after <svg ...>; it is followed by %.40q", rest)
+	}
+	if !strings.Contains(rest, "</title>\n<desc>") || !strings.Contains(rest, "</desc>") {
+		t.Errorf("no <desc> right after </title>")
+	}
+	if strings.Count(svg, "<title>") != 1 || strings.Count(svg, "<desc>") != 1 {
+		t.Errorf("want exactly one <title> and one <desc>")
+	}
+	if strings.Contains(svg, "<title></title>") || strings.Contains(svg, "<desc></desc>") {
+		t.Errorf("empty <title> or <desc>")
 	}
 }
 
@@ -187,24 +202,36 @@ func TestPerceptronErrors(t *testing.T) {
 	}
 	or := cases[0]
 	pr2, st2 := or.trajectory(t)
+	prOVA, stOVA := cases[5].trajectory(t)
+	foreign := st2[len(st2)-1]
+	foreign.Event.I = 99
 	tests := []struct {
-		name   string
-		pr     *perceptron.Problem
-		states []perceptron.State
-		want   error
+		name string
+		pr   *perceptron.Problem
+		s    perceptron.State
+		want error
 	}{
-		{"d = 3", pr3, st3, ErrDimension},
-		{"no states", pr2, nil, ErrNoStates},
-		{"no problem", nil, st2, ErrNoData},
+		{"d = 3", pr3, st3[1], ErrDimension},
+		{"zero state", pr2, perceptron.State{}, ErrNoState},
+		{"no problem", nil, st2[0], ErrNoData},
+		{"state of another problem", prOVA, st2[0], ErrShape},
+		{"multiclass state, binary problem", pr2, stOVA[0], ErrShape},
+		{"event out of range", pr2, foreign, ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := PerceptronSVG(&b, tt.pr, tt.states, Options{}); !errors.Is(err, tt.want) {
+			if err := PerceptronSVG(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronSVG error = %v, want %v", err, tt.want)
 			}
-			if _, err := PerceptronFrame(tt.pr, tt.states, Options{}); !errors.Is(err, tt.want) {
-				t.Errorf("PerceptronFrame error = %v, want %v", err, tt.want)
+			if _, err := PerceptronSVGFrame(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
+				t.Errorf("PerceptronSVGFrame error = %v, want %v", err, tt.want)
+			}
+			if err := PerceptronPNG(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
+				t.Errorf("PerceptronPNG error = %v, want %v", err, tt.want)
+			}
+			if _, err := PerceptronPlot(tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
+				t.Errorf("PerceptronPlot error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
 				t.Errorf("wrote %d bytes on error", b.Len())
@@ -217,7 +244,7 @@ func TestPNGSize(t *testing.T) {
 	pr, states := cases[1].trajectory(t)
 	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}, {Width: 2000, Height: 2000}} {
 		var b bytes.Buffer
-		if err := PerceptronPNG(&b, pr, states, opt); err != nil {
+		if err := PerceptronPNG(&b, pr, states[len(states)-1], opt); err != nil {
 			t.Fatal(err)
 		}
 		img, err := png.Decode(&b)
@@ -240,7 +267,7 @@ func TestFrame(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
 		for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
-			f, err := PerceptronFrame(pr, states, opt)
+			f, err := PerceptronSVGFrame(io.Discard, pr, states[len(states)-1], opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,12 +295,12 @@ func TestFrame(t *testing.T) {
 func TestFrameSameEveryStep(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
-		first, err := PerceptronFrame(pr, states[:1], Options{})
+		first, err := PerceptronSVGFrame(io.Discard, pr, states[0], Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k := 1; k < len(states); k++ {
-			if f, _ := PerceptronFrame(pr, states[:k+1], Options{}); f != first {
+			if f, _ := PerceptronSVGFrame(io.Discard, pr, states[k], Options{}); f != first {
 				t.Fatalf("%s: frame at step %d = %+v, at step 0 = %+v", c.name, k, f, first)
 			}
 		}
@@ -327,14 +354,14 @@ func TestOddInputs(t *testing.T) {
 			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
 				for k := range states {
 					var b bytes.Buffer
-					if err := PerceptronSVG(&b, pr, states[:k+1], opt); err != nil {
+					if err := PerceptronSVG(&b, pr, states[k], opt); err != nil {
 						t.Fatalf("step %d %+v: %v", k, opt, err)
 					}
-					if err := PerceptronHistorySVG(&b, pr, states[:k+1], opt); err != nil {
+					if err := HistorySVG(&b, perceptronHistory(pr, states[:k+1]), opt); err != nil {
 						t.Fatalf("history step %d %+v: %v", k, opt, err)
 					}
 				}
-				if err := PerceptronPNG(io.Discard, pr, states, opt); err != nil {
+				if err := PerceptronPNG(io.Discard, pr, states[len(states)-1], opt); err != nil {
 					t.Fatalf("png %+v: %v", opt, err)
 				}
 			}

@@ -1,28 +1,13 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
-	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
-
-// ErrNotFinite is returned by the plotter constructors for NaN or
-// infinite input, which would draw nothing or garbage.
-var ErrNotFinite = errors.New("render: NaN or infinite value")
-
-func finite(vs ...float64) error {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: %v", ErrNotFinite, v)
-		}
-	}
-	return nil
-}
 
 // view returns the data rectangle p shows; plotters read it at draw time,
 // after the figure has fixed the axes, so they need no DataRange and never

@@ -41,15 +41,7 @@ func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
 // slot is the palette slot of class c: +1 blue, −1 vermillion, and class
 // k of a multiclass problem slot k, so a class keeps its colour across
 // data sets.
-func (sc *scene) slot(c int) int {
-	switch {
-	case !sc.binary:
-		return c
-	case c == 1:
-		return 0
-	}
-	return 1
-}
+func (sc *scene) slot(c int) int { return slotOf(c, sc.binary) }
 
 func (sc *scene) updated(k int) bool {
 	ev := sc.s.Event

@@ -3,8 +3,6 @@ package render
 import (
 	"image/color"
 	"math"
-	"strconv"
-	"strings"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -118,66 +116,6 @@ func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.Legend.TextStyle = t.text(tickSize, false, draw.XLeft, draw.YBottom)
-}
-
-// niceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
-// chosen so that about n steps span the range, with a minor tick halfway,
-// labelled with a true minus sign (U+2212) and as many decimals as the
-// step needs. With equal set it sizes the step from the shorter axis of p
-// and uses it on both, so that on an equal-aspect plot the ticks are as
-// far apart across as up.
-type niceTicks struct {
-	n       float64
-	equal   *plot.Plot
-	integer bool // counts: no tick between whole numbers
-}
-
-func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
-	span := hi - lo
-	if t.equal != nil {
-		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
-	}
-	step := niceStep(span / t.n)
-	if t.integer && step < 1 {
-		step = 1
-	}
-	if !(step > 0) || (hi-lo)/step > 100 {
-		return plot.DefaultTicks{}.Ticks(lo, hi)
-	}
-	decimals := int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
-	var ts []plot.Tick
-	for i := math.Ceil(lo/step - 0.5 - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
-		if v := (i - 0.5) * step; v >= lo && v <= hi && !(t.integer && step < 2) {
-			ts = append(ts, plot.Tick{Value: v})
-		}
-		v := i * step
-		if v < lo-1e-9*step {
-			continue
-		}
-		label := strconv.FormatFloat(v, 'f', decimals, 64)
-		if strings.Trim(label, "-0.") == "" {
-			label = strings.TrimPrefix(label, "-")
-		}
-		ts = append(ts, plot.Tick{Value: v, Label: strings.Replace(label, "-", "−", 1)})
-	}
-	return ts
-}
-
-// niceStep rounds a raw step to 1, 2 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
-	if !(raw > 0) || math.IsInf(raw, 0) {
-		return 0
-	}
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	switch r := raw / mag; {
-	case r < 1.5:
-		return mag
-	case r < 3.5:
-		return 2 * mag
-	case r < 7.5:
-		return 5 * mag
-	}
-	return 10 * mag
 }
 
 // Okabe–Ito colours (Okabe & Ito 2008), the house palette: distinguishable

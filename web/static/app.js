@@ -5,7 +5,20 @@
   "use strict";
   var timer = null;
 
-  function panel() { return document.getElementById("demo-panel"); }
+  // A page may hold several demos; keys and play act on the one last
+  // used (clicked or focused), at first the first one.
+  var currentID = null;
+  function panel() {
+    return (currentID && document.getElementById(currentID)) || document.querySelector(".demo-panel");
+  }
+  function use(el) {
+    var p = el && el.closest ? el.closest(".demo-panel") : null;
+    if (p && p.id !== currentID) {
+      if (timer) setPlaying(false);
+      currentID = p.id;
+    }
+  }
+  document.addEventListener("focusin", function (e) { use(e.target); });
 
   // act follows a control's link. Presses that arrive while a step is
   // loading wait their turn (up to a few), so fast key repeats never race
@@ -20,7 +33,7 @@
     var a = p && p.querySelector('a[data-action="' + name + '"]');
     if (!a) return false;
     busy = true;
-    go(a.getAttribute("href")).then(done, done);
+    go(a.getAttribute("href"), p.id).then(done, done);
     return true;
   }
 
@@ -71,6 +84,7 @@
   });
 
   document.addEventListener("click", function (e) {
+    use(e.target);
     var t = e.target.closest ? e.target.closest("[data-action]") : null;
     if (t && t.dataset.action === "play") { setPlaying(!timer); return; }
     if (t && t.dataset.action === "copy-link") {
@@ -95,8 +109,9 @@
   // measured, then removes the point under the pointer or adds a new one.
   function plotClick(e, svg) {
     var fig = svg.closest("figure.plot");
+    var mode = fig.dataset.click;
     var info = JSON.parse(fig.dataset.frame || "null");
-    if (!info || !info.frame) return;
+    if (!mode || !info || !info.frame) return;
     var f = info.frame;
     var pt = svg.createSVGPoint();
     pt.x = e.clientX; pt.y = e.clientY;
@@ -110,30 +125,36 @@
     var x2 = v.YMax - py * (v.YMax - v.YMin);
     var perUnit = f.Width / (v.XMax - v.XMin) * m.a; // screen px per data unit
     var best = -1, bestD = 10 / perUnit; // 10 screen pixels
-    info.points.forEach(function (p, i) {
+    (info.points || []).forEach(function (p, i) {
       var d = Math.hypot(p[0] - x1, p[1] - x2);
       if (d < bestD) { bestD = d; best = i; }
     });
-    var q = new URL(panel().dataset.self, window.location.href);
-    if (best >= 0) {
-      q.searchParams.set("op", "remove");
-      q.searchParams.set("pi", String(best));
-    } else {
-      var cls = document.querySelector('input[name="click-class"]:checked');
+    var p = panel();
+    var q = new URL(p.dataset.self, window.location.href);
+    if (mode === "start") {
+      // A demo without points: the click sets the start point.
       q.searchParams.set("op", "add");
       q.searchParams.set("px", x1.toFixed(3));
       q.searchParams.set("py", x2.toFixed(3));
-      q.searchParams.set("pl", cls ? cls.value : fig.dataset.class);
+    } else if (best >= 0) {
+      q.searchParams.set("op", "remove");
+      q.searchParams.set("pi", String(best));
+    } else {
+      var cls = p.querySelector('input[data-role="click-class"]:checked');
+      q.searchParams.set("op", "add");
+      q.searchParams.set("px", x1.toFixed(3));
+      q.searchParams.set("py", x2.toFixed(3));
+      q.searchParams.set("pl", cls ? cls.value : "1");
     }
     busy = true;
-    go(q.pathname + q.search).then(done, done);
+    go(q.pathname + q.search, p.id).then(done, done);
   }
 
   // go loads a state into the demo panel; the server's HX-Push-Url header
   // puts its permalink in the address bar.
-  function go(href) {
+  function go(href, id) {
     if (window.htmx) {
-      return window.htmx.ajax("GET", href, { target: "#demo-panel", swap: "outerHTML" });
+      return window.htmx.ajax("GET", href, { target: "#" + id, swap: "outerHTML" });
     }
     window.location.href = href;
     return Promise.resolve();

@@ -15,11 +15,21 @@
 //
 // A run ends when a whole epoch makes no update (Converged), when the
 // weights at the start of an epoch equal those at the start of an earlier
-// epoch (CycleDetected), or after MaxEpochs epochs (IterationLimit). A
-// repeated (w, b) with updates in between is impossible on linearly
-// separable data, because every update raises ⟨(w,b), (w*,b*)⟩ by a positive
-// amount; so CycleDetected is a proof that the data are not separable, in
-// cyclic and in random order alike. Cycle detection compares floats
-// exactly: on data whose updates do not cancel exactly in floating point a
-// non-separable run ends at the epoch limit instead.
+// epoch (CycleDetected), or after MaxEpochs epochs (IterationLimit), and
+// in that order of precedence when the last epoch qualifies for several: a
+// cycle found by the last allowed epoch is reported as a cycle. A repeated
+// (w, b) with updates in between is impossible on linearly separable data,
+// because every update raises ⟨(w,b), (w*,b*)⟩ by a positive amount; so
+// CycleDetected is a proof that the data are not separable, in cyclic and
+// in random order alike. Cycle detection compares floats exactly: on data
+// whose updates do not cancel exactly in floating point a non-separable run
+// ends at the epoch limit instead. It costs one hash lookup per epoch.
+// Params.FixedEpochs turns the first two stops off, as Algorithm 7 runs a
+// fixed number of epochs.
+//
+// # Determinism
+//
+// The same data and Params give the same run bit for bit on every machine:
+// random order is a seeded PCG, and products are rounded before they are
+// added so that no compiler fuses them into FMA instructions.
 package perceptron

@@ -60,6 +60,12 @@ type Params struct {
 	Margin     float64 // update when y(w·x+b) ≤ Margin; 0 is Algorithm 1
 	Average    bool    // report averaged weights (Algorithm 7)
 	Multiclass Multiclass
+	// FixedEpochs runs all MaxEpochs epochs, as Algorithm 7 (the averaged
+	// perceptron, DS 503) does: the run stops neither at a clean epoch
+	// nor at a detected cycle, because the average keeps moving towards
+	// the final w after the updates stop. The final status is Converged
+	// when the last epoch made no update and IterationLimit otherwise.
+	FixedEpochs bool
 }
 
 // DefaultParams are Algorithm 1 of the notes: cyclic order, η = 1, no
@@ -117,6 +123,7 @@ type Model struct {
 }
 
 // Averaged returns Algorithm 7's averaged classifier (w − u/c, b − β/c).
+// It allocates the vector; AveragedScore scores a point without it.
 func (m Model) Averaged() ([]float64, float64) {
 	w := make([]float64, len(m.W))
 	for j := range w {
@@ -147,7 +154,6 @@ type State struct {
 	Status        algos.Status
 
 	order []int
-	hist  *epochStart
 }
 
 // CurrentEpoch is the 1-based epoch of the point examined at the step
@@ -161,13 +167,19 @@ func (s State) CurrentEpoch() int {
 func (s State) Order() []int { return s.order }
 
 // Problem is validated data plus parameters: what Init checked once so
-// that Step need not.
+// that Step need not. Use the one Init returns, and do not change or copy
+// it afterwards: it keeps an index of the run's epoch starts for the cycle
+// check (see startIndex), which is safe for concurrent use but assumes the
+// data and parameters it was built for.
 type Problem struct {
 	X       [][]float64
 	Classes []int // distinct labels, ascending
 	Y       []int
 	Tasks   []Task
 	P       Params
+
+	seq    []int // 0, 1, …, n−1: the order of every Cyclic epoch, shared
+	starts startIndex
 }
 
 // Init validates d and p and returns the problem and its state before the
@@ -186,9 +198,11 @@ func Init(d Data, p Params) (*Problem, State, error) {
 	for k := range models {
 		models[k] = Model{W: make([]float64, dim), U: make([]float64, dim), C: 1}
 	}
-	s := State{Models: models, Event: Event{I: -1}, order: pr.order(0)}
-	s.hist = s.hist.push(0, models)
-	return pr, s, nil
+	pr.seq = make([]int, len(d.X))
+	for i := range pr.seq {
+		pr.seq[i] = i
+	}
+	return pr, State{Models: models, Event: Event{I: -1}, order: pr.order(0)}, nil
 }
 
 func validate(d Data, p Params) error {
@@ -279,15 +293,32 @@ func tasks(classes []int, m Multiclass) []Task {
 	return ts
 }
 
-// order returns the visiting order of epoch e.
+// order returns the visiting order of epoch e. Cyclic epochs share one
+// read-only slice, so a long run allocates nothing per epoch for them.
 func (pr *Problem) order(e int) []int {
 	n := len(pr.X)
 	if pr.P.Order == Random {
-		return rand.New(rand.NewPCG(pr.P.Seed, uint64(e))).Perm(n)
+		return pr.shuffle(make([]int, n), e)
+	}
+	if len(pr.seq) == n {
+		return pr.seq
 	}
 	o := make([]int, n)
 	for i := range o {
 		o[i] = i
 	}
 	return o
+}
+
+// shuffle writes epoch e's random order into p, which must have n
+// elements, and returns it: a Fisher–Yates shuffle of 0…n−1 by a PCG
+// seeded with (Seed, e), the same permutation rand.Perm draws. In-place
+// stepping reuses the slice of the previous epoch.
+func (pr *Problem) shuffle(p []int, e int) []int {
+	for i := range p {
+		p[i] = i
+	}
+	r := rand.New(rand.NewPCG(pr.P.Seed, uint64(e)))
+	r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
 }

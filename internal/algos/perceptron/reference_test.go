@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,60 +10,142 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/dataset"
 )
+
+// ref is what referenceFit returns.
+type ref struct {
+	w, avgW             []float64
+	b, avgB             float64
+	t, mistakes, epochs int
+	converged, cycled   bool
+}
 
 // referenceFit is Algorithm 1 (with η, margin and Algorithm 7's averaging)
 // written as plainly as possible, straight from the notes, with none of
 // the package's machinery: an independent route to the same numbers.
-func referenceFit(x [][]float64, y []int, eta, margin float64, maxEpochs int) (w []float64, b float64, avgW []float64, avgB float64, t, mistakes, epochs int, converged, cycled bool) {
+// After each epoch it stops, in this order of precedence, when the epoch
+// made no update (converged), when (w, b) equals its value at the start of
+// an earlier epoch (cycled: also on the last allowed epoch, as the package
+// documents), or when the epochs are used up. With fixed it runs every
+// epoch and ends converged only if the last one made no update.
+func referenceFit(x [][]float64, y []int, eta, margin float64, maxEpochs int, fixed bool) ref {
 	d := len(x[0])
+	var r ref
 	w, u := make([]float64, d), make([]float64, d)
-	var beta float64
+	var b, beta float64
 	c := 1.0
-	var starts [][]float64 // (w, b) at the start of each epoch
-	for epochs < maxEpochs {
-		start := append(slices.Clone(w), b)
-		for _, s := range starts {
-			if epochs > 0 && slices.Equal(s, start) {
-				cycled = true
-			}
-		}
-		if cycled {
-			break
-		}
-		starts = append(starts, start)
+	starts := [][]float64{append(slices.Clone(w), b)} // (w, b) at each epoch start
+	for r.epochs < maxEpochs {
 		epochMistakes := 0
 		for i := range x {
-			t++
+			r.t++
 			yi := float64(y[i])
 			score := b
 			for j := range w {
-				score += w[j] * x[i][j]
+				score += float64(w[j] * x[i][j])
 			}
 			if yi*score <= margin {
 				for j := range w {
-					w[j] += eta * yi * x[i][j]
-					u[j] += eta * yi * c * x[i][j]
+					w[j] += float64(eta * yi * x[i][j])
+					u[j] += float64(eta * yi * c * x[i][j])
 				}
 				b += eta * yi
-				beta += eta * yi * c
-				mistakes++
+				beta += float64(eta * yi * c)
+				r.mistakes++
 				epochMistakes++
 			}
 			c++
 		}
-		epochs++
+		r.epochs++
+		if fixed {
+			r.converged = epochMistakes == 0
+			continue
+		}
 		if epochMistakes == 0 {
-			converged = true
+			r.converged = true
 			break
 		}
+		end := append(slices.Clone(w), b)
+		for _, s := range starts {
+			if slices.Equal(s, end) {
+				r.cycled = true
+			}
+		}
+		if r.cycled {
+			break
+		}
+		starts = append(starts, end)
 	}
-	avgW = make([]float64, d)
+	r.w, r.b = w, b
+	r.avgW = make([]float64, d)
 	for j := range w {
-		avgW[j] = w[j] - u[j]/c
+		r.avgW[j] = w[j] - u[j]/c
 	}
-	return w, b, avgW, b - beta/c, t, mistakes, epochs, converged, cycled
+	r.avgB = b - beta/c
+	return r
+}
+
+// checkReference runs the package and referenceFit on the same problem and
+// fails unless they agree on the classifier, the counts and the status.
+func checkReference(t *testing.T, name string, x [][]float64, y []int, p Params) algos.Status {
+	t.Helper()
+	want := referenceFit(x, y, p.Eta, p.Margin, p.MaxEpochs, p.FixedEpochs)
+	pr, s, err := Run(Data{X: x, Y: y}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, gb := pr.Classifier(s, 0)
+	ww, wb := want.w, want.b
+	if p.Average {
+		ww, wb = want.avgW, want.avgB
+	}
+	wantStatus := algos.IterationLimit
+	switch {
+	case want.converged:
+		wantStatus = algos.Converged
+	case want.cycled:
+		wantStatus = algos.CycleDetected
+	}
+	if !slices.Equal(gw, ww) || gb != wb || s.T != want.t || s.Mistakes != want.mistakes || s.Epoch != want.epochs || s.Status != wantStatus {
+		t.Fatalf("%s (n=%d d=%d %+v): got w=%v b=%v t=%d m=%d e=%d %v; reference w=%v b=%v t=%d m=%d e=%d %v",
+			name, len(x), len(x[0]), p, gw, gb, s.T, s.Mistakes, s.Epoch, s.Status, ww, wb, want.t, want.mistakes, want.epochs, wantStatus)
+	}
+	return s.Status
+}
+
+// TestReferenceEdges pins the cases random trials may miss: a cycle that
+// closes on the last allowed epoch is CycleDetected, not IterationLimit
+// (XOR returns to w = 0, b = 0 after its first epoch); a clean last epoch
+// is Converged; and FixedEpochs runs through both.
+func TestReferenceEdges(t *testing.T) {
+	tests := []struct {
+		name  string
+		d     Data
+		p     func(*Params)
+		want  algos.Status
+		steps int
+	}{
+		{"xor cycle on last epoch", xorData, func(p *Params) { p.MaxEpochs = 1 }, algos.CycleDetected, 4},
+		{"xor cycle before limit", xorData, func(p *Params) { p.MaxEpochs = 2 }, algos.CycleDetected, 4},
+		{"or converges on last epoch", orData, func(p *Params) { p.MaxEpochs = 6 }, algos.Converged, 24},
+		{"or one epoch short", orData, func(p *Params) { p.MaxEpochs = 5 }, algos.IterationLimit, 20},
+		{"xor fixed epochs", xorData, func(p *Params) { p.MaxEpochs, p.FixedEpochs = 3, true }, algos.IterationLimit, 12},
+		{"or fixed epochs", orData, func(p *Params) { p.MaxEpochs, p.FixedEpochs, p.Average = 9, true, true }, algos.Converged, 36},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			tt.p(&p)
+			if got := checkReference(t, tt.name, tt.d.X, tt.d.Y, p); got != tt.want {
+				t.Errorf("status = %v, want %v", got, tt.want)
+			}
+			if _, s, _ := Run(tt.d, p, nil); s.T != tt.steps {
+				t.Errorf("steps = %d, want %d", s.T, tt.steps)
+			}
+		})
+	}
 }
 
 // TestAgainstReference compares Run with referenceFit on random data sets:
@@ -70,16 +153,16 @@ func referenceFit(x [][]float64, y []int, eta, margin float64, maxEpochs int) (w
 // cycles show) and real values, with several η and margins.
 func TestAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	outcomes := map[string]int{}
+	outcomes := map[algos.Status]int{}
 	defer func() {
 		// The trials must exercise every way a run can end.
-		for _, o := range []string{"converged", "cycle detected", "iteration limit"} {
+		for _, o := range []algos.Status{algos.Converged, algos.CycleDetected, algos.IterationLimit} {
 			if outcomes[o] == 0 {
 				t.Errorf("no trial ended %q: %v", o, outcomes)
 			}
 		}
 	}()
-	for trial := range 200 {
+	for trial := range 300 {
 		n, d := 2+r.IntN(12), 1+r.IntN(4)
 		x := make([][]float64, n)
 		y := make([]int, n)
@@ -97,27 +180,14 @@ func TestAgainstReference(t *testing.T) {
 		}
 		p := DefaultParams()
 		p.MaxEpochs = 1 + r.IntN(60)
+		if trial%7 == 0 {
+			p.MaxEpochs = 1 + r.IntN(2) // where cycles meet the limit
+		}
 		p.Eta = []float64{1, 0.5, 2, 0.1}[trial%4]
 		p.Margin = []float64{0, 0, 1, 0.25}[(trial/4)%4]
 		p.Average = trial%3 == 0
-		w, b, aw, ab, steps, mistakes, epochs, converged, cycled := referenceFit(x, y, p.Eta, p.Margin, p.MaxEpochs)
-		pr, s, err := Run(Data{X: x, Y: y}, p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gw, gb := pr.Classifier(s, 0)
-		ww, wb := w, b
-		if p.Average {
-			ww, wb = aw, ab
-		}
-		if !slices.Equal(gw, ww) || gb != wb || s.T != steps || s.Mistakes != mistakes || s.Epoch != epochs {
-			t.Fatalf("trial %d (n=%d d=%d %+v): got w=%v b=%v t=%d m=%d e=%d; reference w=%v b=%v t=%d m=%d e=%d",
-				trial, n, d, p, gw, gb, s.T, s.Mistakes, s.Epoch, ww, wb, steps, mistakes, epochs)
-		}
-		outcomes[s.Status.String()]++
-		if got := s.Status.String(); (got == "converged") != converged || (got == "cycle detected") != cycled {
-			t.Fatalf("trial %d: status %v, reference converged=%v cycled=%v", trial, s.Status, converged, cycled)
-		}
+		p.FixedEpochs = trial%5 == 0
+		outcomes[checkReference(t, fmt.Sprintf("trial %d", trial), x, y, p)]++
 	}
 }
 

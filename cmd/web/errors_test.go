@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+
+	"github.com/margin-edu/margin/internal/fit"
+)
+
+// testProblems stands for the lessons' query problems: one entry per bad
+// key.
+type testProblems []string
+
+func (p testProblems) List() []string { return p }
+func (p testProblems) Error() string  { return strings.Join(p, "; ") }
+
+func TestErrMapping(t *testing.T) {
+	probs := testProblems{`eta: "-2" is not a number greater than 0 up to 100`, `n: "x" is not a whole number from 4 to 500`}
+	opErr := &net.OpError{Op: "read", Net: "tcp",
+		Source: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080},
+		Addr:   &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 51234}, Err: os.ErrDeadlineExceeded}
+	tests := []struct {
+		name  string
+		err   error
+		want  int
+		lines []string // the error page's messages, in order
+		log   string   // the level it is logged at, if at all
+		api   string   // the API's message, if not the lines joined
+	}{
+		{"problems", probs, 400, probs, "", ""},
+		{"wrapped problems", bad(fmt.Errorf("upload: %w", probs)), 400, probs, "", ""},
+		{"one message with ;", bad(errors.New("the form could not be read; send CSV in the csv field")), 400,
+			[]string{"the form could not be read; send CSV in the csv field"}, "", ""},
+		{"fit bad request", fmt.Errorf("x: %w", fit.ErrBadRequest), 400, []string{"x: bad request"}, "", ""},
+		{"unprocessable", fmt.Errorf("%w: the kernel matrix is singular", fit.ErrUnprocessable), 422,
+			[]string{fit.ErrUnprocessable.Error() + ": the kernel matrix is singular"}, "", ""},
+		{"canceled", fmt.Errorf("render: %w", context.Canceled), 503, []string{msgStopped}, "INFO", ""},
+		{"deadline", fmt.Errorf("fit: %w", context.DeadlineExceeded), 503, []string{msgStopped}, "INFO", ""},
+		{"read timeout", bad(fmt.Errorf("reading the body: %w", opErr)), 408, []string{msgSlowBody}, "", ""},
+		{"too large", fmt.Errorf("form: %w", &http.MaxBytesError{Limit: maxUpload}), 413,
+			[]string{"the upload is larger than 1 MiB; send at most 500 points"}, "", "the request body is larger than 1 MiB"},
+		{"too long", uriTooLong{"query", maxQuery}, 414,
+			[]string{"the URL's query is longer than 32 KiB, the most Margin reads; shorten it"}, "", ""},
+		{"http error", echo.NewHTTPError(404, "there is no lesson svm"), 404, []string{"there is no lesson svm"}, "", ""},
+		{"anything else", errors.New("render: boom; at 127.0.0.1:80"), 500, []string{msgInternal}, "ERROR", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logger, logs := logBuffer()
+			e := newMWEcho(logger, func(e *echo.Echo) {
+				fail := func(c echo.Context) error { return tt.err }
+				e.GET("/page", fail)
+				e.GET("/api/v1/x", fail)
+				e.GET("/plots/x.svg", fail)
+			})
+
+			rec := mwRequest(t, e, http.MethodGet, "/page", nil)
+			doc, err := goquery.NewDocumentFromReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			doc.Find(`[data-testid="error-message"]`).Each(func(_ int, s *goquery.Selection) { lines = append(lines, s.Text()) })
+			if rec.Code != tt.want || strings.Join(lines, "\n") != strings.Join(tt.lines, "\n") {
+				t.Errorf("page = %d %q, want %d %q", rec.Code, lines, tt.want, tt.lines)
+			}
+			if n := doc.Find(`[data-testid="error"] li`).Length(); len(tt.lines) == 1 && n != 0 {
+				t.Errorf("one message shown as %d bullets", n)
+			}
+
+			rec = mwRequest(t, e, http.MethodGet, "/api/v1/x", nil)
+			var body struct{ Error string }
+			api := strings.Join(tt.lines, "; ")
+			if tt.api != "" {
+				api = tt.api
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != tt.want || body.Error != api {
+				t.Errorf("api = %d %q (%v), want %d {error: %q}", rec.Code, rec.Body, err, tt.want, api)
+			}
+
+			rec = mwRequest(t, e, http.MethodGet, "/plots/x.svg", nil)
+			if want := strings.Join(tt.lines, "\n") + "\n"; rec.Code != tt.want || rec.Body.String() != want {
+				t.Errorf("plot = %d %q, want %d %q", rec.Code, rec.Body, tt.want, want)
+			}
+			if rec.Header().Get("Cache-Control") != "" {
+				t.Errorf("an error is cacheable: %q", rec.Header().Get("Cache-Control"))
+			}
+
+			if tt.log != "ERROR" && strings.Contains(logs.String(), "level=ERROR") {
+				t.Errorf("a %d is logged as an error:\n%s", tt.want, logs)
+			}
+			for _, level := range []string{"INFO", "ERROR"} {
+				logged := strings.Contains(logs.String(), "level="+level+" msg=\"request ")
+				if logged != (level == tt.log) {
+					t.Errorf("logged at %s: %v, want %v:\n%s", level, logged, !logged, logs)
+				}
+			}
+		})
+	}
+}
+
+func TestErrNotFoundClipsPath(t *testing.T) {
+	logger, _ := logBuffer()
+	e := newMWEcho(logger, func(*echo.Echo) {})
+	rec := mwRequest(t, e, http.MethodGet, "/lessons/"+strings.Repeat("x", 500), nil)
+	if rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), strings.Repeat("x", 61)) ||
+		!strings.Contains(rec.Body.String(), "/lessons/xxx") {
+		t.Errorf("404 = %d %.300q, want the path clipped to 60 characters", rec.Code, rec.Body)
+	}
+}
+
+func TestErrClip(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"short", "short"},
+		{strings.Repeat("a", 60), strings.Repeat("a", 60)},
+		{strings.Repeat("a", 61), strings.Repeat("a", 59) + "…"},
+		{strings.Repeat("é", 70), strings.Repeat("é", 59) + "…"},
+	}
+	for _, tt := range tests {
+		if got := clip(tt.in); got != tt.want {
+			t.Errorf("clip(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// uploadRoutes has a form route like the CSV upload, which reports a
+// failure to read the form in its own words, as the handlers do.
+func uploadRoutes(ran *bool) func(e *echo.Echo) {
+	return func(e *echo.Echo) {
+		read := func(c echo.Context) error {
+			*ran = true
+			if _, err := c.MultipartForm(); err != nil {
+				return bad(errors.New("no points found"))
+			}
+			return c.String(http.StatusOK, "ok")
+		}
+		e.POST("/lessons/demo/data", read, limitUpload(maxUpload))
+		e.POST("/api/v1/fit", func(c echo.Context) error {
+			*ran = true
+			if _, err := io.ReadAll(c.Request().Body); err != nil {
+				return bad(fmt.Errorf("reading the body: %v", err)) // as fit.Decode does
+			}
+			return c.String(http.StatusOK, "ok")
+		}, limitUpload(1<<10))
+	}
+}
+
+// csvForm is a multipart form with a file field of n bytes.
+func csvForm(n int) (body []byte, contentType string) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "points.csv")
+	fw.Write(bytes.Repeat([]byte("0.5,1,1\n"), n/8+1))
+	mw.Close()
+	return buf.Bytes(), mw.FormDataContentType()
+}
+
+func TestErrUploadTooLarge(t *testing.T) {
+	var ran bool
+	logger, _ := logBuffer()
+	e := newMWEcho(logger, uploadRoutes(&ran))
+	small, smallType := csvForm(1000)
+	big, bigType := csvForm(2 << 20)
+	const want = "the upload is larger than 1 MiB; send at most 500 points"
+
+	tests := []struct {
+		name, target, contentType string
+		body                      []byte
+		chunked                   bool // unknown length
+		want                      int
+		msg                       string
+		runs                      bool
+	}{
+		{"small", "/lessons/demo/data", smallType, small, false, 200, "ok", true},
+		{"declared too large", "/lessons/demo/data", bigType, big, false, 413, want, false},
+		{"chunked too large", "/lessons/demo/data", bigType, big, true, 413, want, true},
+		{"api declared", "/api/v1/fit", "application/json", big[:2000], false, 413, `{"error":"the request body is larger than 1 KiB"}`, false},
+		{"api chunked", "/api/v1/fit", "application/json", big[:2000], true, 413, `{"error":"the request body is larger than 1 KiB"}`, true},
+	}
+	for _, tt := range tests {
+		ran = false
+		req := httptest.NewRequest(http.MethodPost, tt.target, bytes.NewReader(tt.body))
+		req.Header.Set("Content-Type", tt.contentType)
+		if tt.chunked {
+			req.ContentLength = -1
+			req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(tt.body)))
+		}
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		if rec.Code != tt.want || !strings.Contains(rec.Body.String(), tt.msg) || ran != tt.runs {
+			t.Errorf("%s: %d %.200q (handler ran: %v), want %d with %q (ran: %v)", tt.name, rec.Code, rec.Body, ran, tt.want, tt.msg, tt.runs)
+		}
+	}
+
+	// Over a real connection the client reads the 413 instead of a reset.
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/lessons/demo/data", bigType, bytes.NewReader(big))
+	if err != nil {
+		t.Fatalf("POST 2 MiB: %v, want a 413", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), want) {
+		t.Errorf("POST 2 MiB over HTTP = %d %.200q, want 413 %q", resp.StatusCode, b, want)
+	}
+}
+
+// TestErrSlowBody sends half a body and stalls until the server's
+// ReadTimeout: the answer is a 408 that names no address and quotes no
+// network error.
+func TestErrSlowBody(t *testing.T) {
+	var ran bool
+	logger, _ := logBuffer()
+	srv := httptest.NewUnstartedServer(newMWEcho(logger, uploadRoutes(&ran)))
+	srv.Config.ReadTimeout = 300 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+
+	for _, target := range []string{"/lessons/demo/data", "/api/v1/fit"} {
+		t.Run(target, func(t *testing.T) {
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			body, contentType := csvForm(200)
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: margin\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", target, contentType, len(body))
+			conn.Write(body[:len(body)/2]) // and stall
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("reading the response: %v", err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(b), msgSlowBody) {
+				t.Errorf("stalled body = %d %.300q, want 408 %q", resp.StatusCode, b, msgSlowBody)
+			}
+			for _, leak := range []string{"127.0.0.1", "i/o timeout", "read tcp", "tcp"} {
+				if strings.Contains(string(b), leak) {
+					t.Errorf("the 408 says %q: %.300q", leak, b)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,140 @@
+package perceptron
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"sync"
+)
+
+// startIndex makes the cycle check cost O(tasks·(d+1)) per epoch, not a
+// comparison with every earlier epoch start: it maps a hash of the models
+// (w and b of every task) at the start of each epoch to that epoch.
+//
+// It lives in the Problem, not in a State, and Step stays pure all the
+// same. The run is deterministic, so the start of epoch e is the same in
+// every trajectory of a problem; the first trajectory to reach it records
+// it and later ones find it there. A state at the start of epoch E
+// consults only epochs < E, which its own trajectory passed through, so
+// stepping an old state again, or twice, gives the same answer whatever
+// else has been stepped.
+//
+// It stores hashes, 20 bytes an epoch, not the models (tasks·(d+1) floats
+// an epoch). A hit is confirmed exactly by recomputing that epoch start
+// from w = 0: a true hit ends the run, so that costs at most the run so
+// far, once; a false one needs a 64-bit collision under a seed drawn per
+// problem, which data cannot be chosen to provoke. The seed changes only
+// how fast the check is, never its answer.
+type startIndex struct {
+	mu   sync.Mutex
+	seed maphash.Seed
+	head map[uint64]int32 // hash → latest recorded epoch with that hash
+	prev []int32          // prev[e]: earlier epoch with e's hash, or −1
+	buf  []byte           // scratch for hashing
+}
+
+// cycles reports whether ms, the models at the start of epoch e, equal
+// the models at the start of an earlier epoch of pr's run. If not, and e
+// is the next epoch to record, it records e.
+func (pr *Problem) cycles(e int, ms []Model) bool {
+	ix := &pr.starts
+	ix.mu.Lock()
+	if ix.head == nil {
+		ix.seed = maphash.MakeSeed()
+		ix.head = map[uint64]int32{}
+		ix.record(ix.sum(ms, true)) // epoch 0: w = 0, b = 0
+	}
+	h := ix.sum(ms, false)
+	var cand []int
+	for c, ok := ix.head[h]; ok && c >= 0; c = ix.prev[c] {
+		if int(c) < e {
+			cand = append(cand, int(c))
+		}
+	}
+	if len(cand) == 0 {
+		ix.recordAt(e, h)
+	}
+	ix.mu.Unlock()
+	if len(cand) == 0 {
+		return false
+	}
+	for _, c := range cand {
+		if sameStart(pr.startOf(c), ms) {
+			return true
+		}
+	}
+	// A 64-bit collision with a different start: record e all the same.
+	ix.mu.Lock()
+	ix.recordAt(e, h)
+	ix.mu.Unlock()
+	return false
+}
+
+// recordAt records epoch e unless another trajectory already did.
+// Epochs are reached in order, so e is either recorded or the next one.
+func (ix *startIndex) recordAt(e int, h uint64) {
+	if e == len(ix.prev) {
+		ix.record(h)
+	}
+}
+
+func (ix *startIndex) record(h uint64) {
+	p, ok := ix.head[h]
+	if !ok {
+		p = -1
+	}
+	ix.head[h] = int32(len(ix.prev))
+	ix.prev = append(ix.prev, p)
+}
+
+// sum hashes w and b of every model, or zeros of the same shape. Adding +0
+// folds −0 into 0, which == treats as equal.
+func (ix *startIndex) sum(ms []Model, zero bool) uint64 {
+	b := ix.buf[:0]
+	for _, m := range ms {
+		for _, v := range m.W {
+			b = binary.LittleEndian.AppendUint64(b, bits(v, zero))
+		}
+		b = binary.LittleEndian.AppendUint64(b, bits(m.B, zero))
+	}
+	ix.buf = b
+	return maphash.Bytes(ix.seed, b)
+}
+
+func bits(v float64, zero bool) uint64 {
+	if zero {
+		return 0
+	}
+	return math.Float64bits(v + 0)
+}
+
+// startOf recomputes the models at the start of epoch e from w = 0.
+func (pr *Problem) startOf(e int) []Model {
+	ms := make([]Model, len(pr.Tasks))
+	dim := len(pr.X[0])
+	for k := range ms {
+		ms[k] = Model{W: make([]float64, dim), U: make([]float64, dim), C: 1}
+	}
+	for ep := range e {
+		for _, i := range pr.order(ep) {
+			for k := range ms {
+				pr.visit(&ms[k], k, i)
+			}
+		}
+	}
+	return ms
+}
+
+func sameStart(a, b []Model) bool {
+	for k := range a {
+		if a[k].B != b[k].B {
+			return false
+		}
+		for j, v := range a[k].W {
+			if v != b[k].W[j] {
+				return false
+			}
+		}
+	}
+	return true
+}

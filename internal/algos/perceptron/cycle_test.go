@@ -1,0 +1,178 @@
+package perceptron
+
+import (
+	"math"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/dataset"
+)
+
+// lateCycle (margin 1) returns at the start of epoch 17 to the models it
+// had at the start of epoch 14, so the check must find a start other than
+// w = 0 among many.
+var lateCycle = Data{
+	X: [][]float64{{0, 0}, {-2, 0}, {0, 2}, {0, 2}, {-2, 1}, {2, 2}, {1, 0}},
+	Y: []int{-1, 1, -1, -1, -1, -1, 1},
+}
+
+func TestLateCycle(t *testing.T) {
+	p := DefaultParams()
+	p.Margin = 1
+	pr, s, err := Run(lateCycle, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != algos.CycleDetected || s.Epoch != 17 {
+		t.Fatalf("%v after %d epochs, want cycle detected after 17", s.Status, s.Epoch)
+	}
+	if !sameStart(pr.startOf(14), s.Models) || sameStart(pr.startOf(15), s.Models) {
+		t.Errorf("epoch 17 should start as epoch 14 did, and not as epoch 15")
+	}
+}
+
+// TestCycleIndexPure: the index of epoch starts lives in the Problem and is
+// filled by whichever trajectory gets somewhere first, yet stepping any
+// state again, after the whole run is indexed, gives the very state it gave
+// the first time: a state never matches its own epoch start or a later one.
+func TestCycleIndexPure(t *testing.T) {
+	noisy, _ := dataset.New(dataset.Spec{Name: "noisy", N: 20, Seed: 3})
+	tests := []struct {
+		name string
+		d    Data
+		p    func(*Params)
+	}{
+		{"xor", xorData, func(*Params) {}},
+		{"late cycle", lateCycle, func(p *Params) { p.Margin = 1 }},
+		{"late cycle random", lateCycle, func(p *Params) { p.Margin, p.Order, p.MaxEpochs = 1, Random, 50 }},
+		{"noisy", Data{X: noisy.X, Y: noisy.Y}, func(p *Params) { p.MaxEpochs = 12 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			tt.p(&p)
+			pr, states, err := Trajectory(tt.d, p, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := len(states) - 2; k >= 0; k-- { // latest first: the index is full
+				for range 2 {
+					got, want := pr.Step(states[k]), states[k+1]
+					if got.Status != want.Status || got.Epoch != want.Epoch || !reflect.DeepEqual(got.Models, want.Models) {
+						t.Fatalf("Step(state %d) = %v epoch %d, first time %v epoch %d", k, got.Status, got.Epoch, want.Status, want.Epoch)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCycleIndexConcurrent steps one Problem from several goroutines; run
+// with -race it checks the index's locking, and every run ends alike.
+func TestCycleIndexConcurrent(t *testing.T) {
+	p := DefaultParams()
+	p.Margin = 1
+	pr, s0, _ := Init(lateCycle, p)
+	ends := make([]State, 4)
+	var wg sync.WaitGroup
+	for g := range ends {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := s0
+			for !s.Status.Done() {
+				s = pr.Step(s)
+			}
+			ends[g] = s
+		}()
+	}
+	wg.Wait()
+	for g, s := range ends {
+		if s.Status != algos.CycleDetected || s.T != ends[0].T || !reflect.DeepEqual(s.Models, ends[0].Models) {
+			t.Errorf("goroutine %d ended %v at t=%d, goroutine 0 %v at t=%d", g, s.Status, s.T, ends[0].Status, ends[0].T)
+		}
+	}
+}
+
+// TestManyEpochsFast: 100000 one-point epochs that never repeat. Comparing
+// each epoch start with every earlier one took 6.6 s; the index makes it
+// linear (a few tens of milliseconds, more under -race).
+func TestManyEpochsFast(t *testing.T) {
+	p := DefaultParams()
+	p.MaxEpochs, p.Margin, p.Eta = 100000, 1e300, 1e-300
+	start := time.Now()
+	_, s, err := Run(Data{X: [][]float64{{1}}, Y: []int{1}}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != algos.IterationLimit || s.Epoch != 100000 {
+		t.Errorf("%v after %d epochs, want iteration limit after 100000", s.Status, s.Epoch)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("100000 epochs took %v, want well under 2 s", d)
+	}
+}
+
+func TestFixedEpochs(t *testing.T) {
+	tests := []struct {
+		name   string
+		d      Data
+		epochs int
+		want   algos.Status
+	}{
+		{"or runs past convergence", orData, 10, algos.Converged},
+		{"xor runs past its cycle", xorData, 7, algos.IterationLimit},
+		{"or stopped while updating", orData, 3, algos.IterationLimit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			p.MaxEpochs, p.FixedEpochs, p.Average = tt.epochs, true, true
+			pr, s, err := Run(tt.d, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Status != tt.want || s.Epoch != tt.epochs || s.T != tt.epochs*len(tt.d.X) {
+				t.Errorf("%v after %d epochs, t=%d; want %v after %d, t=%d", s.Status, s.Epoch, s.T, tt.want, tt.epochs, tt.epochs*len(tt.d.X))
+			}
+			p.FixedEpochs = false
+			pr2, s2, _ := Run(tt.d, p, nil)
+			if w, _ := pr.Classifier(s, 0); tt.epochs > s2.Epoch && reflect.DeepEqual(w, first(pr2.Classifier(s2, 0))) {
+				t.Errorf("averaged w = %v with and without FixedEpochs; the extra epochs should move it", w)
+			}
+		})
+	}
+}
+
+func first(w []float64, _ float64) []float64 { return w }
+
+// TestNoFMA pins values that a fused multiply-add would change: with
+// a = 1 + 2⁻³⁰, a·a = 1 + 2⁻²⁹ + 2⁻⁶⁰ rounds to 1 + 2⁻²⁹, so with separate
+// roundings a·a − (1 + 2⁻²⁹) is 0, and fused it is 2⁻⁶⁰. It fails on
+// machines that fuse (arm64; amd64 with GOAMD64=v3) if the explicit
+// float64 roundings are removed.
+func TestNoFMA(t *testing.T) {
+	a := 1 + math.Ldexp(1, -30)
+	aa := 1 + math.Ldexp(1, -29) // a·a rounded
+	if got := Score([]float64{a}, -aa, []float64{a}); got != 0 {
+		t.Errorf("Score = %v, want 0", got)
+	}
+	m := Model{W: []float64{a}, U: []float64{0}, B: -aa, C: 1}
+	if got := m.AveragedScore([]float64{a}); got != 0 {
+		t.Errorf("AveragedScore = %v, want 0", got)
+	}
+	// η = a, x = a: the first update adds a·a to w and (with c = 1) to u;
+	// the second (y = −1, c = 2) subtracts a·a and 2a·a, rounded first.
+	p := DefaultParams()
+	p.Eta, p.MaxEpochs = a, 1
+	_, s, err := Run(Data{X: [][]float64{{a}, {a}}, Y: []int{1, -1}}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Models[0]; m.W[0] != 0 || m.U[0] != -aa || m.B != 0 || m.Beta != -a {
+		t.Errorf("after two updates w=%v u=%v b=%v β=%v; want 0, %v, 0, %v", m.W[0], m.U[0], m.B, m.Beta, -aa, -a)
+	}
+}

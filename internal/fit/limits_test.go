@@ -1,0 +1,179 @@
+package fit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+)
+
+func rows(row string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(row+",", n), ",")
+}
+
+// TestEpochLimit: max_epochs = MaxEpochs is allowed, MaxEpochs+1 is not.
+func TestEpochLimit(t *testing.T) {
+	if _, err := fitJSON(t, orBody+fmt.Sprintf(`,"params":{"max_epochs":%d}}`, MaxEpochs)); err != nil {
+		t.Errorf("max_epochs = %d: %v, want allowed", MaxEpochs, err)
+	}
+	_, err := fitJSON(t, orBody+fmt.Sprintf(`,"params":{"max_epochs":%d}}`, MaxEpochs+1))
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprint(MaxEpochs)) {
+		t.Errorf("max_epochs = %d: %v, want a bad request naming the limit", MaxEpochs+1, err)
+	}
+}
+
+// TestSlowRequests are the requests that took 6.6 s and over 25 s: the
+// first now answers at once, the second is refused before any work with a
+// message that names the limit and what to lower.
+func TestSlowRequests(t *testing.T) {
+	start := time.Now()
+	r, err := fitJSON(t, `{"algorithm":"perceptron","x":[[1]],"y":[1],"params":{"max_epochs":100000,"margin":1e300,"eta":1e-300}}`)
+	if err != nil || r.Epochs != 100000 || r.Status != "iteration limit" {
+		t.Errorf("one point, 100000 epochs = %+v, %v; want the iteration limit", r, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("one point, 100000 epochs took %v, want < 2 s", d)
+	}
+	big := `{"algorithm":"perceptron","x":[` + rows(`[1,1]`, 10000) + `],"y":[` + rows(`1`, 10000) +
+		`],"params":{"max_epochs":100000,"margin":1e300,"eta":1e-300,"order":"random"}}`
+	start = time.Now()
+	_, err = fitJSON(t, big)
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "1e+08") || !strings.Contains(err.Error(), "lower params.max_epochs to at most 1110") {
+		t.Errorf("10000 rows, 100000 epochs: %v; want a bad request naming the work limit and max_epochs ≤ 1110", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("refusing took %v; the check must come before the work", d)
+	}
+	// The default max_epochs fits 2-D data at the row limit.
+	for _, random := range []bool{false, true} {
+		p := perceptron.DefaultParams()
+		if random {
+			p.Order = perceptron.Random
+		}
+		if work, _ := perceptronWork(p, MaxN, 2); work > MaxWork {
+			t.Errorf("defaults on %d 2-D rows (random %v) cost %.3g > MaxWork", MaxN, random, work)
+		}
+	}
+}
+
+// TestWorstAllowedFast: every worst-case request the limits allow answers
+// in under 2 s (a few hundred ms without -race).
+func TestWorstAllowedFast(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("timing the worst requests needs a build without -race; BenchmarkFitWorst reports them")
+	}
+	for name, body := range worstBodies() {
+		start := time.Now()
+		if _, err := fitJSON(t, body); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s took %v, want < 2 s", name, d)
+		}
+	}
+}
+
+func TestContext(t *testing.T) {
+	req, err := Decode(strings.NewReader(worstBodies()["subnormal"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Run(ctx, req); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("deadline mid-run: %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 300*time.Millisecond {
+		t.Errorf("stopping took %v after a 20 ms deadline", d)
+	}
+}
+
+// TestTraceBytes: a trace of one wide row that updates every epoch was a
+// 2.3 GB answer; it is refused as soon as it would pass MaxTraceNumbers.
+func TestTraceBytes(t *testing.T) {
+	wide := `{"algorithm":"perceptron","x":[[` + rows(`1`, 1000) + `]],"y":[1],"trace":true,` +
+		`"params":{"max_epochs":40000,"margin":1e300,"eta":1e-300}}`
+	_, err := fitJSON(t, wide)
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "1000000 numbers") || !strings.Contains(err.Error(), "trace to false") {
+		t.Errorf("wide trace: %v; want a bad request naming the limit and what to change", err)
+	}
+	// Just under the limit: 998 steps of 1002 numbers.
+	r, err := fitJSON(t, strings.Replace(wide, `"max_epochs":40000`, `"max_epochs":998`, 1))
+	if err != nil {
+		t.Fatalf("998 steps of a wide trace: %v", err)
+	}
+	b, _ := json.Marshal(r)
+	if len(b) > 30<<20 {
+		t.Errorf("a trace at the limit is %d bytes, want < 30 MB", len(b))
+	}
+}
+
+func TestOverflow(t *testing.T) {
+	tests := []struct{ name, body, want string }{
+		{"weights", `{"algorithm":"perceptron","x":[[1e308]],"y":[1],"params":{"eta":10}}`, "eta"},
+		// b grows by η = 1e306 per update while b ≤ γ, and overflows.
+		{"bias", `{"algorithm":"perceptron","x":[[0]],"y":[1],"params":{"eta":1e306,"margin":1.79e308,"max_epochs":1000}}`, "eta"},
+		// w and b stay finite, but β = Σ η c passes 1.8e308.
+		{"averaging sums", averagedOverflow + `,"average":true}}`, "eta"},
+		{"score", `{"algorithm":"perceptron","x":[[1e200]],"y":[1],"predict":[[0],[1e200]]}`, "predict[1]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fitJSON(t, tt.body)
+			if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want ErrUnprocessable mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// averagedOverflow updates every step (γ = 1e308 ≥ b = k·1e300) for
+// 100000 steps: b stays finite, the averaging sum β = Σ η c does not.
+const averagedOverflow = `{"algorithm":"perceptron","x":[[1e-300]],"y":[1],"params":{"eta":1e300,"margin":1e308,"max_epochs":100000`
+
+// TestAveragingSumsUnused: without "average" the sums are not part of the
+// answer, so their overflow does not fail the fit.
+func TestAveragingSumsUnused(t *testing.T) {
+	r, err := fitJSON(t, averagedOverflow+`}}`)
+	if err != nil || r.Epochs != 100000 {
+		t.Errorf("fit = %+v, %v; want 100000 epochs", r, err)
+	}
+}
+
+func TestFixedEpochsParam(t *testing.T) {
+	r, err := fitJSON(t, orBody+`,"params":{"fixed_epochs":true,"max_epochs":10,"average":true}}`)
+	if err != nil || r.Epochs != 10 || r.Iterations != 40 || !r.Converged {
+		t.Errorf("OR with fixed_epochs = %+v, %v; want 10 epochs, 40 steps, converged", r, err)
+	}
+	r, err = fitJSON(t, `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,-1],"params":{"fixed_epochs":true,"max_epochs":5}}`)
+	if err != nil || r.Epochs != 5 || r.Cycled || r.Status != "iteration limit" {
+		t.Errorf("XOR with fixed_epochs = %+v, %v; want 5 epochs, iteration limit", r, err)
+	}
+}
+
+// TestErrorsQuoteLittle: errors never echo a whole user value.
+func TestErrorsQuoteLittle(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	for _, body := range []string{
+		`{"algorithm":"` + long + `","x":[[1]],"y":[1]}`,
+		orBody + `,"params":{"order":"` + long + `"}}`,
+		orBody + `,"params":{"` + long + `":1}}`,
+		`{"` + long + `":1}`,
+	} {
+		_, err := fitJSON(t, body)
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("error for a 5000-character value is %d bytes: %.80v…", len(err.Error()), err)
+		}
+	}
+}

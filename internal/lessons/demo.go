@@ -1,0 +1,177 @@
+package lessons
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Limits every demo shares. They keep every page and plot cheap to
+// compute; the README lists them.
+const (
+	MaxPoints = 500   // points after adds and removals
+	MaxStep   = 20000 // highest step a demo shows
+	MaxCoord  = 1e6   // |x₁|, |x₂| (and a real label) of an added point
+	MinPlotPx = 200   // plot width and height in pixels
+	MaxPlotPx = 2000
+	defaultPx = 600
+	StepToEnd = -1 // Step value of "step=end": run until the run stops
+)
+
+// Labels is the kind of label a demo's points carry.
+type Labels int
+
+const (
+	// NoLabels: the demo has no data points (a 2-D objective); a click on
+	// the plot sets the two parameters DataSpec.Start names.
+	NoLabels Labels = iota
+	// ClassLabels: −1/+1 for two classes, or classes 0…MaxClasses−1.
+	ClassLabels
+	// RealLabels: a real-valued y, for regression.
+	RealLabels
+)
+
+// DataSpec is what data a demo offers.
+type DataSpec struct {
+	Labels     Labels
+	MaxClasses int      // with ClassLabels: labels 0…MaxClasses−1 (or ±1)
+	Sets       []Option // built-in sets; the kit adds "custom" (only added points)
+	Default    string   // the set shown when the URL names none
+	// Make builds the built-in set s names (its size and seed are
+	// parameters of s). It is not called for "custom".
+	Make func(s State) (X [][]float64, Y []float64, err error)
+	// Start names the two parameters a click sets when Labels is NoLabels.
+	Start [2]string
+}
+
+// Input is what a demo's Compute is given: the validated state, its points,
+// and the step to run to (StepToEnd already resolved to MaxStep).
+type Input struct {
+	State  State
+	Points []Point
+	Step   int
+}
+
+// Drawer draws a figure of one state at opt's size, as SVG or PNG. The
+// main plot also reports its Frame, so a page can map clicks to data.
+type Drawer func(w io.Writer, png bool, opt render.Options) (render.Frame, error)
+
+// Result is a demo run at the step shown: what pages and plot URLs draw.
+// Panel is computed only for pages.
+type Result struct {
+	Step    int  // the state shown: the step asked for, or the last one
+	Done    bool // that state ends the run
+	Plot    Drawer
+	Panels  map[string]Drawer // further figures, by the names in Spec.Panels
+	History *render.History   // nil when the demo keeps none
+	Panel   func() Panel
+}
+
+// Spec is everything a demo declares. The kit gives every demo its
+// routes, controls, keys, forms, presenter view, CSV, plot URLs, history
+// chart and partial swaps from it.
+type Spec struct {
+	ID     string // names the plot URLs: /plots/<ID>.svg
+	Title  string
+	Lesson string // slug of the lesson page that shows the demo
+	Params []Param
+	Data   DataSpec
+	// Panels names the demo's extra figures, each served at
+	// /plots/<ID>-<name>.svg and shown beside the main plot.
+	Panels []string
+	Compute func(in Input) (Result, error)
+}
+
+// Demo is a validated Spec with the parameters the kit adds to every
+// demo. Build it with NewDemo.
+type Demo struct {
+	Spec
+	params []Param // the demo's and the kit's, in form order
+	index  map[string]int
+	// secondary demos are not the first of their lesson page, so their
+	// page URLs say demo=<ID>.
+	secondary bool
+}
+
+// Kit parameter keys with special parsing, and the page-only keys.
+const (
+	keyData = "data"
+	keyAdd  = "add"
+	keyDel  = "del"
+	keyStep = "step"
+	keyDemo = "demo" // on a lesson page with several demos: whose state the URL holds
+	Custom  = "custom"
+)
+
+// NewDemo checks spec (unique keys, defaults that parse, a Run) and adds
+// the kit's parameters: data (for demos with points), speed, class (for
+// demos with class labels) and the plot size w, h. step, add and del are
+// the kit's too and parsed apart.
+func NewDemo(spec Spec) (*Demo, error) {
+	if spec.ID == "" || spec.Compute == nil || spec.Lesson == "" {
+		return nil, errors.New("lessons: a demo needs an ID, a lesson and a Compute")
+	}
+	d := &Demo{Spec: spec, index: map[string]int{}}
+	if spec.Data.Labels != NoLabels {
+		sets := append(slices.Clone(spec.Data.Sets), Option{Custom, "custom (only your points)"})
+		d.params = append(d.params, Param{Key: keyData, Label: "set", Doc: "data set (`custom`: only added points)",
+			Kind: Choice, Group: GroupData, Default: spec.Data.Default, Options: sets})
+	}
+	d.params = append(d.params, spec.Params...)
+	d.params = append(d.params, Param{Key: "speed", Label: "speed", Doc: "ms per step when playing",
+		Kind: Int, Group: GroupView, Default: "500", Min: 20, Max: 5000, PageOnly: true, Hidden: true})
+	if spec.Data.Labels == ClassLabels {
+		d.params = append(d.params, Param{Key: "class", Label: "class", Doc: "class a click adds",
+			Kind: Int, Group: GroupView, Default: "1", Min: -1, Max: float64(spec.Data.MaxClasses - 1), PageOnly: true, Hidden: true,
+			AllowedDoc: fmt.Sprintf("a label: −1, +1 or 0–%d", spec.Data.MaxClasses-1)})
+	}
+	for _, k := range []string{"w", "h"} {
+		d.params = append(d.params, Param{Key: k, Label: k, Doc: "plot size in pixels",
+			Kind: Int, Group: GroupView, Default: strconv.Itoa(defaultPx), Min: MinPlotPx, Max: MaxPlotPx, Hidden: true})
+	}
+	for i := range d.params {
+		p := &d.params[i]
+		if _, dup := d.index[p.Key]; dup || p.Key == keyAdd || p.Key == keyDel || p.Key == keyStep || p.Key == keyDemo {
+			return nil, fmt.Errorf("lessons: demo %s declares parameter %q twice or takes a kit key", spec.ID, p.Key)
+		}
+		d.index[p.Key] = i
+		if p.DefaultFrom == "" {
+			if _, err := p.parse(p.Default); err != nil {
+				return nil, fmt.Errorf("lessons: demo %s: default of %s: %v", spec.ID, p.Key, err)
+			}
+		}
+	}
+	for _, p := range d.params {
+		if _, ok := d.index[p.DefaultFrom]; p.DefaultFrom != "" && !ok {
+			return nil, fmt.Errorf("lessons: demo %s: %s takes its default from unknown %q", spec.ID, p.Key, p.DefaultFrom)
+		}
+	}
+	return d, nil
+}
+
+// Params returns every parameter of the demo, the kit's included, in form
+// order. The slice is the demo's own; do not modify it.
+func (d *Demo) Params() []Param { return d.params }
+
+// HasPoints reports whether the demo's data are points one can add.
+func (d *Demo) HasPoints() bool { return d.Data.Labels != NoLabels }
+
+// LessonPath is the lesson page that shows the demo.
+func (d *Demo) LessonPath() string { return "/lessons/" + d.Lesson }
+
+// PresentPath is the demo alone, large, for a lecture hall.
+func (d *Demo) PresentPath() string { return "/present/" + d.ID }
+
+// PlotPath is the standalone main plot; ext is "svg" or "png".
+func (d *Demo) PlotPath(ext string) string { return "/plots/" + d.ID + "." + ext }
+
+// PanelPath is the standalone figure name ("history" or one of Panels).
+func (d *Demo) PanelPath(name string) string { return "/plots/" + d.ID + "-" + name + ".svg" }
+
+// CSVPath downloads the demo's points; DataPath takes an upload.
+func (d *Demo) CSVPath() string  { return "/demos/" + d.ID + "/data.csv" }
+func (d *Demo) DataPath() string { return "/demos/" + d.ID + "/data" }

@@ -1,0 +1,204 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/dataset"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Perceptron limits the README lists with the demo's parameters.
+const (
+	MaxEpochs = 1000  // epoch budget of a demo run
+	MaxEta    = 100.0 // learning rate η in (0, MaxEta]
+	MaxGamma  = 10.0  // margin γ of the margin perceptron in [0, MaxGamma]
+)
+
+func randomSet(s State) bool {
+	return s.Is(keyData, "separable") || s.Is(keyData, "noisy") || s.Is(keyData, "blobs")
+}
+
+// PerceptronSpec declares the perceptron demo: Algorithm 1 and its
+// variants on the notes' truth tables, seeded random sets or the
+// learner's own points.
+func PerceptronSpec() Spec {
+	seedMax := float64(math.MaxInt32)
+	return Spec{
+		ID: "perceptron", Title: "Perceptron", Lesson: "perceptron",
+		Data: DataSpec{
+			Labels: ClassLabels, MaxClasses: perceptron.MaxClasses, Default: "or",
+			Sets: []Option{{"or", "or (notes)"}, {"and", "and"}, {"xor", "xor"},
+				{"separable", "separable (random)"}, {"noisy", "noisy (random)"}, {"blobs", "blobs (3 classes)"}},
+			Make: perceptronData,
+		},
+		Params: []Param{
+			{Key: "n", Label: "points", Doc: "points of a random set (`separable`, `noisy`, `blobs`)", Kind: Int, Group: GroupData,
+				Default: "40", Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
+			{Key: "sep", Label: "gap", Doc: "empty band half-width (`separable` only)", Kind: Float, Group: GroupData,
+				Default: "0.5", Min: 0, Max: 2, Step: "0.05", When: func(s State) bool { return s.Is(keyData, "separable") }},
+			{Key: "seed", Label: "seed", Doc: "seeds the random set (and the order, unless `aseed` is set)", Kind: Int,
+				Group: GroupData, Default: "1", Min: 0, Max: seedMax},
+			{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)", Kind: Choice,
+				Group: GroupAlgo, Default: "cyclic", Options: []Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}},
+			{Key: "aseed", Label: "order seed", Doc: "seeds the random order (`order=random` only)", Kind: Int, Group: GroupAlgo,
+				DefaultFrom: "seed", Min: 0, Max: seedMax, When: func(s State) bool { return s.Is("order", "random") }},
+			{Key: "variant", Label: "variant", Doc: "perceptron variant", Kind: Choice, Group: GroupAlgo, Default: "classic",
+				Options: []Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}},
+			{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Kind: Float, Group: GroupAlgo,
+				Default: "1", Min: 0, Max: MaxGamma, Step: "0.1", When: func(s State) bool { return s.Is("variant", "margin") }},
+			{Key: "eta", Label: "η", Doc: "learning rate η", Kind: Float, Group: GroupAlgo,
+				Default: "1", Min: 0, OpenMin: true, Max: MaxEta, Step: "any"},
+			{Key: "multi", Label: "classes", Doc: "multiclass scheme: one-vs-all or one-vs-one", Kind: Choice, Group: GroupAlgo,
+				Default: "ova", Options: []Option{{"ova", "one-vs-all"}, {"ovo", "one-vs-one"}}},
+			{Key: "epochs", Label: "max epochs", Doc: "epoch budget", Kind: Int, Group: GroupAlgo,
+				Default: strconv.Itoa(MaxEpochs), Min: 1, Max: MaxEpochs},
+			{Key: "stop", Label: "stop", Doc: "`clean`: at the first epoch with no update; `epochs`: after all epochs, as Algorithm 7",
+				Kind: Choice, Group: GroupAlgo, Default: "clean",
+				Options: []Option{{"clean", "at the first clean epoch"}, {"epochs", "after all epochs"}}},
+		},
+		Compute: computePerceptron,
+	}
+}
+
+func perceptronData(s State) ([][]float64, []float64, error) {
+	set, err := dataset.New(dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Margin: s.Float("sep"), Seed: uint64(s.Int("seed"))})
+	if err != nil {
+		return nil, nil, err
+	}
+	y := make([]float64, len(set.Y))
+	for i, c := range set.Y {
+		y[i] = float64(c)
+	}
+	return set.X, y, nil
+}
+
+// perceptronParams returns the algorithm's parameters s selects.
+func perceptronParams(s State) perceptron.Params {
+	p := perceptron.DefaultParams()
+	p.Eta, p.MaxEpochs = s.Float("eta"), s.Int("epochs")
+	p.Seed = uint64(s.Int("aseed"))
+	if s.Is("order", "random") {
+		p.Order = perceptron.Random
+	}
+	if s.Is("multi", "ovo") {
+		p.Multiclass = perceptron.OneVsOne
+	}
+	switch s.Str("variant") {
+	case "averaged":
+		p.Average = true
+	case "margin":
+		p.Margin = s.Float("gamma")
+	}
+	p.FixedEpochs = s.Is("stop", "epochs")
+	return p
+}
+
+func computePerceptron(in Input) (Result, error) {
+	x, y := Columns(in.Points)
+	labels := make([]int, len(y))
+	for i, v := range y {
+		labels[i] = int(v)
+	}
+	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: labels}, perceptronParams(in.State))
+	if err != nil {
+		return Result{}, err
+	}
+	rec := newPerceptronRecorder(pr, in.Step)
+	s, k, err := algos.Replay(pr, s0, in.Step, algos.Recorder[perceptron.State](rec))
+	if err != nil {
+		return Result{}, err
+	}
+	rec.finish(k, s)
+	return Result{
+		Step: k,
+		Done: s.Status.Done(),
+		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			if png {
+				return render.Frame{}, render.PerceptronPNG(w, pr, s, opt)
+			}
+			return render.PerceptronSVGFrame(w, pr, s, opt)
+		},
+		History: rec.history(pr, s),
+		Panel:   func() Panel { return perceptronPanel(pr, s, in.State) },
+	}, nil
+}
+
+// maxErrorSamples bounds the states whose training error the history
+// records: each costs a prediction per point.
+const maxErrorSamples = 2000
+
+// perceptronRecorder keeps the two scalar series of the history chart:
+// updates at every step, and the training error at up to maxErrorSamples
+// evenly spaced steps (always the first and the last).
+type perceptronRecorder struct {
+	pr        *perceptron.Problem
+	every     float64 // sample spacing in steps
+	next      int     // the next step to sample
+	upd, errs render.Series
+}
+
+func newPerceptronRecorder(pr *perceptron.Problem, k int) *perceptronRecorder {
+	r := &perceptronRecorder{pr: pr, every: 1}
+	if k+1 > maxErrorSamples {
+		r.every = float64(k) / float64(maxErrorSamples-1)
+	}
+	return r
+}
+
+// Record implements algos.Recorder.
+func (r *perceptronRecorder) Record(k int, s perceptron.State) error {
+	r.upd.T = append(r.upd.T, float64(s.T))
+	r.upd.Y = append(r.upd.Y, float64(s.Mistakes))
+	if k == r.next {
+		r.sampleError(s)
+		r.next = int(math.Round(float64(len(r.errs.T)) * r.every))
+	}
+	return nil
+}
+
+func (r *perceptronRecorder) sampleError(s perceptron.State) {
+	r.errs.T = append(r.errs.T, float64(s.T))
+	r.errs.Y = append(r.errs.Y, 100*r.pr.TrainingError(s))
+}
+
+// finish samples the last state when the spacing skipped it.
+func (r *perceptronRecorder) finish(k int, s perceptron.State) {
+	if n := len(r.errs.T); n == 0 || r.errs.T[n-1] != float64(s.T) {
+		r.sampleError(s)
+	}
+}
+
+func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State) *render.History {
+	word := "updates"
+	if pr.UpdatesAreMistakes() {
+		word = "mistakes"
+	}
+	errLabel := "error %"
+	lastErr := strconv.FormatFloat(r.errs.Y[len(r.errs.Y)-1], 'f', 1, 64)
+	r.upd.Label, r.upd.Integer = word, true
+	r.errs.Label = errLabel
+	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, plural(s.Mistakes, word), lastErr)
+	return &render.History{
+		Title:  title,
+		Name:   "Perceptron history: " + title,
+		XLabel: "iteration t",
+		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the cumulative number of %s, now %d. "+
+			"Bottom: the training error in percent, now %s %%.", s.T, word, s.Mistakes, lastErr),
+		Now:    float64(s.T),
+		Period: float64(len(pr.X)),
+		Series: []render.Series{r.upd, r.errs},
+	}
+}
+
+// plural writes "1 mistake", "3 mistakes" for word's plural form.
+func plural(n int, many string) string {
+	if n == 1 && len(many) > 1 {
+		return "1 " + many[:len(many)-1]
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,164 @@
+package lessons
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// perceptronPanel describes the shown state and writes the last update
+// out with its numbers, in the notes' notation, so a student can check it
+// by hand.
+func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel {
+	word := "mistakes"
+	if !pr.UpdatesAreMistakes() {
+		word = "updates"
+	}
+	errLabel := "training error"
+	if pr.P.Average {
+		errLabel = "training error of w̄, b̄"
+	}
+	p := Panel{
+		Counters: []Counter{
+			{"iteration t", strconv.Itoa(s.T), "step"},
+			{"epoch", strconv.Itoa(s.CurrentEpoch()), "epoch"},
+			{word, strconv.Itoa(s.Mistakes), "mistakes"},
+			{errLabel, fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)), "error"},
+		},
+		Status: s.Status.String(),
+		Done:   s.Status.Done(),
+		Bad:    s.Status.Done() && s.Status != algos.Converged,
+		Start:  "Start: w = 0 and b = 0. Press → or Step to examine the first point.",
+	}
+	for k, t := range pr.Tasks {
+		m := s.Models[k]
+		ml := ModelLine{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}
+		if len(pr.Tasks) > 1 {
+			ml.Prefix = taskName(pr, t) + ":"
+		}
+		if pr.P.Average {
+			w, b := m.Averaged()
+			ml.Extra = fmt.Sprintf("; averaged w̄ = %s, b̄ = %s", vec(w), num(b))
+		}
+		p.Model = append(p.Model, ml)
+	}
+	if s.Event.I >= 0 {
+		perceptronStep(&p, pr, s)
+	}
+	p.Notes = perceptronNotes(pr, s, st)
+	return p
+}
+
+// perceptronStep writes out what the step did to each task it saw.
+func perceptronStep(p *Panel, pr *perceptron.Problem, s perceptron.State) {
+	i := s.Event.I
+	x := pr.X[i]
+	p.Examined = fmt.Sprintf("Step %d examines %s = %s, %s.", s.T, render.PointName(i), vec(x), labelName(pr, pr.Y[i]))
+	for k, t := range pr.Tasks {
+		if !s.Event.Seen[k] {
+			continue
+		}
+		y, _ := t.Label(pr.Y[i])
+		before := s.Event.Before[k]
+		prefix := ""
+		if len(pr.Tasks) > 1 {
+			prefix = taskName(pr, t) + ": "
+		}
+		p.Lines = append(p.Lines, prefix+marginLine(y, before, x, s.Event.Margin[k], pr.P.Margin, s.Event.Updated[k]))
+		if s.Event.Updated[k] {
+			p.Changed = true
+			after := s.Models[k]
+			eta, ys := num(pr.P.Eta), "("+signed(y)+")"
+			p.Lines = append(p.Lines,
+				fmt.Sprintf("w ← w + η·y·x = %s + %s·%s·%s = %s", vec(before.W), eta, ys, vec(x), vec(after.W)),
+				fmt.Sprintf("b ← b + η·y = %s + %s·%s = %s", num(before.B), eta, ys, num(after.B)))
+		}
+	}
+}
+
+// marginLine writes the score y(⟨w, x⟩ + b) with numbers and says what it
+// implies: a mistake (score ≤ 0), a margin violation (correct but with
+// score ≤ γ, margin perceptron only), or no update.
+func marginLine(y float64, m perceptron.Model, x []float64, score, gamma float64, updated bool) string {
+	calc := fmt.Sprintf("score y(⟨w, x⟩ + b) = %s·(⟨%s, %s⟩ + %s) = %s", "("+signed(y)+")", vec(m.W), vec(x), paren(num(m.B)), num(score))
+	switch {
+	case updated && score <= 0:
+		return calc + " ≤ 0: a mistake, so update"
+	case updated:
+		return fmt.Sprintf("%s ≤ γ = %s: correct but inside the margin, a margin violation, so update", calc, num(gamma))
+	case gamma > 0:
+		return fmt.Sprintf("%s > γ = %s: no update", calc, num(gamma))
+	}
+	return calc + " > 0: correct, no update"
+}
+
+// perceptronNotes are the bound of Theorem 1.2.8 and what the run's end
+// means.
+func perceptronNotes(pr *perceptron.Problem, s perceptron.State, st State) []Note {
+	var notes []Note
+	if pr.Binary() {
+		notes = append(notes, boundNote(pr, s))
+	}
+	if s.Status == algos.CycleDetected {
+		notes = append(notes, Note{TestID: "cycle", Alert: true, Text: fmt.Sprintf(
+			"Cycle: after epoch %d the weights are back to what they were at the start of an earlier epoch, so the run "+
+				"would repeat forever. On separable data Theorem 1.2.8 allows only finitely many mistakes, so no line separates these points.",
+			s.Epoch)})
+	}
+	if pr.P.Average && !pr.P.FixedEpochs {
+		notes = append(notes, Note{TestID: "averaged-stop", Text: "Algorithm 7 runs a fixed number of epochs; this run " +
+			"stops at the first epoch without an update. Set stop to “after all epochs” for the fixed-epoch run."})
+	}
+	return notes
+}
+
+// boundNote computes γ, C and C²/γ² of Theorem 1.2.8 on the augmented
+// points (x, 1), which is the form of the theorem that covers a bias.
+func boundNote(pr *perceptron.Problem, s perceptron.State) Note {
+	mb := perceptron.Bound(pr.X, pr.Y)
+	n := Note{TestID: "bound"}
+	if !mb.Separable {
+		n.Text = "No line separates these points, so Theorem 1.2.8 gives no bound: the perceptron will never converge."
+		return n
+	}
+	n.Fine = "(γ and C on the augmented points (x, 1), as the theorem needs with a bias.)"
+	bound := mb.Mistakes
+	if p := pr.P; p.Margin > 0 {
+		// Updates at score ≤ γ grow ‖w‖² by at most 2ηγ + η²C² each,
+		// while ⟨w, w*⟩ still grows by ηγ*: M ≤ (C² + 2γ/η)/γ*².
+		term := 2 * p.Margin / p.Eta
+		bound = (mb.C*mb.C + term) / (mb.Gamma * mb.Gamma)
+		n.Text = fmt.Sprintf("Separable with data margin γ* = %s, C = %s; the margin perceptron's proof allows at most "+
+			"(C² + 2γ/η)/γ*² = %s updates (2γ/η = %s); so far %d.", num(mb.Gamma), num(mb.C), fmtBound(bound), num(term), s.Mistakes)
+		return n
+	}
+	n.Text = fmt.Sprintf("Separable: γ = %s, C = %s, so Theorem 1.2.8 allows at most C²/γ² = %s mistakes; so far %d.",
+		num(mb.Gamma), num(mb.C), fmtBound(bound), s.Mistakes)
+	return n
+}
+
+func fmtBound(b float64) string { return strconv.FormatFloat(b, 'f', 1, 64) }
+
+// labelName is "y = +1" / "y = −1" for two classes, "class k" otherwise.
+func labelName(pr *perceptron.Problem, c int) string {
+	switch {
+	case !pr.Binary():
+		return fmt.Sprintf("class %d", c)
+	case c == 1:
+		return "y = +1"
+	}
+	return "y = −1"
+}
+
+func taskName(pr *perceptron.Problem, t perceptron.Task) string {
+	switch {
+	case pr.Binary():
+		return "+1 vs −1"
+	case t.Rest:
+		return fmt.Sprintf("class %d vs rest", t.Pos)
+	}
+	return fmt.Sprintf("class %d vs %d", t.Pos, t.Neg)
+}

@@ -1,0 +1,91 @@
+package lessons
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Run is a demo state with its data and the run up to the step it shows:
+// what both the page and the plot URLs draw.
+type Run struct {
+	State  State // Step resolved to the state shown
+	Points []Point
+	Result
+}
+
+// Execute builds the data s describes and runs the demo to s.Step (to the
+// end of the run, at most MaxStep steps, for StepToEnd). A step past the
+// end of the run shows the last state.
+func (d *Demo) Execute(s State) (*Run, error) {
+	if s.d != d {
+		return nil, fmt.Errorf("lessons: state of demo %s given to demo %s", s.d.ID, d.ID)
+	}
+	pts, err := s.Points()
+	if err != nil {
+		return nil, err
+	}
+	k := s.Step
+	if k == StepToEnd {
+		k = MaxStep
+	}
+	res, err := d.Compute(Input{State: s, Points: pts, Step: k})
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	s.Step = res.Step
+	return &Run{State: s, Points: pts, Result: res}, nil
+}
+
+// AtLimit reports whether the run goes on past the last step a demo shows.
+func (r *Run) AtLimit() bool { return !r.Done && r.State.Step >= MaxStep }
+
+// PlotOptions returns the plot size the state asks for.
+func (r *Run) PlotOptions() render.Options {
+	return render.Options{Width: r.State.Int("w"), Height: r.State.Int("h")}
+}
+
+// WriteFigure writes the figure name ("" for the main plot, "history", or
+// one of the demo's Panels) as SVG, or the main plot as PNG. ok is false
+// for a figure the demo does not have.
+func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err error) {
+	opt := r.PlotOptions()
+	switch {
+	case name == "":
+		_, err = r.Plot(w, png, opt)
+		return true, err
+	case png:
+		return false, nil
+	case name == "history":
+		if r.History == nil {
+			return false, nil
+		}
+		return true, render.HistorySVG(w, *r.History, historyOptions(opt, r.State))
+	}
+	draw, has := r.Panels[name]
+	if !has {
+		return false, nil
+	}
+	_, err = draw(w, false, opt)
+	return true, err
+}
+
+// historyOptions keeps the chart's own wide, short shape unless the URL
+// sets the height.
+func historyOptions(opt render.Options, s State) render.Options {
+	if s.Is("h", s.d.params[s.d.index["h"]].Default) {
+		opt.Height = 0
+	}
+	return opt
+}
+
+// svgString renders a figure for inlining in a page.
+func svgString(draw func(w io.Writer) error) (string, error) {
+	var b bytes.Buffer
+	if err := draw(&b); err != nil {
+		return "", err
+	}
+	return string(render.InlineSVG(b.Bytes())), nil
+}

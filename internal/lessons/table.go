@@ -1,0 +1,42 @@
+package lessons
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ParamTable writes the demo's URL keys as a Markdown table: the README's
+// limits table is this output (a test keeps the two equal), so a default
+// or a limit is only ever written in the declaration.
+func (d *Demo) ParamTable() string {
+	var b strings.Builder
+	b.WriteString("| key | meaning | default | allowed |\n|---|---|---|---|\n")
+	row := func(key, doc, def, allowed string) {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", key, doc, def, allowed)
+	}
+	for _, p := range d.params {
+		def := "`" + p.Default + "`"
+		if p.DefaultFrom != "" {
+			def = "`" + p.DefaultFrom + "`"
+		}
+		allowed := p.Allowed()
+		if p.Kind == Choice && p.AllowedDoc == "" {
+			allowed = "`" + strings.Join(p.values(), "`, `") + "`"
+		}
+		row(p.Key, p.Doc, def, allowed)
+	}
+	if d.HasPoints() {
+		row(keyAdd, "added points `x1,x2,label~…`", "none",
+			fmt.Sprintf("≤ %d points, \\|x\\| ≤ %s, %s", MaxPoints, fmtNum(MaxCoord), d.labelDoc()))
+		row(keyDel, "indices of data-set points removed `i,j,…`", "none", "distinct existing indices")
+	}
+	row(keyStep, "iteration shown", "`0`", fmt.Sprintf("0–%d, or `end` (redirects to the last step)", MaxStep))
+	return b.String()
+}
+
+func (d *Demo) labelDoc() string {
+	if d.Data.Labels == RealLabels {
+		return "y within ±" + fmtNum(MaxCoord)
+	}
+	return fmt.Sprintf("labels −1/+1 or classes 0–%d", d.Data.MaxClasses-1)
+}

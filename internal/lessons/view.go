@@ -1,0 +1,205 @@
+package lessons
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Panel is what a demo says beside its plot about the state shown: the
+// counters, the step written out with its numbers, the model, and notes.
+type Panel struct {
+	Counters []Counter
+	Status   string
+	Done     bool // the run has stopped
+	Bad      bool // … and not by succeeding (a cycle, a limit)
+	Start    string   // shown at step 0 instead of a step
+	Examined string   // "Step 3 examines x₃ = (1, 0), y = +1."
+	Changed  bool     // the step changed the model (a mistake, an update)
+	Lines    []string // the step's arithmetic
+	Model    []ModelLine
+	Notes    []Note
+}
+
+// Counter is one labelled number, such as the iteration t.
+type Counter struct{ Label, Value, TestID string }
+
+// ModelLine is one classifier or iterate: "class 0 vs rest: w = …, b = …".
+type ModelLine struct {
+	Prefix string
+	Facts  []Fact
+	Extra  string
+}
+
+// Fact is "Sym = Value".
+type Fact struct{ Sym, Value, TestID string }
+
+// Note is a paragraph under the counters: a bound, a warning, a limit.
+type Note struct {
+	TestID string
+	Text   string
+	Fine   string // small print after the text
+	Alert  bool
+}
+
+// DemoView is the view model of a demo panel.
+type DemoView struct {
+	ID, Title string
+	PanelID   string // the element htmx swaps
+	Page      string // the path the controls lead to
+	Present   bool   // the presenter view
+	Step      int
+	Speed     int
+	Plot      string // inline SVG
+	// FrameJSON tells the page's script where the data area sits inside
+	// the plot and where the points are, so a click maps to (x₁, x₂).
+	FrameJSON string
+	Click     string // "points", "start" or "" (clicks do nothing)
+	History   string // inline SVG, or ""
+	Panels    []Figure
+	Panel     Panel
+	Links     Links
+	Forms     []Form
+	Classes   []ClassChoice // labels a click or the add form can give
+	Points    bool          // the demo has points to edit
+	Real      bool          // labels are real numbers
+	AtLimit   bool
+	MaxStep   int
+	Hidden    func(except ...string) []Field
+}
+
+// Figure is an extra panel, inline, with its standalone URL.
+type Figure struct{ Name, SVG, URL string }
+
+// ClassChoice is a label a click can add.
+type ClassChoice struct {
+	Value, Label string
+	Checked      bool
+}
+
+// Links are the URLs of the demo's controls, each a complete state.
+type Links struct {
+	Self, Prev, Next, Reset, End   string
+	SVG, PNG, CSV, HistorySVG, Data string
+	Lesson, Present                string // this state on the lesson page and in the presenter view
+}
+
+// NewView renders r's figures and builds its panel's view. page is the
+// path its controls lead to: the lesson page or the presenter view.
+func NewView(r *Run, page string) (*DemoView, error) {
+	d, s := r.State.d, r.State
+	var frame render.Frame
+	plot, err := svgString(func(w io.Writer) (err error) {
+		frame, err = r.Plot(w, false, r.PlotOptions())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	v := &DemoView{
+		ID: d.ID, Title: d.Title, PanelID: "panel-" + d.ID, Page: page,
+		Present: page == d.PresentPath(), Step: s.Step, Speed: s.Int("speed"),
+		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
+		Forms: d.forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels,
+		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
+	}
+	if v.FrameJSON, err = frameJSON(frame, r.Points); err != nil {
+		return nil, err
+	}
+	switch {
+	case d.HasPoints():
+		v.Click = "points"
+	case d.Data.Start[0] != "":
+		v.Click = "start"
+	}
+	if r.History != nil {
+		if v.History, err = svgString(func(w io.Writer) error {
+			return render.HistorySVG(w, *r.History, render.Options{Width: 600, Height: 260})
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range d.Panels {
+		draw := r.Panels[name]
+		if draw == nil {
+			continue
+		}
+		svg, err := svgString(func(w io.Writer) error { _, err := draw(w, false, render.Options{Width: 600, Height: 300}); return err })
+		if err != nil {
+			return nil, err
+		}
+		v.Panels = append(v.Panels, Figure{Name: name, SVG: svg, URL: withQuery(d.PanelPath(name), s.Encode(ForPlot))})
+	}
+	v.Classes = classChoices(d, r.Points, s.Int("class"))
+	return v, nil
+}
+
+func frameJSON(f render.Frame, pts []Point) (string, error) {
+	tri := make([][3]float64, len(pts))
+	for i, p := range pts {
+		tri[i] = [3]float64{p.X1, p.X2, p.Y}
+	}
+	b, err := json.Marshal(struct {
+		Frame  render.Frame `json:"frame"`
+		Points [][3]float64 `json:"points"`
+	}{f, tri})
+	return string(b), err
+}
+
+// classChoices offers ±1 while the data are two-class, else the classes
+// present plus the next one, so a click can start a new class.
+func classChoices(d *Demo, pts []Point, current int) []ClassChoice {
+	if d.Data.Labels != ClassLabels {
+		return nil
+	}
+	binary, top := true, -1
+	for _, p := range pts {
+		if p.Y != 1 && p.Y != -1 {
+			binary = false
+		}
+		top = max(top, int(p.Y))
+	}
+	var out []ClassChoice
+	add := func(c int, label string) {
+		out = append(out, ClassChoice{strconv.Itoa(c), label, c == current})
+	}
+	if binary {
+		add(1, "+1 (blue ●)")
+		add(-1, "−1 (vermillion ■)")
+		return out
+	}
+	for c := 0; c <= min(top+1, d.Data.MaxClasses-1); c++ {
+		add(c, "class "+strconv.Itoa(c))
+	}
+	return out
+}
+
+func (d *Demo) links(s State, final bool, page string) Links {
+	at := func(k int) string { return s.AtStep(k).URL(page) }
+	l := Links{
+		Self:  s.URL(page),
+		Reset: at(0),
+		Prev:  at(max(s.Step-1, 0)),
+		Next:  at(min(s.Step+1, MaxStep)),
+		End:   at(StepToEnd),
+	}
+	if final {
+		l.Next, l.End = "", ""
+	}
+	if s.Step == 0 {
+		l.Prev = ""
+	}
+	plot := s.Encode(ForPlot)
+	l.SVG = withQuery(d.PlotPath("svg"), plot)
+	l.PNG = withQuery(d.PlotPath("png"), plot)
+	l.HistorySVG = withQuery(d.PanelPath("history"), plot)
+	if d.HasPoints() {
+		l.CSV = withQuery(d.CSVPath(), s.Encode(ForData))
+		l.Data = d.DataPath()
+	}
+	l.Lesson = s.URL(d.LessonPath()) + "#" + "demo-" + d.ID
+	l.Present = s.URL(d.PresentPath())
+	return l
+}

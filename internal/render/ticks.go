@@ -1,0 +1,170 @@
+package render
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+)
+
+// niceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
+// chosen so that about n steps span the range, with a minor tick halfway,
+// labelled with a true minus sign (U+2212) and as many decimals as the
+// step needs. With equal set it sizes the step from the shorter axis of p
+// and uses it on both, so that on an equal-aspect plot the ticks are as
+// far apart across as up.
+type niceTicks struct {
+	n       float64
+	equal   *plot.Plot
+	integer bool // counts: no tick between whole numbers
+}
+
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if t.equal != nil {
+		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
+	}
+	step := niceStep(span / t.n)
+	if t.integer && step < 1 {
+		step = 1
+	}
+	if !(step > 0) || (hi-lo)/step > 100 {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	decimals := int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
+	var ts []plot.Tick
+	for i := math.Ceil(lo/step - 0.5 - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
+		if v := (i - 0.5) * step; v >= lo && v <= hi && !(t.integer && step < 2) {
+			ts = append(ts, plot.Tick{Value: v})
+		}
+		v := i * step
+		if v < lo-1e-9*step {
+			continue
+		}
+		label := strconv.FormatFloat(v, 'f', decimals, 64)
+		if strings.Trim(label, "-0.") == "" {
+			label = strings.TrimPrefix(label, "-")
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strings.Replace(label, "-", "−", 1)})
+	}
+	return ts
+}
+
+// niceStep rounds a raw step to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return 0
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch r := raw / mag; {
+	case r < 1.5:
+		return mag
+	case r < 3.5:
+		return 2 * mag
+	case r < 7.5:
+		return 5 * mag
+	}
+	return 10 * mag
+}
+
+// logTicks marks whole decades on a log axis, labelling every one or, on
+// a long axis, every second, fifth, … so that about n are labelled; on an
+// axis of at most three decades it adds unlabelled ticks at 2…9 times
+// each. Labels read 0.01, 0.1, 1, 10, 100 near 1 and 10⁻⁵ beyond.
+type logTicks struct{ n float64 }
+
+func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return nil
+	}
+	a, b := math.Floor(math.Log10(lo)+1e-9), math.Ceil(math.Log10(hi)-1e-9)
+	every := math.Max(1, math.Ceil((b-a)/t.n))
+	var ts []plot.Tick
+	for k := a; k <= b; k++ {
+		v := math.Pow(10, k)
+		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+			tk := plot.Tick{Value: v}
+			if math.Mod(k, every) == 0 {
+				tk.Label = decade(int(k))
+			}
+			ts = append(ts, tk)
+		}
+		if b-a > 3 {
+			continue
+		}
+		for m := 2.0; m <= 9; m++ {
+			if u := m * v; u > lo && u < hi {
+				ts = append(ts, plot.Tick{Value: u})
+			}
+		}
+	}
+	return ts
+}
+
+// decade labels 10^k: in plain digits for −2 ≤ k ≤ 3, otherwise as a
+// power with superscript digits and a true minus sign.
+func decade(k int) string {
+	if k >= -2 && k <= 3 {
+		return strconv.FormatFloat(math.Pow(10, float64(k)), 'f', max(0, -k), 64)
+	}
+	sup := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+	s := "10"
+	if k < 0 {
+		s += "⁻"
+		k = -k
+	}
+	for _, c := range strconv.Itoa(k) {
+		s += string(sup[c-'0'])
+	}
+	return s
+}
+
+// unlabelled keeps a ticker's marks but drops their labels: the upper
+// panels share the bottom panel's t axis.
+type unlabelled struct{ plot.Ticker }
+
+func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
+	ts := u.Ticker.Ticks(lo, hi)
+	out := make([]plot.Tick, 0, len(ts))
+	for _, t := range ts {
+		if t.Label != "" {
+			out = append(out, plot.Tick{Value: t.Value})
+		}
+	}
+	return out
+}
+
+// indexTicks labels the n items along an axis of bars or matrix cells:
+// item k (0-based) sits at at0 + k·step. With names every item is
+// labelled x₁, x₂, …; otherwise about five are numbered 1-based at round
+// numbers (1, 50, 100, …), with an unlabelled tick at every item while
+// there are few enough to tell apart.
+type indexTicks struct {
+	n         int
+	at0, step float64
+	names     bool
+}
+
+func (t indexTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	if t.names {
+		for k := range t.n {
+			ts = append(ts, plot.Tick{Value: t.at0 + float64(k)*t.step, Label: PointName(k)})
+		}
+		return ts
+	}
+	every := math.Max(1, niceStep(float64(t.n)/5))
+	for k := range t.n {
+		num := k + 1
+		tk := plot.Tick{Value: t.at0 + float64(k)*t.step}
+		switch {
+		case k == 0 || math.Mod(float64(num), every) == 0:
+			tk.Label = strconv.Itoa(num)
+		case t.n > 60:
+			continue
+		}
+		ts = append(ts, tk)
+	}
+	return ts
+}
