@@ -98,7 +98,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		if err != nil {
 			return err
 		}
-		c.Response().Header().Add("Vary", hxRequest)
+		varyOn(c, hxRequest)
 		if partial {
 			c.Response().Header().Set(hxPushURL, self)
 			return renderHTML(c, http.StatusOK, tl.Demo(view))
@@ -115,7 +115,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		}
 		return renderHTML(c, http.StatusOK, tl.LessonPage(tl.Page{
 			Slug: lesson.Slug, Title: lesson.Title, Description: lesson.Summary,
-			Source: "Follows " + lesson.Notes + " of the lecture notes.", Prose: prose, TOC: toc, Demos: views,
+			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views,
 		}))
 	}
 }

@@ -154,7 +154,7 @@ func limitUpload(n int64) echo.MiddlewareFunc {
 			if r.ContentLength > n {
 				return &http.MaxBytesError{Limit: n}
 			}
-			if r.Body != nil {
+			if r.Body != nil && r.Body != http.NoBody { // a GET has nothing to cap
 				// The connection's own writer, so that net/http closes the
 				// connection after the reply instead of reading the rest.
 				r.Body = http.MaxBytesReader(innermost(c.Response().Writer), r.Body, n)

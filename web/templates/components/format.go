@@ -18,3 +18,11 @@ func speedName(ms int) string {
 	}
 	return "fastest"
 }
+
+// trail separates the facts of a model line: "w = …, b = …".
+func trail(i, n int) string {
+	if i < n-1 {
+		return ","
+	}
+	return ""
+}
