@@ -9,7 +9,8 @@ type Lesson struct {
 	Ready   bool   // false: listed as coming
 	Anchor  string // when set, the lesson is a section of another page
 	// Demos are the IDs of the demos the lesson shows, in page order: the
-	// n-th "<!-- demo -->" marker of its prose holds the n-th.
+	// n-th "<!-- demo -->" marker of its prose holds the n-th. NewCourse
+	// fills it from the demos' specs.
 	Demos []string
 }
 
@@ -36,7 +37,7 @@ func NewCatalog() *Catalog {
 			Ready:   true, Anchor: "/lessons/perceptron#datasets"},
 		{Slug: "perceptron", Title: "The perceptron", Notes: "§1.2; CIS 5200, DS 503 lecture 10",
 			Summary: "Algorithm 1 step by step, the C²/γ² mistake bound, XOR and cycling, averaged and margin perceptrons, multiclass.",
-			Ready:   true, Demos: []string{"perceptron"}},
+			Ready:   true},
 		{Slug: "linear-regression", Title: "Linear and ridge regression", Notes: "§1.3",
 			Summary: "Least squares, exact interpolation, ridge (Def. 1.3.4) and its stability."},
 		{Slug: "logistic-regression", Title: "Logistic regression", Notes: "§1.4",

@@ -13,33 +13,40 @@ type Course struct {
 	byID  map[string]*Demo
 }
 
-// NewCourse builds the catalogue and every demo it lists from specs, and
-// checks that each lesson's demos exist.
+// NewCourse builds the catalogue and the demos of specs, and puts each
+// demo on the lesson its spec names, in the order given: the first demo of
+// a lesson is the one its URL's state is for unless demo=<id> says
+// otherwise. A lesson with a demo is ready.
 func NewCourse(specs ...Spec) (*Course, error) {
 	c := &Course{Catalog: NewCatalog(), byID: map[string]*Demo{}}
-	made := map[string]*Demo{}
 	for _, sp := range specs {
 		d, err := NewDemo(sp)
 		if err != nil {
 			return nil, err
 		}
-		made[d.ID] = d
-	}
-	for _, l := range c.Lessons {
-		for i, id := range l.Demos {
-			d, ok := made[id]
-			if !ok || d.Lesson != l.Slug {
-				return nil, fmt.Errorf("lessons: lesson %s lists demo %q, which is not its demo", l.Slug, id)
-			}
-			d.secondary = i > 0
-			c.Demos = append(c.Demos, d)
-			c.byID[id] = d
+		if c.byID[d.ID] != nil {
+			return nil, fmt.Errorf("lessons: two demos are called %s", d.ID)
 		}
-	}
-	if len(c.byID) != len(made) {
-		return nil, fmt.Errorf("lessons: %d demos built but %d listed by lessons", len(made), len(c.byID))
+		l := c.find(d.Lesson)
+		if l == nil {
+			return nil, fmt.Errorf("lessons: demo %s names lesson %q, which the catalogue lacks", d.ID, d.Lesson)
+		}
+		d.secondary = len(l.Demos) > 0
+		l.Demos = append(l.Demos, d.ID)
+		l.Ready = true
+		c.Demos = append(c.Demos, d)
+		c.byID[d.ID] = d
 	}
 	return c, nil
+}
+
+func (c *Course) find(slug string) *Lesson {
+	for i := range c.Lessons {
+		if c.Lessons[i].Slug == slug {
+			return &c.Lessons[i]
+		}
+	}
+	return nil
 }
 
 // DefaultCourse is Margin's course with all of its demos.

@@ -67,13 +67,14 @@ func BarsSVG(w io.Writer, b Bars, opt Options) error {
 		return err
 	}
 	fw, fh := opt.size(DefaultSize, DefaultHistoryHeight)
-	th := theme{scale: math.Max(0.75, math.Min(float64(fw)/(DefaultSize*pxToPt), 2))}
+	th := stripTheme(fw)
 	n := len(b.Values)
 	slots := classSlots(b.Class, n)
 
 	p := plot.New()
 	th.style(p, "", b.YLabel, 12, 12, 11)
 	p.Title.Text = b.Title
+	fitTitle(p, fw-th.pt(14))
 	p.Title.Padding = th.pt(4)
 	p.Y.Tick.Marker = niceTicks{n: 4}
 	p.X.Min, p.X.Max = 0.5, float64(n)+0.5
@@ -111,6 +112,7 @@ func BarsSVG(w io.Writer, b Bars, opt Options) error {
 		f.desc = b.describe()
 	}
 	f.draw = func(c draw.Canvas) {
+		paper(c)
 		c = draw.Crop(c, th.pt(4), -th.pt(10), th.pt(2), -th.pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width

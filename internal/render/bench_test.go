@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
@@ -84,6 +87,63 @@ func BenchmarkPerceptronPNG(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := PerceptronPNG(io.Discard, pr, s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// rbfField is an RBF decision function with 50 centres on the default
+// 120-cell grid, filled by sign with the margin levels: a kernel SVM's plot.
+func rbfField() *Field {
+	var c [50][3]float64
+	for i := range c {
+		a := float64(i)
+		c[i] = [3]float64{2 * math.Sin(1.7*a), 2 * math.Cos(2.3*a), float64(1 - 2*(i%2))}
+	}
+	f := func(x1, x2 float64) float64 {
+		s := 0.1
+		for _, k := range c {
+			s += k[2] * math.Exp(-((x1-k[0])*(x1-k[0])+(x2-k[1])*(x2-k[1]))/0.5)
+		}
+		return s
+	}
+	fl, _ := NewField(f, SignTint, MarginLevels()...)
+	return fl
+}
+
+func BenchmarkFieldSVG(b *testing.B) {
+	fl := rbfField()
+	draw := func(w io.Writer) error {
+		p := plot.New()
+		p.Add(fl)
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3, 3, -3, 3
+		f := &figure{w: 450, h: 450, p: p, draw: plotDrawer(p, 450), title: "t", desc: "d"}
+		return f.writeSVG(w)
+	}
+	var buf bytes.Buffer
+	if err := draw(&buf); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := draw(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "svg-bytes")
+}
+
+func BenchmarkMatrixSVG200(b *testing.B) {
+	m := Matrix{Values: make([][]float64, 200)}
+	for i := range m.Values {
+		m.Values[i] = make([]float64, 200)
+		for j := range m.Values[i] {
+			m.Values[i][j] = math.Exp(-math.Abs(float64(i-j)) / 20)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := MatrixSVG(io.Discard, m, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

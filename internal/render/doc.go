@@ -2,12 +2,26 @@
 // through, and the small charts beside it.
 //
 // Every visual element is a plot.Plotter (Region, Boundary, MarginBand,
-// Arrow, UpdateArrow, …), so a figure is composed by adding plotters to a
-// gonum/plot Plot, and a later lesson reuses the pieces. A topic's figure
-// is built by one function (PerceptronPlot) and written by another
-// (PerceptronSVG, PerceptronPNG), which adds what gonum's SVG backend
-// leaves out: the <title> and <desc> text alternative. Frame tells a page
-// where the data area sits, so a click can become a data point.
+// Arrow, UpdateArrow, Field, Path, …), so a figure is composed by adding
+// plotters to a gonum/plot Plot, and a later lesson reuses the pieces. A
+// topic's figure is built by one function (PerceptronPlot) and written by
+// another (PerceptronSVG, PerceptronPNG), which adds what gonum's SVG
+// backend leaves out: the <title> and <desc> text alternative. Frame
+// tells a page where the data area sits, so a click can become a data
+// point.
+//
+// The charts beside a demo take plain data, not algorithm states, so any
+// demo can use them: HistorySVG draws scalar series a demo recorded while
+// stepping (mistakes, error, a duality gap), BarsSVG a value per point
+// (an SVM's α in its box), MatrixSVG a heat map (a Gram matrix).
+//
+// # Nonlinear functions of the plane
+//
+// Field shows f(x₁, x₂) as an opaque raster with contour lines on top:
+// the raster is small where a vector heat map is not, and the lines give
+// the edges that matter (f = 0, f = ±1) the crispness a raster lacks. The
+// lines come from the package's own marching squares (contour.go), not
+// plotter.Contour, whose output order is random.
 //
 // # Why the figures look the way they do
 //

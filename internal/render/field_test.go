@@ -116,6 +116,41 @@ func TestContourSaddle(t *testing.T) {
 	}
 }
 
+// TestContourJoinsEveryPiece: on a wavy field with many curves, the
+// polylines use every marching-squares piece exactly once, and each step
+// along them stays within one grid cell.
+func TestContourJoinsEveryPiece(t *testing.T) {
+	f := func(x1, x2 float64) float64 { return math.Sin(3*x1) + math.Cos(2*x2+x1*x2) }
+	g := sample(f, View{-3, 3, -2, 2}, 60, 40)
+	hx, hy := 6.0/60, 4.0/40
+	for _, level := range []float64{-1, 0, 0.5, 1.5} {
+		pieces := 0
+		for j := 0; j < g.ny; j++ {
+			for i := 0; i < g.nx; i++ {
+				cs := 0
+				for k, v := range [4]float64{g.at(i, j), g.at(i+1, j), g.at(i+1, j+1), g.at(i, j+1)} {
+					if v >= level {
+						cs |= 1 << k
+					}
+				}
+				pieces += len(cellSegments[cs])
+			}
+		}
+		drawn := 0
+		for _, l := range g.contour(level) {
+			drawn += len(l) - 1
+			for i := 1; i < len(l); i++ {
+				if math.Abs(l[i].X-l[i-1].X) > hx+1e-12 || math.Abs(l[i].Y-l[i-1].Y) > hy+1e-12 {
+					t.Errorf("level %v: step from %v to %v leaves a cell", level, l[i-1], l[i])
+				}
+			}
+		}
+		if drawn != pieces {
+			t.Errorf("level %v: polylines have %d segments, marching squares made %d pieces", level, drawn, pieces)
+		}
+	}
+}
+
 // TestContourMissing: where f is NaN or infinite there are no lines and
 // nothing panics; the rest of the curve is still drawn.
 func TestContourMissing(t *testing.T) {

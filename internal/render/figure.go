@@ -39,6 +39,12 @@ func plotDrawer(p *plot.Plot, w vg.Length) func(draw.Canvas) {
 	return func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightPad(w), 0, 0)) }
 }
 
+// paper fills the whole figure white, so that it looks the same on a
+// page of any colour, margins and colour bar included.
+func paper(c draw.Canvas) {
+	c.FillPolygon(white, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
+}
+
 func (f *figure) writeSVG(w io.Writer) error {
 	c := vgsvg.NewWith(vgsvg.UseWH(f.w, f.h))
 	f.draw(draw.New(c))

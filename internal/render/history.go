@@ -67,8 +67,7 @@ func HistorySVG(w io.Writer, h History, opt Options) error {
 		return err
 	}
 	fw, fh := opt.size(DefaultSize, historyHeight(len(h.Series)))
-	// Type scales with the width only: the chart is meant to be short.
-	th := theme{scale: math.Max(0.75, math.Min(float64(fw)/(DefaultSize*pxToPt), 2))}
+	th := stripTheme(fw) // the chart is meant to be short
 
 	xmin, xmax, whole := h.tRange(panels)
 	plots := make([][]*plot.Plot, len(panels))
@@ -82,6 +81,7 @@ func HistorySVG(w io.Writer, h History, opt Options) error {
 	}
 	top, bottom := plots[0][0], plots[len(plots)-1][0]
 	top.Title.Text = h.Title
+	fitTitle(top, fw-th.pt(14))
 	bottom.X.Tick.Marker = niceTicks{n: 5, integer: whole}
 	bottom.X.Label.Text = h.XLabel
 

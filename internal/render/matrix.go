@@ -52,6 +52,7 @@ func MatrixSVG(w io.Writer, m Matrix, opt Options) error {
 	p := plot.New()
 	th.style(p, "", "", 14, 12, 11)
 	p.Title.Text = m.Title
+	fitTitle(p, fw-th.pt(8))
 	p.X.Min, p.X.Max = 0, float64(cols)
 	p.Y.Min, p.Y.Max = 0, float64(rows)
 	names := max(rows, cols) <= namedBelow
@@ -71,6 +72,7 @@ func MatrixSVG(w io.Writer, m Matrix, opt Options) error {
 		f.desc = m.describe()
 	}
 	f.draw = func(c draw.Canvas) {
+		paper(c)
 		c = draw.Crop(c, th.pt(4), -th.pt(6)-bar.width(), th.pt(4), -th.pt(4))
 		// Square cells: shrink the plot's canvas about its centre along
 		// the longer side of its data area. The tick labels do not depend

@@ -71,6 +71,24 @@ func newTheme(widthPt, heightPt vg.Length) theme {
 	return theme{scale: math.Max(0.75, math.Min(s, 2))}
 }
 
+// stripTheme is the theme of a short, wide chart (history, bars): its
+// type scales with the width only, as newTheme's does with the shorter
+// side, so a 600×260 chart has the 600×600 plot's type.
+func stripTheme(widthPt vg.Length) theme {
+	return newTheme(widthPt, widthPt)
+}
+
+// fitTitle shrinks p's title, down to 55 % of its size, until its widest
+// line fits in width, so a title that states the state stays whole on a
+// narrow figure.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	f := &p.Title.TextStyle.Font
+	w := p.Title.TextStyle.Width(p.Title.Text)
+	if w > width && w > 0 {
+		f.Size = max(f.Size*0.55, f.Size*width/w)
+	}
+}
+
 // pt scales a length given in points at the default size.
 func (t theme) pt(v float64) vg.Length { return vg.Length(v * t.scale) }
 
