@@ -63,7 +63,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 	var toc []lessons.Section
 	var proseErr error
 	if lesson != nil {
-		prose, toc, proseErr = lessonProse(lesson.Slug)
+		prose, toc, proseErr = lessonProse(lesson.Slug, len(lesson.Demos))
 	}
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -85,7 +85,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 			return err
 		}
 		self := run.State.URL(page)
-		canonical := run.State.Encode(lessons.ForPage)
+		canonical := run.State.QueryAt(page)
 		partial := isPartial(r)
 		if !partial && r.URL.RawQuery != canonical {
 			status := http.StatusMovedPermanently
@@ -143,11 +143,16 @@ func lessonViews(course *lessons.Course, lesson *lessons.Lesson, active *lessons
 }
 
 // lessonProse splits a lesson's prose once, at start-up: it is fixed at
-// build time.
-func lessonProse(slug string) ([]string, []lessons.Section, error) {
+// build time. A lesson whose prose is not written yet shows its demos
+// alone, and one with fewer demo markers than demos shows the rest at the
+// end, so that every demo has a place.
+func lessonProse(slug string, demos int) ([]string, []lessons.Section, error) {
 	prose, err := lessons.Prose(slug)
+	if errors.Is(err, lessons.ErrNoProse) {
+		return make([]string, demos), nil, nil
+	}
 	toc, tocErr := lessons.Contents(slug)
-	parts := make([]string, len(prose))
+	parts := make([]string, max(len(prose), demos))
 	for i, p := range prose {
 		parts[i] = string(p)
 	}

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/lessons/lessonstest"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -145,5 +148,51 @@ func TestAlgorithmSeed(t *testing.T) {
 	csvA := get(t, h, "/demos/perceptron/data.csv?data=noisy&seed=3").Body.String()
 	if !strings.Contains(csvA, "x1,x2,label") {
 		t.Fatalf("csv = %q", csvA)
+	}
+}
+
+// TestKitServesAnyDemo: the routes come from one loop over the course, so
+// a second demo on a lesson page (one without points) and a regression
+// demo get pages, plots, panels and edits with no handler of their own.
+func TestKitServesAnyDemo(t *testing.T) {
+	course, err := lessons.NewCourse(lessons.PerceptronSpec(), lessonstest.ObjectiveSpec("perceptron"),
+		lessonstest.RegressionSpec("linear-regression"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newServer(discardLogger(), course)
+	doc := parse(t, get(t, h, "/lessons/perceptron?demo=toy-gd&step=2"))
+	noDuplicateIDs(t, doc)
+	if doc.Find(`#panel-perceptron`).Length() != 1 || doc.Find(`#panel-toy-gd`).Length() != 1 {
+		t.Fatal("the lesson page does not hold both demos")
+	}
+	if href, _ := doc.Find(`#panel-toy-gd a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?demo=toy-gd&step=3" {
+		t.Errorf("toy next = %q", href)
+	}
+	if href, _ := doc.Find(`#panel-perceptron a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?step=1" {
+		t.Errorf("perceptron next = %q (the other demo stays at its default)", href)
+	}
+	if c, _ := doc.Find(`#panel-toy-gd figure.plot`).Attr("data-click"); c != "start" {
+		t.Errorf("toy plot click mode = %q", c)
+	}
+	rec := get(t, h, "/lessons/perceptron?demo=toy-gd&op=add&px=1.5&py=-2")
+	if want := "/lessons/perceptron?demo=toy-gd&x0=1.5&y0=-2"; rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
+		t.Errorf("start click = %d to %q, want %q", rec.Code, rec.Header().Get("Location"), want)
+	}
+	rec = do(t, h, http.MethodGet, "/lessons/perceptron?demo=toy-gd&step=1", nil, map[string]string{"HX-Request": "true"})
+	if !strings.HasPrefix(strings.TrimSpace(rec.Body.String()), `<div id="panel-toy-gd"`) {
+		t.Errorf("partial = %.80s", rec.Body.String())
+	}
+	for _, p := range []string{"/plots/toy-gd.svg?step=2", "/plots/toy-gd-iterate.svg?step=2", "/plots/toy-gd-history.svg?step=2",
+		"/present/toy-gd?step=2", "/lessons/linear-regression?add=1,1,-2.5", "/demos/toy-mean/data.csv?add=1,1,-2.5"} {
+		if rec := get(t, h, p); rec.Code != http.StatusOK {
+			t.Errorf("GET %s = %d %.100s", p, rec.Code, rec.Body)
+		}
+	}
+	if rec := get(t, h, "/plots/toy-mean-history.svg"); rec.Code != http.StatusNotFound {
+		t.Errorf("history of a demo that keeps none = %d", rec.Code)
+	}
+	if rec := get(t, h, "/lessons/perceptron?demo=perceptron"); rec.Code != http.StatusBadRequest {
+		t.Errorf("demo= naming the first demo = %d, want 400", rec.Code)
 	}
 }

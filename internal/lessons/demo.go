@@ -82,7 +82,7 @@ type Spec struct {
 	Data   DataSpec
 	// Panels names the demo's extra figures, each served at
 	// /plots/<ID>-<name>.svg and shown beside the main plot.
-	Panels []string
+	Panels  []string
 	Compute func(in Input) (Result, error)
 }
 

@@ -283,7 +283,18 @@ func encode(v url.Values) string {
 }
 
 // URL returns the state on the page at path.
-func (s State) URL(path string) string { return withQuery(path, s.Encode(ForPage)) }
+func (s State) URL(path string) string { return withQuery(path, s.QueryAt(path)) }
+
+// QueryAt returns the canonical query of the state on the page at path:
+// the whole state, with demo=<ID> only on a lesson page where the demo is
+// not the first.
+func (s State) QueryAt(path string) string {
+	v := s.Values(ForPage)
+	if path != s.d.LessonPath() {
+		v.Del(keyDemo)
+	}
+	return encode(v)
+}
 
 func withQuery(path, query string) string {
 	if query == "" {

@@ -52,10 +52,10 @@ func TestQueryRoundTrip(t *testing.T) {
 		{"add=1.5,-2,1~0,0,-1&del=2,0", "add=1.5,-2,1~0,0,-1&del=0,2"},
 		{"data=blobs&multi=ovo&class=2", "class=2&data=blobs&multi=ovo"},
 		{"step=end", "step=end"},
-		{"order=random&seed=5", "order=random&seed=5"},               // the order seed follows the data seed
-		{"order=random&seed=5&aseed=5", "order=random&seed=5"},       //
-		{"order=random&aseed=9", "aseed=9&order=random"},             // … unless set apart
-		{"aseed=9", ""},                                              // no random order, no order seed
+		{"order=random&seed=5", "order=random&seed=5"},         // the order seed follows the data seed
+		{"order=random&seed=5&aseed=5", "order=random&seed=5"}, //
+		{"order=random&aseed=9", "aseed=9&order=random"},       // … unless set apart
+		{"aseed=9", ""}, // no random order, no order seed
 		{"stop=epochs&variant=averaged", "stop=epochs&variant=averaged"},
 	}
 	for _, tt := range tests {

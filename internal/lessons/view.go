@@ -13,8 +13,8 @@ import (
 type Panel struct {
 	Counters []Counter
 	Status   string
-	Done     bool // the run has stopped
-	Bad      bool // … and not by succeeding (a cycle, a limit)
+	Done     bool     // the run has stopped
+	Bad      bool     // … and not by succeeding (a cycle, a limit)
 	Start    string   // shown at step 0 instead of a step
 	Examined string   // "Step 3 examines x₃ = (1, 0), y = +1."
 	Changed  bool     // the step changed the model (a mistake, an update)
@@ -81,9 +81,9 @@ type ClassChoice struct {
 
 // Links are the URLs of the demo's controls, each a complete state.
 type Links struct {
-	Self, Prev, Next, Reset, End   string
+	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
-	Lesson, Present                string // this state on the lesson page and in the presenter view
+	Lesson, Present                 string // this state on the lesson page and in the presenter view
 }
 
 // NewView renders r's figures and builds its panel's view. page is the

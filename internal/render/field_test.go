@@ -303,6 +303,14 @@ func TestRamp(t *testing.T) {
 			t.Errorf("Ramp%+v.Color(%v) = %v, want %v", r, tt.v, got, tt.want)
 		}
 	}
+	for _, v := range []float64{math.NaN(), -1, 2e6} {
+		if got := ClassTint(v); got != nil {
+			t.Errorf("ClassTint(%v) = %v, want nil (no fill)", v, got)
+		}
+	}
+	if got := ClassTint(2.2); got != regionTint(2) {
+		t.Errorf("ClassTint(2.2) = %v, want class 2's tint", got)
+	}
 	if got := SignTint(0); got != regionTint(1) {
 		t.Errorf("SignTint(0) = %v, want class −1's tint (sgn(0) = −1)", got)
 	}

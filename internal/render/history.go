@@ -57,10 +57,11 @@ func historyHeight(n int) int { return [...]int{1: 180, 2: DefaultHistoryHeight,
 // last sample. A zero opt size means 600 px wide and 180, 260 or 360 px
 // tall for one, two or three panels.
 //
-// An empty series draws an empty panel. It returns ErrNoData for no series
-// or more than three, ErrShape for a series whose T and Y differ in length
-// or whose T decreases, and ErrNotFinite for NaN or infinite values (also
-// in Now or Period), before writing anything.
+// An empty series draws an empty panel. It returns ErrNoData for no
+// series, ErrShape for more than three, a negative Period or a series
+// whose T and Y differ in length or whose T decreases, and ErrNotFinite
+// for NaN or infinite values (also in Now or Period), before writing
+// anything.
 func HistorySVG(w io.Writer, h History, opt Options) error {
 	panels, err := h.panels()
 	if err != nil {
@@ -75,7 +76,7 @@ func HistorySVG(w io.Writer, h History, opt Options) error {
 		s := h.Series[i]
 		p := historyPanel(th, xy, classColor(i), s, h.Period, h.Now, len(panels))
 		p.X.Min, p.X.Max = xmin, xmax
-		// Iterations are whole numbers: no ticks between them.
+		// When t counts iterations, no ticks between them.
 		p.X.Tick.Marker = unlabelled{niceTicks{n: 5, integer: whole}}
 		plots[i] = []*plot.Plot{p}
 	}

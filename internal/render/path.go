@@ -145,9 +145,11 @@ func (pa *Path) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// StartThumb and CurrentThumb are legend swatches of the path's start and
-// current-iterate marks.
-func (pa *Path) StartThumb() plot.Thumbnailer   { return pathThumb{pa, false} }
+// StartThumb returns a legend swatch of the path's start mark.
+func (pa *Path) StartThumb() plot.Thumbnailer { return pathThumb{pa, false} }
+
+// CurrentThumb returns a legend swatch of the current iterate's mark,
+// without its ring, which would not fit a legend row.
 func (pa *Path) CurrentThumb() plot.Thumbnailer { return pathThumb{pa, true} }
 
 type pathThumb struct {
@@ -159,7 +161,6 @@ func (t pathThumb) Thumbnail(c *draw.Canvas) {
 	q := *t.pa.styled()
 	q.Radius = min(q.Radius, (c.Max.Y-c.Min.Y)/2)
 	if t.current {
-		// The ring would not fit a legend row: the dot alone.
 		mark := q.Mark
 		if mark == nil {
 			mark = q.Color

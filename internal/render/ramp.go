@@ -51,10 +51,10 @@ func SignTint(v float64) color.Color {
 // predicted class: class c gets the region tint of the class colour it
 // has in the perceptron's multiclass plot (classes 0, 1, 2 blue,
 // vermillion, bluish green, …). f is rounded to the nearest class;
-// negative classes get no fill.
+// negative classes and NaN get no fill.
 func ClassTint(v float64) color.Color {
 	k := math.Round(v)
-	if k < 0 || k > 1e6 {
+	if !(k >= 0 && k <= 1e6) { // also NaN
 		return nil
 	}
 	return regionTint(int(k))

@@ -1,0 +1,110 @@
+// Package lessonstest holds two small demos that exercise the demo kit
+// where the perceptron does not: a demo with no data points, whose plot
+// click sets a start point (gradient descent on a 2-D objective), and a
+// regression demo with real-valued labels and an extra panel. Tests of
+// the kit and of the server build courses from them.
+package lessonstest
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// gd is gradient descent on f(x) = ½(x₁² + κx₂²), a stepper for Replay.
+type gd struct{ eta, kappa float64 }
+
+type gdState struct {
+	K    int
+	X    [2]float64
+	F    float64
+	Stop algos.Status
+}
+
+func (g gd) f(x [2]float64) float64 { return 0.5 * (x[0]*x[0] + g.kappa*x[1]*x[1]) }
+
+func (g gd) Step(s gdState) gdState {
+	s.K++
+	s.X = [2]float64{s.X[0] - g.eta*s.X[0], s.X[1] - g.eta*g.kappa*s.X[1]}
+	s.F = g.f(s.X)
+	if s.F < 1e-12 {
+		s.Stop = algos.Converged
+	}
+	return s
+}
+
+func (g gd) Status(s gdState) algos.Status { return s.Stop }
+
+// ObjectiveSpec is a demo without points on lesson: a click sets (x0, y0).
+func ObjectiveSpec(lesson string) lessons.Spec {
+	return lessons.Spec{
+		ID: "toy-gd", Title: "Toy gradient descent", Lesson: lesson,
+		Data: lessons.DataSpec{Labels: lessons.NoLabels, Start: [2]string{"x0", "y0"}},
+		Params: []lessons.Param{
+			{Key: "x0", Label: "x₁⁽⁰⁾", Doc: "start x₁", Kind: lessons.Float, Group: lessons.GroupData, Default: "2", Min: -5, Max: 5, Step: "any"},
+			{Key: "y0", Label: "x₂⁽⁰⁾", Doc: "start x₂", Kind: lessons.Float, Group: lessons.GroupData, Default: "1", Min: -5, Max: 5, Step: "any"},
+			{Key: "t", Label: "step size t", Doc: "step size", Kind: lessons.Float, Group: lessons.GroupAlgo, Default: "0.1", Min: 0, OpenMin: true, Max: 2, Step: "any"},
+		},
+		Panels: []string{"iterate"},
+		Compute: func(in lessons.Input) (lessons.Result, error) {
+			g := gd{eta: in.State.Float("t"), kappa: 4}
+			s0 := gdState{X: [2]float64{in.State.Float("x0"), in.State.Float("y0")}}
+			s0.F = g.f(s0.X)
+			var gap render.Series
+			gap.Label, gap.Log = "f(x)", true
+			s, k, err := algos.Replay[gdState](g, s0, in.Step, algos.RecorderFunc[gdState](func(k int, s gdState) error {
+				gap.T, gap.Y = append(gap.T, float64(k)), append(gap.Y, s.F)
+				return nil
+			}))
+			if err != nil {
+				return lessons.Result{}, err
+			}
+			bars := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.BarsSVG(w, render.Bars{Title: fmt.Sprintf("iterate after step %d", k), YLabel: "xᵢ",
+					Values: []float64{math.Abs(s.X[0]), math.Abs(s.X[1])}}, opt)
+			}
+			return lessons.Result{
+				Step: k, Done: s.Stop.Done(),
+				Plot:    bars, // a stand-in: the kit only needs bytes and a frame
+				Panels:  map[string]lessons.Drawer{"iterate": bars},
+				History: &render.History{Title: "f", XLabel: "iteration k", Now: float64(k), Series: []render.Series{gap}},
+				Panel: func() lessons.Panel {
+					return lessons.Panel{Status: s.Stop.String(), Done: s.Stop.Done(),
+						Counters: []lessons.Counter{{Label: "iteration k", Value: strconv.Itoa(k), TestID: "step"}},
+						Start:    "x⁽⁰⁾ is where you clicked."}
+				},
+			}, nil
+		},
+	}
+}
+
+// RegressionSpec is a demo with real-valued labels on lesson: its one
+// "step" fits the mean of y.
+func RegressionSpec(lesson string) lessons.Spec {
+	return lessons.Spec{
+		ID: "toy-mean", Title: "Toy regression", Lesson: lesson,
+		Data: lessons.DataSpec{Labels: lessons.RealLabels, Default: "line",
+			Sets: []lessons.Option{{Value: "line", Label: "a line"}},
+			Make: func(s lessons.State) ([][]float64, []float64, error) {
+				return [][]float64{{0, 0}, {1, 0}, {2, 0}}, []float64{0.5, 1.5, 2.5}, nil
+			}},
+		Compute: func(in lessons.Input) (lessons.Result, error) {
+			mean := 0.0
+			for _, p := range in.Points {
+				mean += p.Y / float64(len(in.Points))
+			}
+			k := min(in.Step, 1)
+			draw := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.BarsSVG(w, render.Bars{Title: "mean " + strconv.FormatFloat(mean, 'g', 4, 64), YLabel: "y",
+					Values: []float64{math.Abs(mean)}}, opt)
+			}
+			return lessons.Result{Step: k, Done: k == 1, Plot: draw,
+				Panel: func() lessons.Panel { return lessons.Panel{Status: "fitted"} }}, nil
+		},
+	}
+}
