@@ -140,6 +140,9 @@ type perceptronRecorder struct {
 	every     float64 // sample spacing in steps
 	next      int     // the next step to sample
 	upd, errs render.Series
+	// lastMistakes is the update count at the last sample: equal counts
+	// mean an unchanged classifier.
+	lastMistakes int
 }
 
 func newPerceptronRecorder(pr *perceptron.Problem, k int) *perceptronRecorder {
@@ -161,9 +164,28 @@ func (r *perceptronRecorder) Record(k int, s perceptron.State) error {
 	return nil
 }
 
+// sampleError records the training error of s. Only an update changes the
+// classifier (and, averaged, the counters change it every step), so a
+// step that updated nothing repeats the last value without predicting.
 func (r *perceptronRecorder) sampleError(s perceptron.State) {
+	e := 0.0
+	if n := len(r.errs.Y); n > 0 && !r.pr.P.Average && !updated(s) && r.lastMistakes == s.Mistakes {
+		e = r.errs.Y[n-1]
+	} else {
+		e = 100 * r.pr.TrainingError(s)
+	}
+	r.lastMistakes = s.Mistakes
 	r.errs.T = append(r.errs.T, float64(s.T))
-	r.errs.Y = append(r.errs.Y, 100*r.pr.TrainingError(s))
+	r.errs.Y = append(r.errs.Y, e)
+}
+
+func updated(s perceptron.State) bool {
+	for _, u := range s.Event.Updated {
+		if u {
+			return true
+		}
+	}
+	return false
 }
 
 // finish samples the last state when the spacing skipped it.
