@@ -43,7 +43,7 @@ golden:
 	$(GO) test ./internal/render/ -update
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./cmd/web/
+	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/ ./cmd/web/
 
 # The house import rule: algos and render never reach HTTP or templates.
 imports:
@@ -67,6 +67,7 @@ vendor:
 screens:
 	$(GO) test -tags screens -run TestScreens -count=1 ./cmd/web/
 
-# Fuzz the demo's query parser (not part of make test).
+# Fuzz the demo kit's query parser, seeded from testdata/fuzz (not part
+# of make test).
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParsePerceptron -fuzztime 60s ./internal/lessons/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/lessons/
