@@ -131,3 +131,24 @@ func TestUploadSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesDataSets: the built-in truth tables are the notes' data sets
+// kept in testdata (OR is Example 1.1.3; XOR is Example 1.2.10).
+func TestNotesDataSets(t *testing.T) {
+	d := perceptronDemo(t)
+	for _, name := range []string{"or", "and", "xor"} {
+		f, err := os.Open("../../testdata/" + name + ".csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := d.ParseCSV(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := mustParse(t, d, "data="+name).Points()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("data=%s = %v, %v; testdata/%s.csv has %v", name, got, err, name, want)
+		}
+	}
+}

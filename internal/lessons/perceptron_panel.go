@@ -120,8 +120,14 @@ func perceptronNotes(pr *perceptron.Problem, s perceptron.State, st State) []Not
 func boundNote(pr *perceptron.Problem, s perceptron.State) Note {
 	mb := perceptron.Bound(pr.X, pr.Y)
 	n := Note{TestID: "bound"}
-	if !mb.Separable {
-		n.Text = "No line separates these points, so Theorem 1.2.8 gives no bound: the perceptron will never converge."
+	switch {
+	case !mb.Separable && s.Status == algos.Converged && !pr.P.FixedEpochs:
+		n.Text = "The run converged, so a line separates these points, but their margin γ is too thin for the bound's solver " +
+			"to measure in its budget; Theorem 1.2.8 still holds with that tiny γ."
+		return n
+	case !mb.Separable:
+		n.Text = "No separating line was found (the margin solver stopped at its budget), so Theorem 1.2.8 gives no bound. " +
+			"If no line separates the points, the perceptron never converges."
 		return n
 	}
 	n.Fine = "(γ and C on the augmented points (x, 1), as the theorem needs with a bias.)"

@@ -13,6 +13,12 @@ import (
 // γ = minᵢ yᵢ⟨x̃ᵢ, w̃*⟩. The perceptron then makes at most C²/γ² mistakes.
 type MarginBound struct {
 	Separable bool      // a separating (w*, b*) was found
+	// Solved reports that the ascent reached the optimum, which proves
+	// the points separable. When it stops at its sweep budget without a
+	// separator, the data are likely not separable, but a very thin
+	// margin can also need more sweeps: Separable false and Solved false
+	// mean "none found", not "none exists".
+	Solved bool
 	W         []float64 // w* of the max-margin separator in augmented space, with ‖(w*, b*)‖ = 1
 	B         float64   // b*
 	Gamma     float64   // γ achieved by (w*, b*); 0 when not separable
@@ -50,6 +56,7 @@ func Bound(x [][]float64, y []int) MarginBound {
 	}
 	alpha := make([]float64, n)
 	v := make([]float64, dim)
+	solved := false
 	for sweep := 0; sweep < maxSweeps; sweep++ {
 		// worst is the largest coordinate move of the sweep, scaled to the
 		// constraint: zero exactly at the optimum (every αᵢ > 0 has
@@ -66,10 +73,11 @@ func Bound(x [][]float64, y []int) MarginBound {
 			}
 		}
 		if worst < 1e-9 {
+			solved = true
 			break
 		}
 	}
-	mb := MarginBound{C: math.Sqrt(c2), Mistakes: math.Inf(1)}
+	mb := MarginBound{C: math.Sqrt(c2), Mistakes: math.Inf(1), Solved: solved}
 	norm := math.Sqrt(floats.Dot(v, v))
 	if norm == 0 {
 		return mb
