@@ -12,18 +12,18 @@ import (
 // that learns a bias must be analysed: C = maxᵢ ‖x̃ᵢ‖ and
 // γ = minᵢ yᵢ⟨x̃ᵢ, w̃*⟩. The perceptron then makes at most C²/γ² mistakes.
 type MarginBound struct {
-	Separable bool      // a separating (w*, b*) was found
+	Separable bool // a separating (w*, b*) was found
 	// Solved reports that the ascent reached the optimum, which proves
 	// the points separable. When it stops at its sweep budget without a
 	// separator, the data are likely not separable, but a very thin
 	// margin can also need more sweeps: Separable false and Solved false
 	// mean "none found", not "none exists".
-	Solved bool
-	W         []float64 // w* of the max-margin separator in augmented space, with ‖(w*, b*)‖ = 1
-	B         float64   // b*
-	Gamma     float64   // γ achieved by (w*, b*); 0 when not separable
-	C         float64   // maxᵢ ‖(xᵢ, 1)‖
-	Mistakes  float64   // C²/γ²; +Inf when not separable
+	Solved   bool
+	W        []float64 // w* of the max-margin separator in augmented space, with ‖(w*, b*)‖ = 1
+	B        float64   // b*
+	Gamma    float64   // γ achieved by (w*, b*); 0 when not separable
+	C        float64   // maxᵢ ‖(xᵢ, 1)‖
+	Mistakes float64   // C²/γ²; +Inf when not separable
 }
 
 // maxSweeps bounds the dual coordinate ascent; on separable data of a few
