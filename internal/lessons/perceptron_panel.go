@@ -41,7 +41,7 @@ func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel
 		}
 		if pr.P.Average {
 			w, b := m.Averaged()
-			ml.Extra = fmt.Sprintf("; averaged w̄ = %s, b̄ = %s", vec(w), num(b))
+			ml.Extra = fmt.Sprintf("(averaged: w̄ = %s, b̄ = %s)", vec(w), num(b))
 		}
 		p.Model = append(p.Model, ml)
 	}
