@@ -24,9 +24,12 @@ const (
 	// Infeasible: the problem has no solution (e.g. a hard-margin SVM on
 	// data that no hyperplane separates).
 	Infeasible
+	// Diverged: the iterates grew past what float64 holds (gradient
+	// descent with too large a step); the state kept is the last finite one.
+	Diverged
 )
 
-var statusNames = [...]string{"running", "converged", "iteration limit", "cycle detected", "infeasible"}
+var statusNames = [...]string{"running", "converged", "iteration limit", "cycle detected", "infeasible", "diverged"}
 
 // String returns a short lower-case name, fit for a page or a log line.
 func (s Status) String() string {
@@ -44,6 +47,7 @@ var (
 	ErrIterationLimit = errors.New("algos: iteration limit reached before convergence")
 	ErrCycle          = errors.New("algos: cycle detected; the data are not linearly separable")
 	ErrInfeasible     = errors.New("algos: problem infeasible")
+	ErrDiverged       = errors.New("algos: the iterates diverged; lower the step size")
 )
 
 // Err returns nil for Running and Converged and a sentinel error for the
@@ -56,6 +60,8 @@ func (s Status) Err() error {
 		return ErrCycle
 	case Infeasible:
 		return ErrInfeasible
+	case Diverged:
+		return ErrDiverged
 	}
 	return nil
 }

@@ -130,3 +130,26 @@ func TestCourseChecks(t *testing.T) {
 		t.Error("a default outside its range was accepted")
 	}
 }
+
+// TestKitDiverging: a run that diverges stops with a status and draws
+// every figure, never NaN and never an error page.
+func TestKitDiverging(t *testing.T) {
+	d := toyCourse(t).Demo("toy-gd")
+	s, probs := parse(t, d, "demo=toy-gd&t=2&step=end")
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	run, err := d.Execute(s)
+	if err != nil || !run.Done || run.Panel().Status != "diverged" {
+		t.Fatalf("Execute = %+v, %v", run, err)
+	}
+	for _, name := range []string{"", "history", "iterate"} {
+		var b strings.Builder
+		if ok, err := run.WriteFigure(&b, name, false); !ok || err != nil || strings.Contains(b.String(), "NaN") {
+			t.Errorf("figure %q: ok %v, %v, NaN %v", name, ok, err, strings.Contains(b.String(), "NaN"))
+		}
+	}
+	if _, err := lessons.NewView(run, d.LessonPath()); err != nil {
+		t.Error(err)
+	}
+}

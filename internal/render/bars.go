@@ -95,12 +95,12 @@ func BarsSVG(w io.Writer, b Bars, opt Options) error {
 		classes = nil // a legend of dozens of classes explains nothing
 	}
 	for _, c := range classes {
-		lg.items = append(lg.items, legendItem{label: className(c, isBinary(b.Class)), shown: true,
-			thumbs: []plot.Thumbnailer{barThumb{color: classColor(slotOf(c, isBinary(b.Class))), th: th}}})
+		lg.items = append(lg.items, LegendItem{Label: className(c, isBinary(b.Class)),
+			Thumbs: []plot.Thumbnailer{barThumb{color: classColor(slotOf(c, isBinary(b.Class))), th: th}}})
 	}
 	if len(b.Highlight) > 0 && b.HighlightName != "" {
-		lg.items = append(lg.items, legendItem{label: b.HighlightName, shown: true,
-			thumbs: []plot.Thumbnailer{barThumb{color: grey, th: th, bold: true}}})
+		lg.items = append(lg.items, LegendItem{Label: b.HighlightName,
+			Thumbs: []plot.Thumbnailer{barThumb{color: grey, th: th, bold: true}}})
 	}
 	p.Add(lg)
 

@@ -2,13 +2,15 @@
 // through, and the small charts beside it.
 //
 // Every visual element is a plot.Plotter (Region, Boundary, MarginBand,
-// Arrow, UpdateArrow, Field, Path, …), so a figure is composed by adding
-// plotters to a gonum/plot Plot, and a later lesson reuses the pieces. A
-// topic's figure is built by one function (PerceptronPlot) and written by
-// another (PerceptronSVG, PerceptronPNG), which adds what gonum's SVG
-// backend leaves out: the <title> and <desc> text alternative. Frame
-// tells a page where the data area sits, so a click can become a data
-// point.
+// Arrow, UpdateArrow, Field, Path, ClassPoints, …), so a figure is
+// composed by adding plotters to a gonum/plot Plot, and a later lesson
+// reuses the pieces. DataFigure is the one plot of the data plane every
+// demo uses (the perceptron's included): it takes the plotters as layers
+// and a legend, and does what each demo would otherwise repeat: the equal
+// aspect ratio, a legend above the data area, type and lines that grow
+// with the figure, and what gonum's SVG backend leaves out, the <title>
+// and <desc> text alternative. Frame tells a page where the data area
+// sits, so a click can become a data point.
 //
 // The charts beside a demo take plain data, not algorithm states, so any
 // demo can use them: HistorySVG draws scalar series a demo recorded while

@@ -76,6 +76,19 @@ func MarginLevels() []Level {
 	return []Level{{Value: -1, LineStyle: dashed}, {Value: 1, LineStyle: dashed}, {Value: 0, LineStyle: DefaultBoundaryStyle}}
 }
 
+// ContourLevels returns the levels f = v of an objective, one per value
+// in order, in the house style for contours under a path: thin solid grey
+// lines, quiet enough that the iterates drawn over them stand out. Give
+// values spaced as the function grows (0.5, 2, 8, 32 for a quadratic) so
+// the rings are about evenly spaced on the page.
+func ContourLevels(values ...float64) []Level {
+	ls := make([]Level, len(values))
+	for i, v := range values {
+		ls[i] = Level{Value: v, LineStyle: draw.LineStyle{Color: grey, Width: vg.Points(1)}}
+	}
+	return ls
+}
+
 // cells returns the grid for a data area w × h points: res cells along
 // the longer side, at least one along each.
 func cells(res int, w, h vg.Length) (nx, ny int) {

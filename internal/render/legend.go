@@ -7,15 +7,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// legendItem is one legend entry. An item that is not shown at this step
-// still reserves its space, as wide as room when its label can change, so
-// the data area (and with it the view and the click mapping) is the same
-// at every step.
-type legendItem struct {
-	label  string
-	room   string // the widest label the item may have, if wider than label
-	thumbs []plot.Thumbnailer
-	shown  bool
+// LegendItem is one entry of a figure's legend: swatches drawn on top of
+// each other, then a label. An item Hidden at this step still reserves its
+// space, as wide as Room when its label can change, so the data area (and
+// with it the view and the click mapping) is the same at every step: list
+// every item a demo can ever show, and hide the ones it does not show now.
+type LegendItem struct {
+	Label  string
+	Room   string // the widest label the item may have, if wider than Label
+	Thumbs []plot.Thumbnailer
+	Hidden bool
 }
 
 // flowLegend lays entries out left to right in rows, like words in a
@@ -23,7 +24,7 @@ type legendItem struct {
 // the data area with no background, where it hides points; this one is
 // drawn in space reserved through the title's padding, so it never does.
 type flowLegend struct {
-	items  []legendItem
+	items  []LegendItem
 	style  text.Style
 	thumbW vg.Length // thumbnail width
 	gap    vg.Length // between entries in a row
@@ -42,13 +43,13 @@ func (l *flowLegend) itemWidth(label string) vg.Length {
 // rows breaks items into rows no wider than width; an item wider than
 // width gets a row of its own. With reserve, items are measured by their
 // room, for the band every step fits in.
-func (l *flowLegend) rows(items []legendItem, width vg.Length, reserve bool) [][]legendItem {
-	var rows [][]legendItem
+func (l *flowLegend) rows(items []LegendItem, width vg.Length, reserve bool) [][]LegendItem {
+	var rows [][]LegendItem
 	var x vg.Length
 	for _, it := range items {
-		w := l.itemWidth(it.label)
+		w := l.itemWidth(it.Label)
 		if reserve {
-			w = max(w, l.itemWidth(it.room))
+			w = max(w, l.itemWidth(it.Room))
 		}
 		if len(rows) == 0 || x+l.gap+w > width {
 			rows = append(rows, nil)
@@ -75,9 +76,9 @@ func (l *flowLegend) height(width vg.Length) vg.Length {
 // to the next as far as the set of shown items allows.
 func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 	width := c.Max.X - c.Min.X
-	var shown []legendItem
+	var shown []LegendItem
 	for _, it := range l.items {
-		if it.shown {
+		if !it.Hidden {
 			shown = append(shown, it)
 		}
 	}
@@ -92,11 +93,11 @@ func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 				Min: vg.Point{X: x, Y: y + rh*0.1},
 				Max: vg.Point{X: x + l.thumbW, Y: y + rh*0.9},
 			}}
-			for _, t := range it.thumbs {
+			for _, t := range it.Thumbs {
 				t.Thumbnail(&icon)
 			}
-			c.FillText(sty, vg.Point{X: x + l.thumbW + l.style.Font.Size*0.4, Y: y + rh/2}, it.label)
-			x += l.itemWidth(it.label) + l.gap
+			c.FillText(sty, vg.Point{X: x + l.thumbW + l.style.Font.Size*0.4, Y: y + rh/2}, it.Label)
+			x += l.itemWidth(it.Label) + l.gap
 		}
 		y -= rh
 	}

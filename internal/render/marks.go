@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 
@@ -9,38 +10,111 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// points draws labelled data as filled markers whose colour and shape
-// both give the class (palette slot), with a thin white outline so
-// neighbours stay apart, or a thick black one for the points in bold
-// (misclassified). Bold points are drawn last so their outline is whole.
-type points struct {
-	xy     []vec
-	slot   []int
-	bold   []bool
-	radius vg.Length
-	thin   draw.LineStyle
-	thick  draw.LineStyle
+// ClassPoints draws labelled data as filled markers whose colour and
+// shape both give the class, in the Okabe–Ito palette (+1 blue circles,
+// −1 vermillion squares; classes 0, 1, 2, … blue, vermillion, bluish
+// green, …), with a thin white edge so neighbours stay apart, or a thick
+// black one for the points in bold (the ones a classifier gets wrong).
+// Bold points are drawn last so their edge is whole. It is the
+// perceptron's point layer, for any demo that shows labelled points.
+//
+// Radius and the edge widths are for a figure of the default size; a
+// DataFigure scales them with its type. ClassPoints has no DataRange: the
+// figure chooses the view (DataView), and points outside it are clipped.
+type ClassPoints struct {
+	xy   []vec
+	slot []int
+	bold []bool
+	// classes lists the labels in legend order (+1 before −1).
+	classes []int
+	binary  bool
+
+	Radius   vg.Length
+	Edge     draw.LineStyle // the edge of a plain point
+	BoldEdge draw.LineStyle // the edge of a bold point
 }
 
-func (ps *points) Plot(c draw.Canvas, p *plot.Plot) {
+// NewClassPoints returns the points x (rows of at least two coordinates;
+// the first two are drawn) with labels class: ±1 for two classes, or
+// classes 0…k, coloured and shaped as the perceptron plot does. class may
+// be nil (every point blue, as a regression demo's); bold may be nil (no
+// point in bold). No points is not an error: a demo's custom data start
+// empty, and the layer then draws nothing.
+//
+// It returns ErrShape when class or bold has another length than x or a
+// label is negative other than −1, ErrDimension for a row of fewer than
+// two coordinates and ErrNotFinite for a NaN or infinite coordinate.
+func NewClassPoints(x [][]float64, class []int, bold []bool) (*ClassPoints, error) {
+	n := len(x)
+	if class != nil && len(class) != n || bold != nil && len(bold) != n {
+		return nil, fmt.Errorf("%w: %d points, %d labels, %d bold flags", ErrShape, n, len(class), len(bold))
+	}
+	binary := isBinary(class)
+	ps := &ClassPoints{xy: make([]vec, n), slot: classSlots(class, n), bold: make([]bool, n),
+		classes: classOrder(class), binary: binary,
+		Radius:   vg.Points(markerRadius(n)),
+		Edge:     draw.LineStyle{Color: white, Width: vg.Points(0.75)},
+		BoldEdge: draw.LineStyle{Color: black, Width: vg.Points(2)},
+	}
+	copy(ps.bold, bold)
+	for i, row := range x {
+		if len(row) < 2 {
+			return nil, fmt.Errorf("%w: point %d has %d coordinates", ErrDimension, i, len(row))
+		}
+		if err := finite(row[0], row[1]); err != nil {
+			return nil, fmt.Errorf("point %d: %w", i, err)
+		}
+		if !binary && class[i] < 0 {
+			return nil, fmt.Errorf("%w: point %d has label %d; labels are ±1 or 0, 1, 2, …", ErrShape, i, class[i])
+		}
+		ps.xy[i] = vec2(row)
+	}
+	if class == nil {
+		ps.classes = nil
+	}
+	return ps, nil
+}
+
+// Legend returns a legend item for each class present, in the order the
+// notes name them (y = +1 before y = −1, then class 0, 1, …): the
+// entries a plot of labelled points needs. Points with no labels get none.
+func (ps *ClassPoints) Legend() []LegendItem {
+	var items []LegendItem
+	for _, c := range ps.classes {
+		items = append(items, LegendItem{Label: className(c, ps.binary),
+			Thumbs: []plot.Thumbnailer{classThumb{ps: ps, slot: slotOf(c, ps.binary)}}})
+	}
+	return items
+}
+
+// BoldThumb returns the legend swatch for the points in bold: a light
+// grey marker with the bold edge, suggesting no class.
+func (ps *ClassPoints) BoldThumb() plot.Thumbnailer { return boldThumb{ps} }
+
+// Plot implements plot.Plotter.
+func (ps *ClassPoints) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	for _, pass := range []bool{false, true} {
 		for i, q := range ps.xy {
 			if ps.bold[i] != pass {
 				continue
 			}
-			ps.mark(&c, ps.slot[i], vg.Point{X: trX(q.X), Y: trY(q.Y)}, ps.radius, pass)
+			at := vg.Point{X: trX(q.X), Y: trY(q.Y)}
+			if !c.Contains(at) {
+				continue
+			}
+			ps.mark(&c, ps.slot[i], at, ps.Radius, pass)
 		}
 	}
 }
 
-func (ps *points) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold bool) {
+func (ps *ClassPoints) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold bool) {
 	path := markerPath(slot, at, r)
 	c.SetColor(classColor(slot))
 	c.Fill(path)
-	sty := ps.thin
+	sty := ps.Edge
 	if bold {
-		sty = ps.thick
+		sty = ps.BoldEdge
 	}
 	c.SetLineStyle(sty)
 	c.Stroke(path)
@@ -48,26 +122,26 @@ func (ps *points) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold 
 
 // classThumb is the legend swatch of one class.
 type classThumb struct {
-	ps   *points
+	ps   *ClassPoints
 	slot int
 	bold bool
 }
 
 func (t classThumb) Thumbnail(c *draw.Canvas) {
-	r := min(t.ps.radius, (c.Max.Y-c.Min.Y)/2)
+	r := min(t.ps.Radius, (c.Max.Y-c.Min.Y)/2)
 	t.ps.mark(c, t.slot, c.Center(), r, t.bold)
 }
 
 // boldThumb is the legend swatch for "misclassified": a light grey marker
 // with the bold outline, so it suggests no class and no ring.
-type boldThumb struct{ ps *points }
+type boldThumb struct{ ps *ClassPoints }
 
 func (t boldThumb) Thumbnail(c *draw.Canvas) {
-	r := min(t.ps.radius, (c.Max.Y-c.Min.Y)/2)
+	r := min(t.ps.Radius, (c.Max.Y-c.Min.Y)/2)
 	path := markerPath(0, c.Center(), r)
 	c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
 	c.Fill(path)
-	c.SetLineStyle(t.ps.thick)
+	c.SetLineStyle(t.ps.BoldEdge)
 	c.Stroke(path)
 }
 

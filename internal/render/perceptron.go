@@ -3,11 +3,8 @@ package render
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
@@ -90,37 +87,16 @@ func perceptronFigure(pr *perceptron.Problem, s perceptron.State, opt Options) (
 	if d := len(pr.X[0]); d != 2 {
 		return nil, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", ErrDimension, d)
 	}
-	w, h := opt.size(DefaultSize, DefaultSize)
-	th := newTheme(w, h)
+	th := newTheme(opt.size(DefaultSize, DefaultSize))
 	sc := newScene(pr, s, th)
-
-	p := plot.New()
-	th.style(p, "x₁", "x₂", 14, 14, 12)
-	p.X.Tick.Marker = niceTicks{n: 3, equal: p}
-	p.Y.Tick.Marker = niceTicks{n: 3, equal: p}
-	p.Title.Text = sc.heading()
-	if th.compact {
-		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
-	}
-	p.Add(sc.layers()...)
-	p.Add(margins{right: th.pt(12), top: th.pt(4)})
-
-	f := &figure{w: w, h: h, p: p, draw: plotDrawer(p, w), title: sc.svgTitle(), desc: sc.describe()}
-	base := p.Title.Padding
-	var reserve func(vg.Length) vg.Length
-	// Below about 400 px there is no room for a legend worth reading; the
-	// <desc> and the page still say what is drawn.
-	if !th.compact {
-		lg := &flowLegend{
-			items:  sc.legend,
-			style:  th.text(12, false, draw.XLeft, draw.YCenter),
-			thumbW: th.pt(20),
-			gap:    th.pt(12),
-			above:  th.pt(8),
-		}
-		p.Add(lg)
-		reserve = func(width vg.Length) vg.Length { return base + lg.height(width) }
-	}
-	f.view = settle(p, DataView(pr.X), f.area(), reserve)
-	return f, nil
+	// The scene is built at the theme's scale already, so the figure must
+	// not scale it again.
+	return DataFigure{
+		Title:  sc.heading(),
+		Name:   sc.svgTitle(),
+		Desc:   sc.describe(),
+		View:   DataView(pr.X),
+		Layers: sc.layers(),
+		Legend: sc.legend,
+	}.build(opt, false)
 }

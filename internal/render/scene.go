@@ -20,9 +20,9 @@ type scene struct {
 	binary bool
 
 	regions, lines, marks, arrows []plot.Plotter
-	legend                        []legendItem
+	legend                        []LegendItem
 
-	pts   *points
+	pts   *ClassPoints
 	wrong int // points the state misclassifies
 }
 
@@ -35,7 +35,7 @@ func (sc *scene) layers() []plot.Plotter {
 }
 
 func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
-	sc.legend = append(sc.legend, legendItem{label: label, thumbs: thumbs, shown: shown})
+	sc.legend = append(sc.legend, LegendItem{Label: label, Thumbs: thumbs, Hidden: !shown})
 }
 
 // slot is the palette slot of class c: +1 blue, −1 vermillion, and class
@@ -68,11 +68,11 @@ func markerRadius(n int) float64 {
 
 func (sc *scene) addPoints() {
 	n := len(sc.pr.X)
-	ps := &points{
+	ps := &ClassPoints{
 		xy: make([]vec, n), slot: make([]int, n), bold: make([]bool, n),
-		radius: sc.th.pt(markerRadius(n)),
-		thin:   draw.LineStyle{Color: white, Width: sc.th.pt(0.75)},
-		thick:  draw.LineStyle{Color: black, Width: sc.th.pt(2)},
+		Radius:   sc.th.pt(markerRadius(n)),
+		Edge:     draw.LineStyle{Color: white, Width: sc.th.pt(0.75)},
+		BoldEdge: draw.LineStyle{Color: black, Width: sc.th.pt(2)},
 	}
 	for i, x := range sc.pr.X {
 		ps.xy[i] = vec2(x)
@@ -110,7 +110,7 @@ func (sc *scene) hasClass(c int) bool {
 func (sc *scene) addMarks() {
 	sc.marks = append(sc.marks, sc.pts)
 	ev := sc.s.Event
-	rg := &ring{radius: sc.pts.radius*2 + sc.th.pt(2), LineStyle: draw.LineStyle{Color: black, Width: sc.th.pt(2.25)}}
+	rg := &ring{radius: sc.pts.Radius*2 + sc.th.pt(2), LineStyle: draw.LineStyle{Color: black, Width: sc.th.pt(2.25)}}
 	if ev.I >= 0 {
 		rg.at = vec2(sc.pr.X[ev.I])
 		sc.marks = append(sc.marks, rg)
@@ -209,7 +209,7 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	sc.item(wLabel, ok, newArrow)
 	// Reserve room for the longer label, so the legend band, and with it
 	// the data area, is the same at every step.
-	sc.legend[len(sc.legend)-1].room = "w (scaled)"
+	sc.legend[len(sc.legend)-1].Room = "w (scaled)"
 	prev := sc.dashed(grey, 1.5, 5, 4)
 	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
 	sc.item("η·y·x", ok && hasOld, delta)

@@ -10,6 +10,9 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/lessons"
@@ -28,10 +31,17 @@ type gdState struct {
 
 func (g gd) f(x [2]float64) float64 { return 0.5 * (x[0]*x[0] + g.kappa*x[1]*x[1]) }
 
+// Step takes one step; one that would leave float64's range (or pass
+// 1e100, far beyond any view) stops the run as Diverged on the last
+// finite iterate, so no page ever shows NaN.
 func (g gd) Step(s gdState) gdState {
+	x := [2]float64{s.X[0] - g.eta*s.X[0], s.X[1] - g.eta*g.kappa*s.X[1]}
+	if f := g.f(x); math.IsInf(f, 0) || math.IsNaN(f) || f > 1e100 {
+		s.Stop = algos.Diverged
+		return s
+	}
 	s.K++
-	s.X = [2]float64{s.X[0] - g.eta*s.X[0], s.X[1] - g.eta*g.kappa*s.X[1]}
-	s.F = g.f(s.X)
+	s.X, s.F = x, g.f(x)
 	if s.F < 1e-12 {
 		s.Stop = algos.Converged
 	}
@@ -41,6 +51,8 @@ func (g gd) Step(s gdState) gdState {
 func (g gd) Status(s gdState) algos.Status { return s.Stop }
 
 // ObjectiveSpec is a demo without points on lesson: a click sets (x0, y0).
+// Its plot is a real figure, the contours of f with the iterates so far
+// over them, so the kit's click mapping is tested against a real Frame.
 func ObjectiveSpec(lesson string) lessons.Spec {
 	return lessons.Spec{
 		ID: "toy-gd", Title: "Toy gradient descent", Lesson: lesson,
@@ -57,10 +69,11 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 			s0.F = g.f(s0.X)
 			var gap render.Series
 			gap.Label, gap.Log = "f(x)", true
+			path := newPathRecorder()
 			s, k, err := algos.Replay[gdState](g, s0, in.Step, algos.RecorderFunc[gdState](func(k int, s gdState) error {
 				gap.T, gap.Y = append(gap.T, float64(k)), append(gap.Y, s.F)
 				return nil
-			}))
+			}), path)
 			if err != nil {
 				return lessons.Result{}, err
 			}
@@ -68,9 +81,12 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 				return render.Frame{}, render.BarsSVG(w, render.Bars{Title: fmt.Sprintf("iterate after step %d", k), YLabel: "xᵢ",
 					Values: []float64{math.Abs(s.X[0]), math.Abs(s.X[1])}}, opt)
 			}
+			plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+				return g.figure(path, s, k, w, png, opt)
+			}
 			return lessons.Result{
 				Step: k, Done: s.Stop.Done(),
-				Plot:    bars, // a stand-in: the kit only needs bytes and a frame
+				Plot:    plotFig,
 				Panels:  map[string]lessons.Drawer{"iterate": bars},
 				History: &render.History{Title: "f", XLabel: "iteration k", Now: float64(k), Series: []render.Series{gap}},
 				Panel: func() lessons.Panel {
@@ -82,6 +98,111 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 		},
 	}
 }
+
+// objectiveView is the part of the plane the plot shows at every step,
+// so the axes and the click mapping never move: the box the start
+// parameters range over.
+var objectiveView = render.View{XMin: -5, XMax: 5, YMin: -5, YMax: 5}
+
+// objectiveLevels are the contours drawn: ½x₁² at x₁ = 1, 2, 4, 6, 8, 10,
+// rings about evenly spaced on the page, the last reaching the corners.
+var objectiveLevels = []float64{0.5, 2, 8, 18, 32, 50}
+
+// figure draws the contours of f over the fixed view, the iterates so far
+// (as path recorded them) and the current one, s at step k.
+func (g gd) figure(path *pathRecorder, s gdState, k int, w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+	lv := render.ContourLevels(objectiveLevels...)
+	fl, err := render.NewField(func(x1, x2 float64) float64 { return g.f([2]float64{x1, x2}) }, nil, lv...)
+	if err != nil {
+		return render.Frame{}, err
+	}
+	xy, current := path.iterates(s.X)
+	pa, err := render.NewPath(xy)
+	if err != nil {
+		return render.Frame{}, err
+	}
+	pa.Current = current
+	// A true minus sign in an exponent (8.84e−13), as the ticks have.
+	fx := strings.Replace(strconv.FormatFloat(s.F, 'g', 3, 64), "-", "−", 1)
+	title := fmt.Sprintf("gradient descent · step %d · f = %s", k, fx)
+	if current < 0 {
+		title = fmt.Sprintf("gradient descent · step %d · diverged", k)
+	}
+	fig := render.DataFigure{
+		Title: title + fmt.Sprintf("\nf(x) = ½(x₁² + %gx₂²), step size t = %g", g.kappa, g.eta),
+		Desc: fmt.Sprintf("Contours of f(x) = ½(x₁² + %gx₂²) at f = 0.5, 2, 8, 18, 32 and 50, and the path of "+
+			"gradient descent with step size %g from (%g, %g) over %d steps, now at (%.3g, %.3g).",
+			g.kappa, g.eta, path.start[0], path.start[1], k, s.X[0], s.X[1]),
+		View:   objectiveView,
+		Layers: []plot.Plotter{fl, pa},
+		Legend: []render.LegendItem{
+			{Label: "f = 0.5, 2, 8, 18, 32, 50", Thumbs: []plot.Thumbnailer{lv[0]}},
+			{Label: "iterates", Thumbs: []plot.Thumbnailer{pa}},
+			{Label: "start", Thumbs: []plot.Thumbnailer{pa.StartThumb()}},
+			{Label: "current iterate", Thumbs: []plot.Thumbnailer{pa.CurrentThumb()}, Hidden: current < 0},
+		},
+	}
+	return fig.Write(w, png, opt)
+}
+
+// maxIterates bounds the iterates a plot keeps, so memory and drawing
+// stay small on a run of MaxStep steps; farIterate bounds the coordinates
+// drawn, since a diverging run's would overflow page coordinates.
+const (
+	maxIterates = 2000
+	farIterate  = 1e9
+)
+
+// pathRecorder keeps iterates for the plot, a read-only observer of the
+// replay. It keeps every stride-th iterate, k = 0, stride, 2·stride, …;
+// when that fills maxIterates it drops every other one and doubles
+// stride. Which iterates are kept depends only on k, so a plot URL always
+// draws the same path, and the start is always kept. It stops at the
+// first iterate too far out to draw: a diverging run leaves the view for
+// good.
+type pathRecorder struct {
+	xy     [][2]float64
+	stride int
+	start  [2]float64
+	far    bool
+}
+
+func newPathRecorder() *pathRecorder { return &pathRecorder{stride: 1} }
+
+// Record implements algos.Recorder.
+func (r *pathRecorder) Record(k int, s gdState) error {
+	if k == 0 {
+		r.start = s.X
+	}
+	if r.far = r.far || !drawable(s.X); r.far || k%r.stride != 0 {
+		return nil
+	}
+	r.xy = append(r.xy, s.X)
+	if len(r.xy) >= maxIterates {
+		kept := r.xy[:0]
+		for i := 0; i < len(r.xy); i += 2 {
+			kept = append(kept, r.xy[i])
+		}
+		r.xy, r.stride = kept, 2*r.stride
+	}
+	return nil
+}
+
+// iterates returns the path to draw whose current iterate is x: the kept
+// ones, ending with x, and the index of x, or −1 when x is too far out to
+// draw.
+func (r *pathRecorder) iterates(x [2]float64) ([][2]float64, int) {
+	xy := r.xy
+	if !drawable(x) {
+		return xy, -1
+	}
+	if n := len(xy); n == 0 || xy[n-1] != x {
+		xy = append(xy[:n:n], x)
+	}
+	return xy, len(xy) - 1
+}
+
+func drawable(x [2]float64) bool { return math.Abs(x[0]) <= farIterate && math.Abs(x[1]) <= farIterate }
 
 // RegressionSpec is a demo with real-valued labels on lesson: its one
 // "step" fits the mean of y.
