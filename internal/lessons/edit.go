@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -21,55 +22,62 @@ type Edit struct {
 	Index int
 }
 
-// editKeys are the query keys of an Edit; they are not part of the state.
-var editKeys = []string{"op", "px", "py", "pl", "pi"}
+// editParams declares the query keys of an Edit; they are not part of
+// the state.
+func editParams() []Param {
+	coord := func(key string) Param { return Param{Key: key, Kind: Float, Min: -MaxCoord, Max: MaxCoord} }
+	return []Param{
+		{Key: "op", Kind: Choice, Options: []Option{{"add", ""}, {"remove", ""}}},
+		coord("px"), coord("py"), coord("pl"),
+		{Key: "pi", Kind: Int, Min: 0, Max: MaxPoints - 1},
+	}
+}
 
 // SplitEdit splits an edit off a query. ok is false when q has no op. The
 // returned rest holds q without the edit keys.
 func (d *Demo) SplitEdit(q url.Values) (e Edit, rest url.Values, ok bool, probs Problems) {
-	rest = url.Values{}
-	for k, v := range q {
-		if !slices.Contains(editKeys, k) {
-			rest[k] = v
+	rest = maps.Clone(q)
+	probs = Problems{}
+	given := map[string]string{}
+	for _, p := range editParams() {
+		delete(rest, p.Key)
+		raw, has := single(q, p.Key, probs)
+		if !has {
+			continue
 		}
+		v, err := p.parse(raw)
+		if err != nil {
+			probs[p.Key] = err.Error()
+			continue
+		}
+		given[p.Key] = v
 	}
-	_, hasOp := q["op"]
-	if !hasOp {
-		for _, k := range editKeys {
-			if _, has := q[k]; has {
-				return e, rest, false, Problems{k: "belongs to an edit; give op=add or op=remove with it"}
+	if _, hasOp := q["op"]; !hasOp {
+		for _, p := range editParams() {
+			if _, has := q[p.Key]; has {
+				return e, rest, false, Problems{p.Key: "belongs to an edit; give op=add or op=remove with it"}
 			}
 		}
 		return e, rest, false, nil
 	}
-	sub := url.Values{}
-	for _, k := range editKeys {
-		if v, has := q[k]; has {
-			sub[k] = v
-		}
-	}
-	ed, _ := NewDemo(Spec{ID: "edit", Lesson: "edit", Compute: d.Compute, Params: []Param{
-		{Key: "op", Kind: Choice, Options: []Option{{"add", ""}, {"remove", ""}}, Default: "add"},
-		{Key: "px", Kind: Float, Min: -MaxCoord, Max: MaxCoord, Default: "0"},
-		{Key: "py", Kind: Float, Min: -MaxCoord, Max: MaxCoord, Default: "0"},
-		{Key: "pl", Kind: Float, Min: -MaxCoord, Max: MaxCoord, Default: "0"},
-		{Key: "pi", Kind: Int, Min: 0, Max: MaxPoints - 1, Default: "0"},
-	}})
-	es, probs := ed.Parse(sub)
-	for _, k := range []string{"speed", "w", "h"} {
-		delete(probs, k) // kit keys of the helper demo, never in sub
-	}
-	e = Edit{Op: es.Str("op"), Point: Point{es.Float("px"), es.Float("py"), es.Float("pl")}, Index: es.Int("pi")}
+	num := func(key string) float64 { v, _ := strconv.ParseFloat(given[key], 64); return v }
+	e = Edit{Op: given["op"], Point: Point{num("px"), num("py"), num("pl")}, Index: int(num("pi"))}
+	_, px := given["px"]
+	_, py := given["py"]
+	_, pl := given["pl"]
+	_, pi := given["pi"]
 	switch {
-	case e.Op == "add" && d.HasPoints() && (sub.Get("px") == "" || sub.Get("py") == "" || sub.Get("pl") == ""):
+	case len(probs) > 0:
+	case e.Op == "":
+		probs["op"] = "give op=add or op=remove"
+	case e.Op == "add" && d.HasPoints() && !(px && py && pl):
 		probs["op"] = "op=add needs px, py and pl (x₁, x₂ and the label)"
-	case e.Op == "add" && !d.HasPoints() && (sub.Get("px") == "" || sub.Get("py") == ""):
+	case e.Op == "add" && !(px && py):
 		probs["op"] = "op=add needs px and py"
-	case e.Op == "remove" && sub.Get("pi") == "":
+	case e.Op == "remove" && !pi:
 		probs["op"] = "op=remove needs pi, the index of the point"
-	}
-	if e.Op == "add" && d.HasPoints() && len(probs) == 0 {
-		if err := d.checkLabel(sub.Get("pl"), e.Point.Y, nil); err != nil {
+	case e.Op == "add" && d.HasPoints():
+		if err := d.checkLabel(strings.TrimSpace(q.Get("pl")), e.Point.Y, nil); err != nil {
 			probs["pl"] = err.Error()
 		}
 	}

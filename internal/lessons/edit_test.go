@@ -152,3 +152,15 @@ func TestNotesDataSets(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitEditStrict: an empty op, a repeated key or a label that is not
+// a whole number is a problem, never a silent default.
+func TestSplitEditStrict(t *testing.T) {
+	d := perceptronDemo(t)
+	for _, in := range []string{"op=&px=1&py=1&pl=1", "op=add&op=add&px=1&py=1&pl=1", "op=add&px=1&py=1&pl=1.0", "op=remove&pi=1&pi=2"} {
+		q, _ := url.ParseQuery(in)
+		if _, _, ok, probs := d.SplitEdit(q); !ok || len(probs) == 0 {
+			t.Errorf("SplitEdit(%q) = ok %v, problems %v; want a problem", in, ok, probs)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err erro
 // historyOptions keeps the chart's own wide, short shape unless the URL
 // sets the height.
 func historyOptions(opt render.Options, s State) render.Options {
-	if s.Is("h", s.d.params[s.d.index["h"]].Default) {
+	if s.Int("h") == defaultPx {
 		opt.Height = 0
 	}
 	return opt

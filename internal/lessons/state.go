@@ -47,17 +47,7 @@ func (d *Demo) Default() State {
 // permalink says so instead of silently showing something else.
 func (d *Demo) Parse(q url.Values) (State, Problems) {
 	probs := Problems{}
-	one := func(key string) (string, bool) {
-		vs, ok := q[key]
-		if len(vs) > 1 {
-			probs[key] = "given more than once; give it once"
-		}
-		if !ok || len(vs) == 0 {
-			return "", false
-		}
-		v := strings.TrimSpace(vs[0])
-		return v, v != ""
-	}
+	one := func(key string) (string, bool) { return single(q, key, probs) }
 	s := State{d: d, vals: make(map[string]string, len(d.params))}
 	given := map[string]bool{}
 	for _, p := range d.params {
@@ -100,6 +90,20 @@ func (d *Demo) Parse(q url.Values) (State, Problems) {
 		}
 	}
 	return s, probs
+}
+
+// single returns the one non-blank value of key, recording a problem
+// when the key is given more than once.
+func single(q url.Values, key string, probs Problems) (string, bool) {
+	vs := q[key]
+	if len(vs) > 1 {
+		probs[key] = "given more than once; give it once"
+	}
+	if len(vs) == 0 {
+		return "", false
+	}
+	v := strings.TrimSpace(vs[0])
+	return v, v != ""
 }
 
 // normalize resets every parameter that does not apply to its default, so
