@@ -1,5 +1,10 @@
 package lessons
 
+import (
+	"math"
+	"strconv"
+)
+
 // Form is one group of a demo's controls: the data form or the algorithm
 // form. Every attribute comes from the parameters' declarations.
 type Form struct {
@@ -14,6 +19,11 @@ type Control struct {
 	Key, Label, Value string
 	Select            bool
 	Min, Max, Step    string // number inputs
+	// Log is a slider over log₁₀ of the value from LogMin to LogMax,
+	// which the page's script copies into the number input.
+	Log            bool
+	LogMin, LogMax string
+	LogValue       string
 	Options           []SelectOption
 }
 
@@ -78,6 +88,13 @@ func control(p Param, value string) Control {
 		}
 		if c.Step == "" {
 			c.Step = "any"
+		}
+		if p.Log && p.Min > 0 {
+			c.Log = true
+			c.LogMin, c.LogMax = fmtNum(math.Log10(p.Min)), fmtNum(math.Log10(p.Max))
+			if v, err := strconv.ParseFloat(value, 64); err == nil && v > 0 {
+				c.LogValue = strconv.FormatFloat(math.Log10(v), 'f', 3, 64)
+			}
 		}
 	}
 	return c

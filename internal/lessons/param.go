@@ -53,7 +53,11 @@ type Param struct {
 	Min, Max    float64
 	OpenMin     bool
 	// Step is the input's step attribute: "1", "0.1" or "any".
-	Step    string
+	Step string
+	// Log puts a slider on a log scale beside a Float's number input (Min
+	// must be > 0): for a value such as C that matters by its order of
+	// magnitude. The URL keeps the number itself.
+	Log     bool
 	Options []Option
 	// When reports whether the parameter applies in state s; nil means
 	// always. A parameter that does not apply keeps its default, is left

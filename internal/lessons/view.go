@@ -21,6 +21,18 @@ type Panel struct {
 	Lines    []string // the step's arithmetic
 	Model    []ModelLine
 	Notes    []Note
+	Tables   []Table // per-point numbers: slacks, probabilities
+}
+
+// Table is a small table of numbers beside the plot, such as each
+// violating point's slack. A demo keeps it short (a few dozen rows) and
+// says what it left out in More.
+type Table struct {
+	TestID  string
+	Caption string
+	Head    []string
+	Rows    [][]string
+	More    string // "and 12 more points", or ""
 }
 
 // Counter is one labelled number, such as the iteration t.
@@ -42,6 +54,9 @@ type Note struct {
 	Text   string
 	Fine   string // small print after the text
 	Alert  bool
+	// Href and LinkText end the note with a link: to the lesson that
+	// takes over where this demo stops.
+	Href, LinkText string
 }
 
 // DemoView is the view model of a demo panel.

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,6 +22,12 @@ type Series struct {
 	Integer bool      // whole-number y ticks, for counts
 	Log     bool      // log10 y axis, for a gap closing; non-positive values are skipped
 	Lines   bool      // join samples with straight lines instead of a post-step curve
+	// Compare, when set, is a second curve in the same panel, drawn
+	// dashed in grey and named in a small legend with Label beside it: the
+	// primal against the dual, an objective against its optimum. It obeys
+	// the same rules as the series (its Label names it; Integer and Log
+	// are the panel's); its own Compare is ignored.
+	Compare *Series
 }
 
 // History is a chart of a run so far: one panel per series, stacked, over
@@ -105,8 +112,12 @@ func HistorySVG(w io.Writer, h History, opt Options) error {
 	return f.writeSVG(w)
 }
 
+// panelXYs is what one panel draws: its series and the comparison curve
+// (nil when there is none).
+type panelXYs struct{ main, compare plotter.XYs }
+
 // panels validates h and returns the points each panel draws.
-func (h History) panels() ([]plotter.XYs, error) {
+func (h History) panels() ([]panelXYs, error) {
 	switch n := len(h.Series); {
 	case n == 0:
 		return nil, fmt.Errorf("%w: a history needs at least one series", ErrNoData)
@@ -119,13 +130,19 @@ func (h History) panels() ([]plotter.XYs, error) {
 	if h.Period < 0 {
 		return nil, fmt.Errorf("%w: negative Period %v", ErrShape, h.Period)
 	}
-	out := make([]plotter.XYs, len(h.Series))
+	out := make([]panelXYs, len(h.Series))
 	for i, s := range h.Series {
 		xy, err := s.points(h.Now)
 		if err != nil {
 			return nil, fmt.Errorf("series %d (%q): %w", i, s.Label, err)
 		}
-		out[i] = xy
+		out[i].main = xy
+		if c := s.Compare; c != nil {
+			cs := Series{Label: c.Label, T: c.T, Y: c.Y, Log: s.Log, Lines: c.Lines}
+			if out[i].compare, err = cs.points(h.Now); err != nil {
+				return nil, fmt.Errorf("series %d (%q), comparison %q: %w", i, s.Label, c.Label, err)
+			}
+		}
 	}
 	return out, nil
 }
@@ -170,11 +187,11 @@ func (s Series) points(now float64) (plotter.XYs, error) {
 // tRange returns the shared axis: from 0, or the first sample if earlier,
 // to Now, or the last sample if later, at least one iteration long; whole
 // is true when every end and sample is an iteration count.
-func (h History) tRange(panels []plotter.XYs) (lo, hi float64, whole bool) {
+func (h History) tRange(panels []panelXYs) (lo, hi float64, whole bool) {
 	lo, hi = 0, h.Now
 	whole = h.Now == math.Trunc(h.Now)
-	for _, xy := range panels {
-		for _, p := range xy {
+	for _, pn := range panels {
+		for _, p := range slices.Concat(pn.main, pn.compare) {
 			lo, hi = math.Min(lo, p.X), math.Max(hi, p.X)
 			whole = whole && p.X == math.Trunc(p.X)
 		}
@@ -208,7 +225,8 @@ func fitLabels(plots [][]*plot.Plot, cs [][]draw.Canvas) bool {
 
 // historyPanel is one panel: the curve of s ending in a dot, over faint
 // period lines, with a y axis fitted to the values.
-func historyPanel(th theme, xy plotter.XYs, c color.Color, s Series, period, now float64, n int) *plot.Plot {
+func historyPanel(th theme, pn panelXYs, c color.Color, s Series, period, now float64, n int) *plot.Plot {
+	xy, all := pn.main, slices.Concat(pn.main, pn.compare)
 	p := plot.New()
 	th.style(p, "", s.Label, 12, 12, 11)
 	p.Title.Padding = th.pt(4)
@@ -220,9 +238,9 @@ func historyPanel(th theme, xy plotter.XYs, c color.Color, s Series, period, now
 	if s.Log {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{n: ticks}
-		p.Y.Min, p.Y.Max = logRange(xy)
+		p.Y.Min, p.Y.Max = logRange(all)
 	} else {
-		p.Y.Min, p.Y.Max = linearRange(xy, s.Integer)
+		p.Y.Min, p.Y.Max = linearRange(all, s.Integer)
 	}
 	// Period (epoch) ends, while there are few enough to tell apart.
 	if period > 0 && now/period <= 40 {
@@ -232,6 +250,10 @@ func historyPanel(th theme, xy plotter.XYs, c color.Color, s Series, period, now
 			l.LineStyle = draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.pt(0.75)}
 			p.Add(unranged{l})
 		}
+	}
+	var cmp *plotter.Line
+	if len(pn.compare) > 0 {
+		cmp = addCompare(th, p, pn.compare, s)
 	}
 	if len(xy) == 0 {
 		return p
@@ -244,7 +266,29 @@ func historyPanel(th theme, xy plotter.XYs, c color.Color, s Series, period, now
 	dot, _ := plotter.NewScatter(xy[len(xy)-1:])
 	dot.GlyphStyle = draw.GlyphStyle{Color: c, Radius: th.pt(4), Shape: draw.CircleGlyph{}}
 	p.Add(unranged{l}, unranged{dot})
+	if cmp != nil {
+		p.Legend.Add(s.Label, l)
+		p.Legend.Add(s.Compare.Label, cmp)
+	}
 	return p
+}
+
+// addCompare draws a panel's comparison curve, dashed grey under the
+// series, and sets up the panel's legend, top right and small, for the
+// two curves.
+func addCompare(th theme, p *plot.Plot, xy plotter.XYs, s Series) *plotter.Line {
+	l, _ := plotter.NewLine(xy)
+	if !s.Compare.Lines {
+		l.StepStyle = plotter.PostStep
+	}
+	l.LineStyle = draw.LineStyle{Color: color.RGBA{0x70, 0x70, 0x70, 0xFF}, Width: th.pt(1.5),
+		Dashes: []vg.Length{th.pt(5), th.pt(3)}}
+	p.Add(unranged{l})
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = th.pt(9)
+	p.Legend.ThumbnailWidth = th.pt(18)
+	p.Legend.Padding = th.pt(2)
+	return l
 }
 
 // linearRange is a y range that includes 0, so a reader compares values

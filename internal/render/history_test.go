@@ -225,3 +225,30 @@ func TestDecade(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryCompare checks a panel's comparison curve: both curves are
+// named in its legend, the axis covers the comparison's values too, and
+// a bad comparison is reported as the series' own values are.
+func TestHistoryCompare(t *testing.T) {
+	dual := Series{Label: "−D(α)", T: []float64{0, 1, 2}, Y: []float64{0, 0.5, 0.9}, Lines: true,
+		Compare: &Series{Label: "primal", T: []float64{0, 1, 2}, Y: []float64{7.5, 2, 1}, Lines: true}}
+	var buf bytes.Buffer
+	if err := HistorySVG(&buf, History{Title: "t", Now: 2, Series: []Series{dual}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	for _, want := range []string{">−D(α)<", ">primal<", "stroke-dasharray"} {
+		if !bytes.Contains(buf.Bytes(), []byte(want)) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	// The y axis reaches the primal's 7.5: a tick at 6 or above is drawn.
+	if !bytes.Contains(buf.Bytes(), []byte(">6<")) && !bytes.Contains(buf.Bytes(), []byte(">8<")) {
+		t.Errorf("y axis does not reach the comparison's values; SVG has %d bytes", len(svg))
+	}
+	bad := dual
+	bad.Compare = &Series{Label: "primal", T: []float64{0, 1}, Y: []float64{1, math.NaN()}}
+	if err := HistorySVG(&buf, History{Now: 2, Series: []Series{bad}}, Options{}); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("NaN in a comparison: error %v, want ErrNotFinite", err)
+	}
+}

@@ -99,6 +99,15 @@
     if (svg) plotClick(e, svg);
   });
 
+  // A log slider writes 10^v, to three significant figures, into the
+  // number input it serves, so the form (and the URL) carry the number.
+  document.addEventListener("input", function (e) {
+    var t = e.target;
+    if (!t.matches || !t.matches("input[data-log-for]")) return;
+    var num = t.form && t.form.querySelector('input[type="number"][name="' + t.dataset.logFor + '"]');
+    if (num) num.value = String(Number(Math.pow(10, Number(t.value)).toPrecision(3)));
+  });
+
   document.addEventListener("change", function (e) {
     if (e.target.matches && e.target.matches('select[data-role="speed"]') && timer) {
       setPlaying(false); setPlaying(true);
