@@ -50,7 +50,9 @@ func (c *Course) find(slug string) *Lesson {
 }
 
 // DefaultCourse is Margin's course with all of its demos.
-func DefaultCourse() (*Course, error) { return NewCourse(PerceptronSpec()) }
+func DefaultCourse() (*Course, error) {
+	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec())
+}
 
 // Demo returns the demo with id, or nil.
 func (c *Course) Demo(id string) *Demo { return c.byID[id] }

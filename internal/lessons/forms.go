@@ -24,7 +24,7 @@ type Control struct {
 	Log            bool
 	LogMin, LogMax string
 	LogValue       string
-	Options           []SelectOption
+	Options        []SelectOption
 }
 
 // SelectOption is one entry of a select.

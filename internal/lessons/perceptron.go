@@ -27,26 +27,19 @@ func randomSet(s State) bool {
 // variants on the notes' truth tables, seeded random sets or the
 // learner's own points.
 func PerceptronSpec() Spec {
-	seedMax := float64(math.MaxInt32)
 	return Spec{
 		ID: "perceptron", Title: "Perceptron", Lesson: "perceptron",
 		Data: DataSpec{
 			Labels: ClassLabels, MaxClasses: perceptron.MaxClasses, Default: "or",
 			Sets: []Option{{"or", "or (notes)"}, {"and", "and"}, {"xor", "xor"},
 				{"separable", "separable (random)"}, {"noisy", "noisy (random)"}, {"blobs", "blobs (3 classes)"}},
-			Make: perceptronData,
+			Make: datasetPoints,
 		},
-		Params: []Param{
-			{Key: "n", Label: "points", Doc: "points of a random set (`separable`, `noisy`, `blobs`)", Kind: Int, Group: GroupData,
-				Default: "40", Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
-			{Key: "sep", Label: "gap", Doc: "empty band half-width (`separable` only)", Kind: Float, Group: GroupData,
-				Default: "0.5", Min: 0, Max: 2, Step: "0.05", When: func(s State) bool { return s.Is(keyData, "separable") }},
-			{Key: "seed", Label: "seed", Doc: "seeds the random set (and the order, unless `aseed` is set)", Kind: Int,
-				Group: GroupData, Default: "1", Min: 0, Max: seedMax},
+		Params: append(pointSetParams("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"), []Param{
 			{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)", Kind: Choice,
 				Group: GroupAlgo, Default: "cyclic", Options: []Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}},
 			{Key: "aseed", Label: "order seed", Doc: "seeds the random order (`order=random` only)", Kind: Int, Group: GroupAlgo,
-				DefaultFrom: "seed", Min: 0, Max: seedMax, When: func(s State) bool { return s.Is("order", "random") }},
+				DefaultFrom: "seed", Min: 0, Max: maxSeed, When: func(s State) bool { return s.Is("order", "random") }},
 			{Key: "variant", Label: "variant", Doc: "perceptron variant", Kind: Choice, Group: GroupAlgo, Default: "classic",
 				Options: []Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}},
 			{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Kind: Float, Group: GroupAlgo,
@@ -60,12 +53,13 @@ func PerceptronSpec() Spec {
 			{Key: "stop", Label: "stop", Doc: "`clean`: at the first epoch with no update; `epochs`: after all epochs, as Algorithm 7",
 				Kind: Choice, Group: GroupAlgo, Default: "clean",
 				Options: []Option{{"clean", "at the first clean epoch"}, {"epochs", "after all epochs"}}},
-		},
+		}...),
 		Compute: computePerceptron,
 	}
 }
 
-func perceptronData(s State) ([][]float64, []float64, error) {
+// datasetPoints builds the dataset set a demo's state names.
+func datasetPoints(s State) ([][]float64, []float64, error) {
 	set, err := dataset.New(dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Margin: s.Float("sep"), Seed: uint64(s.Int("seed"))})
 	if err != nil {
 		return nil, nil, err

@@ -1,9 +1,13 @@
 package perceptron
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // MarginBound holds the quantities of the convergence theorem (Thm 1.2.8)
@@ -12,12 +16,15 @@ import (
 // that learns a bias must be analysed: C = maxᵢ ‖x̃ᵢ‖ and
 // γ = minᵢ yᵢ⟨x̃ᵢ, w̃*⟩. The perceptron then makes at most C²/γ² mistakes.
 type MarginBound struct {
-	Separable bool // a separating (w*, b*) was found
-	// Solved reports that the ascent reached the optimum, which proves
-	// the points separable. When it stops at its sweep budget without a
-	// separator, the data are likely not separable, but a very thin
-	// margin can also need more sweeps: Separable false and Solved false
-	// mean "none found", not "none exists".
+	// Separable reports that some w̃ has yᵢ⟨x̃ᵢ, w̃⟩ > 0 for every i, as
+	// decided exactly by the SVM package's linear program (Farkas'
+	// lemma), not by whether a solver reached a separator.
+	Separable bool
+	// Solved reports that the question is settled: the data are not
+	// separable, or SMO converged to the max-margin w̃*. Separable true
+	// and Solved false means the margin is too thin for the solver's
+	// budget; then W, B and Gamma describe the separator reached, if it
+	// separates, and are zero otherwise.
 	Solved   bool
 	W        []float64 // w* of the max-margin separator in augmented space, with ‖(w*, b*)‖ = 1
 	B        float64   // b*
@@ -26,59 +33,51 @@ type MarginBound struct {
 	Mistakes float64   // C²/γ²; +Inf when not separable
 }
 
-// maxSweeps bounds the dual coordinate ascent; on separable data of a few
-// hundred points it converges in far fewer.
-const maxSweeps = 1000
+// boundTol is the SMO stopping gap of Bound: γ comes out within about
+// this relative error of the true margin, far below what the page shows.
+const boundTol = 1e-9
 
-// relax over-relaxes each coordinate step (successive over-relaxation,
-// any value in (0, 2) converges); 1.5 needs about a third of the sweeps
-// of plain coordinate ascent on the demo's data sets.
-const relax = 1.5
+// boundIter is Bound's SMO budget; the demo's sets converge in hundreds.
+const boundIter = 200000
 
 // Bound finds the max-margin separator through the origin of the
-// augmented points by coordinate ascent on the dual of
-// min ½‖w̃‖² s.t. yᵢ⟨x̃ᵢ, w̃⟩ ≥ 1 (Hildreth's method), and reports γ, C and
-// C²/γ². γ is measured from the separator found, so the bound it gives is
-// valid even when the ascent stops before the optimum. y holds ±1.
+// augmented points, min ½‖w̃‖² s.t. yᵢ⟨x̃ᵢ, w̃⟩ ≥ 1, and reports γ, C and
+// C²/γ². That is the hard-margin SVM without intercept on x̃, which the
+// svm package solves by SMO on svm.Mirror's points (a bias there is 0 at
+// the optimum), after deciding separability with its linear program. γ is
+// measured from the separator found, so the bound it gives is valid even
+// when SMO stops before the optimum. y holds ±1; other labels, or no
+// points, give a zero MarginBound with Mistakes +Inf.
 func Bound(x [][]float64, y []int) MarginBound {
-	n := len(x)
-	if n == 0 {
-		return MarginBound{Mistakes: math.Inf(1)}
+	mb := MarginBound{Mistakes: math.Inf(1)}
+	if len(x) == 0 {
+		return mb
 	}
-	dim := len(x[0]) + 1
-	aug := make([][]float64, n)
-	sq := make([]float64, n)
+	aug := make([][]float64, len(x))
 	var c2 float64
 	for i, row := range x {
-		aug[i] = append(append(make([]float64, 0, dim), row...), 1)
-		sq[i] = floats.Dot(aug[i], aug[i])
-		c2 = math.Max(c2, sq[i])
+		aug[i] = append(append(make([]float64, 0, len(row)+1), row...), 1)
+		c2 = math.Max(c2, floats.Dot(aug[i], aug[i]))
 	}
-	alpha := make([]float64, n)
-	v := make([]float64, dim)
-	solved := false
-	for sweep := 0; sweep < maxSweeps; sweep++ {
-		// worst is the largest coordinate move of the sweep, scaled to the
-		// constraint: zero exactly at the optimum (every αᵢ > 0 has
-		// yᵢ⟨x̃ᵢ, w̃⟩ = 1, every αᵢ = 0 has it ≥ 1).
-		worst := 0.0
-		for i := range aug {
-			yi := float64(y[i])
-			g := 1 - yi*floats.Dot(v, aug[i])
-			a := math.Max(0, alpha[i]+relax*g/sq[i])
-			if d := a - alpha[i]; d != 0 {
-				floats.AddScaled(v, d*yi, aug[i])
-				alpha[i] = a
-				worst = math.Max(worst, math.Abs(d)*sq[i])
-			}
-		}
-		if worst < 1e-9 {
-			solved = true
-			break
-		}
+	mb.C = math.Sqrt(c2)
+	mx, my := svm.Mirror(aug, y)
+	p := svm.DefaultParams()
+	p.Hard, p.Tol, p.MaxIter = true, boundTol, boundIter
+	pr, s, err := svm.New(mx, my, p)
+	if err != nil {
+		return mb
 	}
-	mb := MarginBound{C: math.Sqrt(c2), Mistakes: math.Inf(1), Solved: solved}
-	norm := math.Sqrt(floats.Dot(v, v))
+	if s.Status == algos.Infeasible {
+		mb.Solved = true
+		return mb
+	}
+	mb.Separable = true
+	if s, err = pr.Solve(context.Background()); err != nil {
+		return mb
+	}
+	mb.Solved = s.Status == algos.Converged
+	v := pr.Weights(s)
+	norm := floats.Norm(v, 2)
 	if norm == 0 {
 		return mb
 	}
@@ -86,16 +85,16 @@ func Bound(x [][]float64, y []int) MarginBound {
 	for i := range aug {
 		gamma = math.Min(gamma, float64(y[i])*floats.Dot(v, aug[i])/norm)
 	}
-	if gamma <= 0 {
+	if !(gamma > 0) {
 		return mb
 	}
-	mb.Separable = true
+	dim := len(v) - 1
 	mb.Gamma = gamma
-	mb.W = make([]float64, dim-1)
+	mb.W = make([]float64, dim)
 	for j := range mb.W {
 		mb.W[j] = v[j] / norm
 	}
-	mb.B = v[dim-1] / norm
+	mb.B = v[dim] / norm
 	mb.Mistakes = c2 / (gamma * gamma)
 	return mb
 }

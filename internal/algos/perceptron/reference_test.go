@@ -256,7 +256,7 @@ func bruteMaxMargin(x [][]float64, y []int) float64 {
 	return 1 / best
 }
 
-// TestBoundAgainstBruteForce: Bound's coordinate ascent reaches the same
+// TestBoundAgainstBruteForce: Bound's SMO solve reaches the same
 // margin as the exhaustive active-set search on small random sets.
 func TestBoundAgainstBruteForce(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {

@@ -1,0 +1,134 @@
+package svm
+
+import (
+	"fmt"
+	"math"
+)
+
+// KernelKind names a kernel function.
+type KernelKind int
+
+const (
+	// Linear is ⟨x, z⟩: the plain SVM of §1.5–1.6 of the notes.
+	Linear KernelKind = iota
+	// Poly is (Coef0 + Gamma·⟨x, z⟩)^Degree (Example 1.7.7, 001's (r + γ x·x′)^d).
+	Poly
+	// RBF is the Gaussian kernel exp(−Gamma·‖x − z‖²).
+	RBF
+	// Laplace is exp(−Gamma·‖x − z‖).
+	Laplace
+)
+
+var kindNames = [...]string{"linear", "poly", "rbf", "laplace"}
+
+// String returns "linear", "poly", "rbf" or "laplace", the names
+// ParseKernelKind reads and a URL carries.
+func (k KernelKind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("KernelKind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// ParseKernelKind is the inverse of KernelKind.String.
+func ParseKernelKind(s string) (KernelKind, error) {
+	for k, name := range kindNames {
+		if s == name {
+			return KernelKind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown kernel %q; choose one of %v", ErrParameters, s, kindNames)
+}
+
+// Kernel is a kernel function k(x, z) = ⟨φ(x), φ(z)⟩ (Definition 1.7.4).
+// Gamma, Coef0 and Degree are read only by the kinds that use them.
+type Kernel struct {
+	Kind   KernelKind
+	Gamma  float64 // > 0 for Poly, RBF and Laplace
+	Coef0  float64 // ≥ 0 for Poly, so that the kernel stays positive semi-definite
+	Degree int     // 1…MaxDegree for Poly
+}
+
+// MaxDegree bounds Kernel.Degree: beyond it the Gram matrix of ordinary
+// data spans too many orders of magnitude for float64 to solve anything.
+const MaxDegree = 10
+
+// String returns the kind's name, as ParseKernelKind reads it.
+func (k Kernel) String() string { return k.Kind.String() }
+
+// Eval returns k(x, z) for vectors of equal length. RBF and Laplace
+// compute ‖x − z‖ from the differences, not from ‖x‖² + ‖z‖² − 2⟨x, z⟩ as
+// LIBSVM does, so the kernel of a point with itself is exactly 1 and never
+// rounds above it. The solver's kernel columns hold these very values, bit
+// for bit, so Decision on a training point sees the numbers SMO saw.
+func (k Kernel) Eval(x, z []float64) float64 {
+	switch k.Kind {
+	case Poly:
+		return powi(k.Coef0+float64(k.Gamma*dot(x, z)), k.Degree)
+	case RBF:
+		return math.Exp(-k.Gamma * sqdist(x, z))
+	case Laplace:
+		return math.Exp(-k.Gamma * math.Sqrt(sqdist(x, z)))
+	}
+	return dot(x, z)
+}
+
+// validate checks the parameters the kind reads.
+func (k Kernel) validate() error {
+	switch k.Kind {
+	case Linear:
+		return nil
+	case Poly, RBF, Laplace:
+	default:
+		return fmt.Errorf("%w: unknown kernel kind %d", ErrParameters, int(k.Kind))
+	}
+	if !(k.Gamma > 0) || math.IsInf(k.Gamma, 0) {
+		return fmt.Errorf("%w: kernel γ is %v; it must be a finite number > 0", ErrParameters, k.Gamma)
+	}
+	if k.Kind != Poly {
+		return nil
+	}
+	if !(k.Coef0 >= 0) || math.IsInf(k.Coef0, 0) {
+		return fmt.Errorf("%w: poly coef0 is %v; it must be a finite number ≥ 0 (a negative one can make the kernel indefinite)", ErrParameters, k.Coef0)
+	}
+	if k.Degree < 1 || k.Degree > MaxDegree {
+		return fmt.Errorf("%w: poly degree is %d; it must be 1 to %d", ErrParameters, k.Degree, MaxDegree)
+	}
+	return nil
+}
+
+// dot returns ⟨x, z⟩. Each product is rounded by an explicit conversion
+// before it is added, so that no compiler fuses the sum into FMA
+// instructions and the same data give the same bits on every machine
+// (as perceptron.Score does).
+func dot(x, z []float64) float64 {
+	var s float64
+	for j, v := range x {
+		s += float64(v * z[j])
+	}
+	return s
+}
+
+// sqdist returns ‖x − z‖², rounded as dot.
+func sqdist(x, z []float64) float64 {
+	var s float64
+	for j, v := range x {
+		d := v - z[j]
+		s += float64(d * d)
+	}
+	return s
+}
+
+// powi returns v^d for d ≥ 0 by repeated squaring: exact for small
+// integers, and cheaper and more predictable than math.Pow.
+func powi(v float64, d int) float64 {
+	r := 1.0
+	for d > 0 {
+		if d&1 == 1 {
+			r *= v
+		}
+		v *= v
+		d >>= 1
+	}
+	return r
+}

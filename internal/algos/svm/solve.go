@@ -1,0 +1,238 @@
+package svm
+
+import (
+	"context"
+	"math"
+
+	"github.com/margin-edu/margin/internal/algos"
+)
+
+// Solve runs SMO from state 0 to the end as fast as it can and returns the
+// final state. It shrinks as LIBSVM does (svm-train -h 1): every
+// min(n, 1000) iterations it sets aside the variables at a bound that
+// cannot take part in a violating pair soon, iterates on the rest, and
+// before stopping rebuilds the whole gradient and checks the stopping
+// rule on all n variables, so the result meets the same gap ≤ Tol as
+// stepping. Shrinking changes the order of the pairs, so the iterates,
+// and T, differ from those of Step; the optimum agrees to within Tol.
+//
+// Solve checks ctx every min(n, 1000) iterations and on cancellation
+// returns the state reached (Status Running) with ctx's error. A hard
+// margin on inseparable data returns state 0 with Status Infeasible and
+// no error.
+func (p *Problem) Solve(ctx context.Context) (State, error) {
+	return p.solve(ctx, true)
+}
+
+// shrinker is the state of LIBSVM's solver loop: active[:size] are the
+// variables it iterates on, in LIBSVM's order after its swaps, and gbar is
+// Ḡₜ = C·Σ Qₜⱼ over the j with αⱼ = C, from which the gradient of the
+// shrunk variables is rebuilt. α and G are the state's own slices.
+type shrinker struct {
+	p        *Problem
+	cache    *colCache
+	alpha, g []float64
+	gbar     []float64
+	active   []int
+	size     int
+	gen      int // generation of the active set, for partial columns
+	unshrunk bool
+}
+
+// column returns column i of Q, valid at least on the active variables.
+func (sh *shrinker) column(i int) []float64 {
+	if sh.size == len(sh.alpha) {
+		return sh.cache.get(i)
+	}
+	return sh.cache.getAt(i, sh.active[:sh.size], sh.gen)
+}
+
+// grow restores the whole active set, which starts a new generation.
+func (sh *shrinker) grow() {
+	sh.reconstruct()
+	sh.size = len(sh.alpha)
+	sh.gen = sh.cache.newGen()
+}
+
+func (p *Problem) solve(ctx context.Context, shrinking bool) (State, error) {
+	s := p.initial()
+	if p.cert != nil {
+		s.Status = algos.Infeasible
+		return s, nil
+	}
+	n := len(p.X)
+	cache := p.newCache()
+	sh := &shrinker{p: p, cache: cache, alpha: s.Alpha, g: s.G, gbar: make([]float64, n), active: make([]int, n), size: n, gen: cache.newGen()}
+	for k := range sh.active {
+		sh.active[k] = k
+	}
+	hard := math.IsInf(p.c, 1)
+	counter := min(n, 1000) + 1
+	for s.T < p.P.MaxIter {
+		if counter--; counter == 0 {
+			counter = min(n, 1000)
+			if err := ctx.Err(); err != nil {
+				sh.reconstruct()
+				p.summarise(&s)
+				s.Status = algos.Running
+				return s, err
+			}
+			if shrinking {
+				sh.shrink()
+			}
+		}
+		i, j := sh.selectPair()
+		if j < 0 {
+			sh.grow()
+			if i, j = sh.selectPair(); j < 0 {
+				break
+			}
+			counter = 1 // shrink at the next iteration
+		}
+		qi, qj := sh.column(i), sh.column(j)
+		s.I, s.J, s.OldI, s.OldJ = i, j, s.Alpha[i], s.Alpha[j]
+		p.update(sh.alpha, sh.g, i, j, qi, qj)
+		s.T++
+		di, dj := sh.alpha[i]-s.OldI, sh.alpha[j]-s.OldJ
+		g := sh.g
+		for _, k := range sh.active[:sh.size] {
+			g[k] += float64(qi[k]*di) + float64(qj[k]*dj)
+		}
+		if !hard {
+			sh.updateGbar(i, s.OldI)
+			sh.updateGbar(j, s.OldJ)
+		}
+	}
+	sh.reconstruct()
+	p.summarise(&s)
+	return s, nil
+}
+
+// summarise fills the reported fields of s from its α and G on all n
+// variables.
+func (p *Problem) summarise(s *State) {
+	var t tally
+	t.reset()
+	for k, g := range s.G {
+		t.see(p.Y[k], s.Alpha[k], g, k, p.c)
+	}
+	p.finish(s, &t)
+}
+
+// updateGbar keeps Ḡ when αₖ enters or leaves the upper bound.
+func (sh *shrinker) updateGbar(k int, old float64) {
+	c := sh.p.c
+	was, is := old >= c, sh.alpha[k] >= c
+	if was == is {
+		return
+	}
+	qk := sh.cache.get(k) // all n entries
+	if was {
+		c = -c
+	}
+	for t := range sh.gbar {
+		sh.gbar[t] += float64(c * qk[t])
+	}
+}
+
+// selectPair is LIBSVM's select_working_set on the active variables: i
+// maximises −yᵢGᵢ over I_up, j is selectJ's choice. It returns j = −1
+// when the gap on the active set is ≤ Tol or no pair makes progress.
+func (sh *shrinker) selectPair() (i, j int) {
+	p := sh.p
+	var t tally
+	t.reset()
+	for _, k := range sh.active[:sh.size] {
+		t.pick(p.Y[k], sh.alpha[k], sh.g[k], k, p.c)
+	}
+	if t.gmax+t.gmax2 <= p.P.Tol || t.up < 0 {
+		return t.up, -1
+	}
+	i = t.up
+	return i, p.selectJ(sh.alpha, sh.g, i, sh.column(i), sh.active[:sh.size])
+}
+
+// reconstruct rebuilds G of the shrunk variables from Ḡ and the free
+// ones, as LIBSVM's reconstruct_gradient: Gₜ = Ḡₜ − 1 + Σ over free j of
+// αⱼQₜⱼ, summed in the order of the active list whichever of its two loop
+// orders runs, so the choice changes only the time.
+func (sh *shrinker) reconstruct() {
+	p, n := sh.p, len(sh.alpha)
+	if sh.size == n {
+		return
+	}
+	act, rest := sh.active[:sh.size], sh.active[sh.size:]
+	for _, t := range rest {
+		sh.g[t] = sh.gbar[t] - 1
+	}
+	var free []int
+	for _, j := range act {
+		if a := sh.alpha[j]; a > 0 && a < p.c {
+			free = append(free, j)
+		}
+	}
+	if len(free)*n > 2*len(act)*len(rest) {
+		for _, t := range rest {
+			qt := sh.cache.getAt(t, act, sh.gen) // read at active j only
+			for _, j := range free {
+				sh.g[t] += float64(sh.alpha[j] * qt[j])
+			}
+		}
+		return
+	}
+	for _, j := range free {
+		qj := sh.cache.get(j)
+		for _, t := range rest {
+			sh.g[t] += float64(sh.alpha[j] * qj[t])
+		}
+	}
+}
+
+// shrink is LIBSVM's do_shrinking: variables at a bound whose −yG lies
+// strictly beyond the current extremes cannot join a violating pair soon
+// and leave the active set; once the gap falls to 10·Tol the whole set is
+// restored (once) so the last iterations see every variable.
+func (sh *shrinker) shrink() {
+	p := sh.p
+	var t tally
+	t.reset()
+	for _, k := range sh.active[:sh.size] {
+		t.pick(p.Y[k], sh.alpha[k], sh.g[k], k, p.c)
+	}
+	gmax1, gmax2 := t.gmax, t.gmax2
+	if !sh.unshrunk && gmax1+gmax2 <= 10*p.P.Tol {
+		sh.unshrunk = true
+		sh.grow()
+	}
+	for i := 0; i < sh.size; i++ {
+		if !sh.beShrunk(sh.active[i], gmax1, gmax2) {
+			continue
+		}
+		sh.size--
+		for sh.size > i {
+			if !sh.beShrunk(sh.active[sh.size], gmax1, gmax2) {
+				sh.active[i], sh.active[sh.size] = sh.active[sh.size], sh.active[i]
+				break
+			}
+			sh.size--
+		}
+	}
+}
+
+// beShrunk is LIBSVM's be_shrunk.
+func (sh *shrinker) beShrunk(k int, gmax1, gmax2 float64) bool {
+	y, a, g, c := sh.p.Y[k], sh.alpha[k], sh.g[k], sh.p.c
+	switch {
+	case a >= c:
+		if y > 0 {
+			return -g > gmax1
+		}
+		return -g > gmax2
+	case a <= 0:
+		if y > 0 {
+			return g > gmax2
+		}
+		return g > gmax1
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package lessons
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// svmHrefFrag matches an in-page link, capturing the id it points to.
+var svmHrefFrag = regexp.MustCompile(`href="#([^"]+)"`)
+
+// TestProseSVM holds the two SVM lessons to the same checks as the
+// perceptron's prose: one part per demo marker plus one, typeset math, no
+// raw dollar signs, unique ids, the sections the course links to, and the
+// cross-links between the two lessons.
+func TestProseSVM(t *testing.T) {
+	tests := []struct {
+		slug  string
+		parts int // demo markers + 1
+		ids   []string
+		links []string
+	}{
+		{
+			slug:  "hard-margin-svm",
+			parts: 2,
+			ids:   []string{"max-margin", "distance", "qp", "dual", "kkt", "smo", "try-it", "worked-example", "not-separable", "check-yourself"},
+			links: []string{`href="/lessons/soft-margin-svm"`, `href="/lessons/perceptron"`},
+		},
+		{
+			slug:  "soft-margin-svm",
+			parts: 3,
+			ids:   []string{"slack", "hinge", "role-of-c", "soft-dual", "three-kinds", "worked-example", "try-soft", "calibration", "sgd", "subgradient", "try-sgd", "check-yourself"},
+			links: []string{`href="/lessons/hard-margin-svm"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			parts, err := Prose(tt.slug)
+			if err != nil {
+				t.Fatalf("Prose(%q) error: %v", tt.slug, err)
+			}
+			if len(parts) != tt.parts {
+				t.Fatalf("Prose(%q) has %d parts, want %d", tt.slug, len(parts), tt.parts)
+			}
+			all := ""
+			for i, p := range parts {
+				s := string(p)
+				if strings.TrimSpace(s) == "" {
+					t.Errorf("part %d is empty", i)
+				}
+				for _, bad := range []string{demoMarker, headerPrefix} {
+					if strings.Contains(s, bad) {
+						t.Errorf("part %d contains %q", i, bad)
+					}
+				}
+				all += s
+			}
+			if !strings.Contains(all, `class="katex"`) {
+				t.Error(`prose has no KaTeX output (class="katex")`)
+			}
+			if !strings.Contains(all, `class="katex-display"`) {
+				t.Error(`prose has no display math (class="katex-display")`)
+			}
+			if i := strings.IndexByte(all, '$'); i >= 0 {
+				t.Errorf("prose contains a raw '$' (untypeset TeX?) near %q", excerpt(all, i))
+			}
+			ids := map[string]int{}
+			for _, m := range idAttr.FindAllStringSubmatch(all, -1) {
+				ids[m[1]]++
+			}
+			for id, n := range ids {
+				if n > 1 {
+					t.Errorf("id %q occurs %d times, want once", id, n)
+				}
+			}
+			for _, id := range tt.ids {
+				if ids[id] == 0 {
+					t.Errorf("prose has no section id %q", id)
+				}
+			}
+			for _, l := range tt.links {
+				if !strings.Contains(all, l) {
+					t.Errorf("prose has no link %s", l)
+				}
+			}
+			// Every in-page link must name a section that exists.
+			for _, m := range svmHrefFrag.FindAllStringSubmatch(all, -1) {
+				if ids[m[1]] == 0 {
+					t.Errorf("link to #%s, but the prose has no such id", m[1])
+				}
+			}
+		})
+	}
+}
+
+// TestContentsSVM checks that the tables of contents of the SVM lessons
+// list their sections in page order, each present in the served prose.
+func TestContentsSVM(t *testing.T) {
+	tests := []struct {
+		slug  string
+		first Section
+		n     int
+	}{
+		{"hard-margin-svm", Section{"max-margin", "From any separator to the widest one"}, 10},
+		{"soft-margin-svm", Section{"slack", "Slack variables"}, 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			secs, err := Contents(tt.slug)
+			if err != nil {
+				t.Fatalf("Contents(%q) error: %v", tt.slug, err)
+			}
+			if len(secs) != tt.n || secs[0] != tt.first {
+				t.Fatalf("Contents(%q) = %v, want %d sections starting with %v", tt.slug, secs, tt.n, tt.first)
+			}
+			parts, _ := Prose(tt.slug)
+			all := strings.Join(toStrings(parts), "")
+			last := -1
+			for _, s := range secs {
+				i := strings.Index(all, `id="`+s.ID+`"`)
+				if i < 0 {
+					t.Errorf("section %q is not in the served prose", s.ID)
+					continue
+				}
+				if i < last {
+					t.Errorf("section %q is out of order", s.ID)
+				}
+				last = i
+				if strings.ContainsAny(s.Title, "$\\") {
+					t.Errorf("section %q has TeX in its title %q", s.ID, s.Title)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,227 @@
+package lessons
+
+import (
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/dataset"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// SVM demo limits the README lists with the parameters.
+const (
+	MinC = 1e-3 // the soft-margin C runs over [MinC, MaxC] on a log slider
+	MaxC = 1e3
+	// svmMaxIter is the solver's own budget; the demo shows MaxStep of it.
+	svmMaxIter = 1000000
+)
+
+// svmSets are the built-in data sets of the SVM demos: two classes only.
+var svmSets = []Option{{"separable", "separable (random)"}, {"noisy", "noisy (random)"},
+	{"or", "or (notes)"}, {"and", "and"}, {"xor", "xor"}}
+
+// SVMSpec declares an SMO demo: the hard-margin SVM (C = ∞, lesson
+// hard-margin-svm) or the soft-margin one with a C control (lesson
+// soft-margin-svm). Both are one demo with one flag, so that what the
+// lessons share (the solver's stepping, the α and KKT charts, the
+// history, the side panel) is written once.
+func SVMSpec(hard bool) Spec {
+	sp := Spec{
+		ID: "svm-soft", Title: "Soft-margin SVM, solved by SMO", Lesson: "soft-margin-svm",
+		Data: DataSpec{
+			Labels: ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: datasetPoints,
+		},
+		Panels:  []string{"alpha", "kkt"},
+		Compute: func(in Input) (Result, error) { return computeSVM(in, hard) },
+	}
+	if hard {
+		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
+	}
+	sp.Params = pointSetParams("`separable`, `noisy`", "seeds the random set")
+	if !hard {
+		sp.Params = append(sp.Params, Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: Float,
+			Group: GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true})
+	}
+	sp.Params = append(sp.Params,
+		Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: Choice,
+			Group: GroupAlgo, Default: "0.001", Options: []Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}},
+		Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: Choice,
+			Group: GroupAlgo, Default: "none", Options: []Option{{"none", "nothing"}, {"perceptron", "perceptron"}}},
+	)
+	return sp
+}
+
+// maxSeed is the largest seed a URL may give.
+const maxSeed = float64(math.MaxInt32)
+
+// pointSetParams are the parameters of dataset's seeded random sets, which
+// every demo on those sets shares; sets names the demo's random sets and
+// seedDoc says what else the seed drives, for the README's table.
+func pointSetParams(sets, seedDoc string) []Param {
+	return []Param{
+		{Key: "n", Label: "points", Doc: "points of a random set (" + sets + ")", Kind: Int, Group: GroupData,
+			Default: "40", Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
+		{Key: "sep", Label: "gap", Doc: "empty band half-width (`separable` only)", Kind: Float, Group: GroupData,
+			Default: "0.5", Min: 0, Max: 2, Step: "0.05", When: func(s State) bool { return s.Is(keyData, "separable") }},
+		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: Int, Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
+	}
+}
+
+// signLabels maps a demo's class labels to ±1: the SVM lessons write the
+// classes as −1 and +1, and a CSV's 0 counts as −1.
+func signLabels(y []float64) []int {
+	out := make([]int, len(y))
+	for i, v := range y {
+		out[i] = -1
+		if v > 0 {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// bothClasses reports whether y has a point of each class, which any SVM
+// needs before it can draw a line.
+func bothClasses(y []int) bool {
+	pos, neg := false, false
+	for _, v := range y {
+		pos, neg = pos || v > 0, neg || v < 0
+	}
+	return pos && neg
+}
+
+func svmParams(s State, hard bool) svm.Params {
+	p := svm.DefaultParams()
+	p.Hard = hard
+	if !hard {
+		p.C = s.Float("C")
+	}
+	p.Tol, _ = strconv.ParseFloat(s.Str("tol"), 64)
+	p.MaxIter = svmMaxIter
+	return p
+}
+
+func computeSVM(in Input, hard bool) (Result, error) {
+	x, yf := Columns(in.Points)
+	y := signLabels(yf)
+	if !bothClasses(y) {
+		return oneClassResult(x, y, in), nil
+	}
+	pr, s0, err := svm.New(x, y, svmParams(in.State, hard))
+	if err != nil {
+		return Result{}, err
+	}
+	rec := newSVMRecorder(pr, in.Step)
+	s, k, err := algos.Replay(pr, s0, in.Step, algos.Recorder[svm.State](rec))
+	if err != nil {
+		return Result{}, err
+	}
+	rec.finish(s)
+	var cmp *render.SceneLine
+	if in.State.Is("compare", "perceptron") {
+		cmp = perceptronLine(x, y)
+	}
+	scene := svmScene(pr, s, cmp)
+	return Result{
+		Step: k,
+		Done: s.Status.Done(),
+		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			f, err := render.SVMFigure(scene)
+			if err != nil {
+				return render.Frame{}, err
+			}
+			return f.Write(w, png, opt)
+		},
+		Panels: map[string]Drawer{
+			"alpha": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.BarsSVG(w, alphaBars(pr, s), barOptions(opt))
+			},
+			"kkt": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.BarsSVG(w, kktBars(pr, s), barOptions(opt))
+			},
+		},
+		History: rec.history(pr, s),
+		Panel:   func() Panel { return svmPanel(pr, s, in.State, cmp) },
+	}, nil
+}
+
+// barOptions draws a bar chart at the plot's width and its own short
+// height.
+func barOptions(opt render.Options) render.Options {
+	return render.Options{Width: opt.Width}
+}
+
+// svmScene is what the data figure shows of state s.
+func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMScene {
+	n := len(pr.X)
+	sc := render.SVMScene{
+		X: pr.X, Y: labelsOf(pr), Alpha: s.Alpha, C: pr.P.C,
+		Kind: make([]string, n), Pair: [2]int{s.I, s.J}, Slack: !pr.P.Hard, Overlay: cmp, Stepping: true,
+		Title: svmTitle(pr, s),
+	}
+	if pr.P.Hard {
+		sc.C = math.Inf(1)
+	}
+	if s.Status == algos.Infeasible {
+		sc.Hull = pr.Certificate()
+		return sc
+	}
+	for _, i := range pr.Support(s) {
+		sc.Kind[i] = pr.Kind(s, i).String()
+	}
+	sc.W, sc.B = pr.Weights(s), s.B
+	return sc
+}
+
+func labelsOf(pr *svm.Problem) []int {
+	y := make([]int, len(pr.Y))
+	for i, v := range pr.Y {
+		y[i] = int(v)
+	}
+	return y
+}
+
+// svmTitle states the state in the figure's title.
+func svmTitle(pr *svm.Problem, s svm.State) string {
+	if s.Status == algos.Infeasible {
+		return "not linearly separable: the hard-margin problem has no solution"
+	}
+	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
+	if w := pr.Weights(s); w != nil && norm(w) > 0 {
+		t += " · margin 2/‖w‖ = " + sig(2/norm(w))
+	}
+	return t
+}
+
+// perceptronLine runs Algorithm 1 on the same points, as far as the demo
+// would show it, for the hard-margin lesson's comparison: a separating
+// line, but not the widest.
+func perceptronLine(x [][]float64, y []int) *render.SceneLine {
+	p := perceptron.DefaultParams()
+	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: y}, p)
+	if err != nil {
+		return nil
+	}
+	s, _, err := algos.Replay(pr, s0, MaxStep)
+	if err != nil || len(s.Models) != 1 {
+		return nil
+	}
+	m := s.Models[0]
+	label := "perceptron"
+	if s.Status != algos.Converged {
+		label = "perceptron (not converged)"
+	}
+	return &render.SceneLine{W: m.W, B: m.B, Label: label}
+}
+
+func norm(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}

@@ -1,0 +1,366 @@
+package lessons
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// svmRecorder keeps the history chart's series while SMO steps: the dual
+// value and the KKT gap at every step (both are in the state), and the
+// primal, which costs a pass over the points, at up to maxErrorSamples
+// evenly spaced steps (always the first and the last).
+type svmRecorder struct {
+	pr     *svm.Problem
+	every  float64
+	next   int
+	dual   render.Series // −D(α)
+	primal render.Series
+	dgap   render.Series // primal + D(α), the duality gap
+	kkt    render.Series // m(α) − M(α)
+}
+
+func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
+	r := &svmRecorder{pr: pr, every: 1}
+	if k+1 > maxErrorSamples {
+		r.every = float64(k) / float64(maxErrorSamples-1)
+	}
+	return r
+}
+
+// Record implements algos.Recorder.
+func (r *svmRecorder) Record(k int, s svm.State) error {
+	if s.Status == algos.Infeasible {
+		return nil
+	}
+	t := float64(s.T)
+	r.dual.T, r.dual.Y = append(r.dual.T, t), append(r.dual.Y, -s.Dual)
+	r.kkt.T, r.kkt.Y = append(r.kkt.T, t), append(r.kkt.Y, s.Gap)
+	if k == r.next {
+		r.sample(s)
+		r.next = int(math.Round(float64(len(r.primal.T)) * r.every))
+	}
+	return nil
+}
+
+func (r *svmRecorder) sample(s svm.State) {
+	p, t := r.pr.Primal(s), float64(s.T)
+	r.primal.T, r.primal.Y = append(r.primal.T, t), append(r.primal.Y, p)
+	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+s.Dual))
+}
+
+// finish samples the last state when the spacing skipped it.
+func (r *svmRecorder) finish(s svm.State) {
+	if s.Status == algos.Infeasible {
+		return
+	}
+	if n := len(r.primal.T); n == 0 || r.primal.T[n-1] != float64(s.T) {
+		r.sample(s)
+	}
+}
+
+func (r *svmRecorder) history(pr *svm.Problem, s svm.State) *render.History {
+	if s.Status == algos.Infeasible {
+		return nil
+	}
+	primalName := "primal"
+	if pr.P.Hard {
+		primalName = "½‖w‖²"
+	}
+	r.primal.Label, r.primal.Lines = primalName, true
+	r.dual.Label, r.dual.Lines, r.dual.Compare = "−D(α)", true, &r.primal
+	r.dgap.Label, r.dgap.Log, r.dgap.Lines = "duality gap", true, true
+	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "m(α) − M(α)", true, true
+	p := pr.Primal(s)
+	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · gap %s", s.T, sig(s.Dual), primalName, sig(p), sig(s.Gap))
+	return &render.History{
+		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
+		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
+			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them on a log scale, now %s. "+
+			"Bottom: the stopping quantity m(α) − M(α) on a log scale, now %s.",
+			s.T, primalName, sig(-s.Dual), sig(p), sig(math.Abs(p+s.Dual)), sig(s.Gap)),
+		Series: []render.Series{r.dual, r.dgap, r.kkt},
+	}
+}
+
+// alphaBars is every αᵢ in its box [0, C], with the pair just optimised.
+func alphaBars(pr *svm.Problem, s svm.State) render.Bars {
+	b := render.Bars{
+		Title:  fmt.Sprintf("α after step %d · %s", s.T, plural(len(pr.Support(s)), "support vectors")),
+		YLabel: "αᵢ", Values: s.Alpha, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if !pr.P.Hard {
+		b.Bounds = []render.Bound{{Value: pr.P.C, Label: "C = " + sig(pr.P.C)}}
+	}
+	if s.I >= 0 {
+		b.Highlight = []render.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
+
+// kktBars is each point's KKT violation: zero for a point whose αᵢ
+// agrees with its position (αᵢ = 0 outside the band, 0 < αᵢ < C on it,
+// αᵢ = C inside it), so the bars show what SMO still has to fix.
+func kktBars(pr *svm.Problem, s svm.State) render.Bars {
+	v := pr.Violations(s)
+	worst := slices.Max(v)
+	b := render.Bars{
+		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, sig(worst)),
+		YLabel: "violation", Values: v, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if s.I >= 0 {
+		b.Highlight = []render.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
+
+// svmPanel writes the step out with its numbers: which pair SMO chose,
+// how their α moved, and where the objective and the gap stand.
+func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Panel {
+	p := Panel{
+		Status: s.Status.String(),
+		Done:   s.Status.Done(),
+		Bad:    s.Status.Done() && s.Status != algos.Converged,
+		Start:  "Start: every αᵢ = 0, so w = 0. Press → or Step to let SMO optimise its first pair.",
+	}
+	if s.Status == algos.Infeasible {
+		p.Examined = "SMO has nothing to solve: the hard-margin problem has no solution on these points."
+		p.Notes = append(p.Notes, Note{TestID: "infeasible", Alert: true,
+			Text: "No line separates these points: the convex hulls of the two classes meet. The marked points, weighted, " +
+				"average to the same place from both classes, so every line puts some point on its wrong side, and the " +
+				"dual objective falls without bound. The soft-margin SVM allows such violations at a price C.",
+			Href: softLink(st), LinkText: "Solve these points with a soft margin →"})
+		return p
+	}
+	sv := pr.Support(s)
+	w := pr.Weights(s)
+	margin := "—"
+	if w != nil && norm(w) > 0 {
+		margin = sig(2 / norm(w))
+	}
+	p.Counters = []Counter{
+		{"SMO step t", strconv.Itoa(s.T), "step"},
+		{"support vectors", strconv.Itoa(len(sv)), "support"},
+		{"margin 2/‖w‖", margin, "margin"},
+		{"training error", fmt.Sprintf("%.1f %%", 100*trainingError(pr, s)), "error"},
+		{"D(α)", sig(s.Dual), "dual"},
+		{"gap m − M", sig(s.Gap), "gap"},
+	}
+	if s.I >= 0 {
+		svmStep(&p, pr, s)
+	}
+	p.Model = []ModelLine{{Facts: modelFacts(w, s.B)}}
+	p.Notes = svmNotes(pr, s, sv, cmp)
+	if pr.P.Hard {
+		p.Tables = append(p.Tables, supportTable(pr, s, sv))
+	} else {
+		p.Tables = append(p.Tables, slackTable(pr, s))
+	}
+	return p
+}
+
+func modelFacts(w []float64, b float64) []Fact {
+	if w == nil {
+		return []Fact{{"b", num(b), "b"}}
+	}
+	return []Fact{{"w", vec(w), "w"}, {"b", num(b), "b"}}
+}
+
+// svmStep writes out the pair SMO optimised and what it did.
+func svmStep(p *Panel, pr *svm.Problem, s svm.State) {
+	i, j := s.I, s.J
+	p.Changed = true
+	p.Examined = fmt.Sprintf("Step %d optimises the pair i = %s (y = %s) and j = %s (y = %s): the most violating pair, "+
+		"with j chosen by the second-order rule.", s.T, render.PointName(i), signed(pr.Y[i]), render.PointName(j), signed(pr.Y[j]))
+	p.Lines = []string{
+		fmt.Sprintf("αᵢ: %s → %s and αⱼ: %s → %s; yᵢαᵢ + yⱼαⱼ is unchanged, so Σ αₖyₖ = 0 still holds.",
+			sig(s.OldI), sig(s.Alpha[i]), sig(s.OldJ), sig(s.Alpha[j])),
+		fmt.Sprintf("D(α) = %s; the gap m(α) − M(α) = %s (SMO stops at ε = %s).", sig(s.Dual), sig(s.Gap), sig(pr.P.Tol)),
+	}
+}
+
+// trainingError is the fraction of points on the wrong side of f = 0
+// (a point on it counts as wrong, as it is for sgn).
+func trainingError(pr *svm.Problem, s svm.State) float64 {
+	wrong := 0
+	for i, x := range pr.X {
+		if pr.Y[i]*pr.Decision(s, x) <= 0 {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(pr.X))
+}
+
+func svmNotes(pr *svm.Problem, s svm.State, sv []int, cmp *render.SceneLine) []Note {
+	var notes []Note
+	if !pr.P.Hard {
+		counts := map[svm.SVKind]int{}
+		for _, i := range sv {
+			counts[pr.Kind(s, i)]++
+		}
+		notes = append(notes, Note{TestID: "kinds", Text: fmt.Sprintf("Support vectors: %d on the margin (0 < αᵢ < C), "+
+			"%d inside it and %d misclassified (both αᵢ = C).", counts[svm.OnMargin], counts[svm.Inside], counts[svm.Misclassified])})
+	}
+	if s.Status == algos.Converged {
+		notes = append(notes, Note{TestID: "solved", Text: fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
+			"w = Σ αᵢyᵢxᵢ sums over the %s only; the other %d points have αᵢ = 0 and could move or go without moving the line.",
+			plural(len(sv), "support vectors"), len(pr.X)-len(sv))})
+	}
+	if cmp != nil {
+		notes = append(notes, Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",
+			cmp.Label, vec(cmp.W), num(cmp.B), compareMargins(pr, s, cmp))})
+	}
+	return notes
+}
+
+// compareMargins sets the perceptron's margin beside the SVM's: the
+// smallest distance of a point to each line.
+func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string {
+	pm := lineMargin(pr, cmp.W, cmp.B)
+	w := pr.Weights(s)
+	if w == nil || pm <= 0 {
+		return "It does not separate the points."
+	}
+	return fmt.Sprintf("Its closest point is %s away; the SVM's closest points are %s away.", sig(pm), sig(lineMargin(pr, w, s.B)))
+}
+
+// lineMargin is minᵢ yᵢ(w·xᵢ + b)/‖w‖: the distance of the closest point
+// when the line separates the points, ≤ 0 when it does not.
+func lineMargin(pr *svm.Problem, w []float64, b float64) float64 {
+	nw := norm(w)
+	if nw == 0 {
+		return 0
+	}
+	m := math.Inf(1)
+	for i, x := range pr.X {
+		f := b
+		for k := range w {
+			f += w[k] * x[k]
+		}
+		m = math.Min(m, pr.Y[i]*f/nw)
+	}
+	return m
+}
+
+// maxTableRows keeps a panel table short enough to read beside the plot.
+const maxTableRows = 12
+
+// supportTable lists the support vectors with their αᵢ and yᵢf(xᵢ), which
+// is 1 for each at the solution.
+func supportTable(pr *svm.Problem, s svm.State, sv []int) Table {
+	t := Table{TestID: "support-table", Caption: "Support vectors: αᵢ > 0, and yᵢf(xᵢ) = 1 at the solution",
+		Head: []string{"point", "y", "αᵢ", "yᵢf(xᵢ)"}}
+	for _, i := range sv[:min(len(sv), maxTableRows)] {
+		t.Rows = append(t.Rows, []string{render.PointName(i), signed(pr.Y[i]), sig(s.Alpha[i]), sig(pr.Y[i] * pr.Decision(s, pr.X[i]))})
+	}
+	if len(sv) > maxTableRows {
+		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
+	}
+	if len(sv) == 0 {
+		t.More = "none yet"
+	}
+	return t
+}
+
+// slackTable lists the points with slack ξᵢ = max(0, 1 − yᵢf(xᵢ)) > 0,
+// largest first: the violations the segments on the plot show.
+func slackTable(pr *svm.Problem, s svm.State) Table {
+	type row struct {
+		i        int
+		f, slack float64
+	}
+	var rows []row
+	for i, x := range pr.X {
+		f := pr.Decision(s, x)
+		if xi := 1 - pr.Y[i]*f; xi > 1e-9 {
+			rows = append(rows, row{i, f, xi})
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.slack, a.slack) })
+	t := Table{TestID: "slack-table", Caption: "Slack ξᵢ = max(0, 1 − yᵢf(xᵢ)) of the points that violate the margin",
+		Head: []string{"point", "y", "f(xᵢ)", "ξᵢ", "αᵢ", "kind"}}
+	for _, r := range rows[:min(len(rows), maxTableRows)] {
+		kind := pr.Kind(s, r.i).String()
+		if kind == "" {
+			kind = "not a support vector"
+		}
+		t.Rows = append(t.Rows, []string{render.PointName(r.i), signed(pr.Y[r.i]), sig(r.f), sig(r.slack), sig(s.Alpha[r.i]), kind})
+	}
+	switch {
+	case len(rows) > maxTableRows:
+		t.More = fmt.Sprintf("and %d more points with slack", len(rows)-maxTableRows)
+	case len(rows) == 0:
+		t.More = "no point violates the margin"
+	}
+	return t
+}
+
+// softLink is the soft-margin lesson on the same points.
+func softLink(st State) string {
+	q := st.Encode(ForData)
+	if q == "" {
+		return "/lessons/soft-margin-svm"
+	}
+	return "/lessons/soft-margin-svm?" + q
+}
+
+// oneClassResult shows points of a single class: no SVM exists until the
+// other class has a point, which the panel asks for.
+func oneClassResult(x [][]float64, y []int, in Input) Result {
+	scene := render.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
+	return Result{
+		Done: true,
+		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			f, err := render.SVMFigure(scene)
+			if err != nil {
+				return render.Frame{}, err
+			}
+			return f.Write(w, png, opt)
+		},
+		Panel: func() Panel {
+			return Panel{Status: "needs two classes", Done: true, Bad: true,
+				Start: "An SVM separates two classes; these points have one.",
+				Notes: []Note{{TestID: "one-class", Alert: true,
+					Text: "Add a point of the other class: choose its label under the plot and click where it goes."}}}
+		},
+	}
+}
+
+// sig formats v to four significant digits for the SVM's numbers, which
+// span many orders of magnitude (αᵢ of 10⁻⁴, a gap of 10⁻⁷): plainly from
+// 0.001 to a million, else as 1.23·10⁻⁷; with a real minus sign.
+func sig(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return num(v)
+	}
+	if a := math.Abs(v); a >= 1e-3 && a < 1e6 {
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+		return strings.Replace(strconv.FormatFloat(r, 'f', -1, 64), "-", "−", 1)
+	}
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', 2, 64), "e")
+	exp, _ := strconv.Atoi(e)
+	return strings.Replace(m, "-", "−", 1) + "·10" + superscript(exp)
+}
+
+// superscript writes n in superscript digits: −7 as ⁻⁷.
+func superscript(n int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	sup := []rune(digits)
+	var b strings.Builder
+	if n < 0 {
+		b.WriteRune('⁻')
+		n = -n
+	}
+	for _, c := range strconv.Itoa(n) {
+		b.WriteRune(sup[c-'0'])
+	}
+	return b.String()
+}

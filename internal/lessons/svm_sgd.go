@@ -1,0 +1,300 @@
+package lessons
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Limits of the primal trainers' demo, listed in the README.
+const (
+	MinLambda = 1e-4 // Pegasos' λ runs over [MinLambda, MaxLambda] on a log slider
+	MaxLambda = 10.0
+	MaxSubEta = 1.0 // subgradient descent's step size η in (0, MaxSubEta]
+)
+
+// SGDSpec declares the soft-margin lesson's second demo: the primal
+// trained by 001's SGD procedure (Pegasos) or by full-batch subgradient
+// descent, each against the exact optimum of its own objective, which
+// the SMO solver computes.
+func SGDSpec() Spec {
+	pegasos := func(s State) bool { return s.Is("method", "pegasos") }
+	sub := func(s State) bool { return s.Is("method", "subgradient") }
+	return Spec{
+		ID: "svm-sgd", Title: "Soft-margin SVM in the primal: SGD and subgradient descent", Lesson: "soft-margin-svm",
+		Data: DataSpec{
+			Labels: ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: datasetPoints,
+		},
+		Params: append(pointSetParams("`separable`, `noisy`", "seeds the random set (and the sampling, unless `aseed` is set)"), []Param{
+			{Key: "method", Label: "method", Doc: "`pegasos`: 001's SGD procedure; `subgradient`: full-batch subgradient descent on (1.6.a)",
+				Kind: Choice, Group: GroupAlgo, Default: "pegasos",
+				Options: []Option{{"pegasos", "SGD (001, Pegasos)"}, {"subgradient", "full-batch subgradient"}}},
+			{Key: "lambda", Label: "λ", Doc: "regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", Kind: Float,
+				Group: GroupAlgo, Default: "0.01", Min: MinLambda, Max: MaxLambda, Step: "any", Log: true, When: pegasos},
+			{Key: "aseed", Label: "sampling seed", Doc: "seeds the points SGD samples (`pegasos` only)", Kind: Int, Group: GroupAlgo,
+				DefaultFrom: "seed", Min: 0, Max: maxSeed, When: pegasos},
+			{Key: "C", Label: "C", Doc: "C of ½‖w‖² + CΣ hinge (`subgradient` only; log slider)", Kind: Float,
+				Group: GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true, When: sub},
+			{Key: "eta", Label: "η", Doc: "step size η (`subgradient` only)", Kind: Float, Group: GroupAlgo,
+				Default: "0.01", Min: 0, OpenMin: true, Max: MaxSubEta, Step: "any", When: sub},
+			{Key: "decay", Label: "schedule", Doc: "step size: constant η or η/√t (`subgradient` only)", Kind: Choice, Group: GroupAlgo,
+				Default: "sqrt", Options: []Option{{"sqrt", "η/√t"}, {"constant", "constant η"}}, When: sub},
+			{Key: "T", Label: "iterations T", Doc: "iterations to run", Kind: Int, Group: GroupAlgo,
+				Default: "2000", Min: 1, Max: MaxStep},
+		}...),
+		Panels:  []string{"losses"},
+		Compute: computeSGD,
+	}
+}
+
+// primalRun is what the demo shows of either trainer at the state
+// reached, in the same terms: the model, its objective, the optimum.
+type primalRun struct {
+	t         int
+	status    algos.Status
+	w         []float64
+	b         float64
+	objective float64
+	optimum   float64
+	optW      []float64
+	optB      float64
+	sampled   int      // Pegasos: the point iteration t drew; −1 otherwise
+	lines     []string // the step written out
+	examined  string
+	changed   bool
+	model     []ModelLine
+	history   *render.History
+}
+
+func computeSGD(in Input) (Result, error) {
+	x, yf := Columns(in.Points)
+	y := signLabels(yf)
+	if !bothClasses(y) {
+		return oneClassResult(x, y, in), nil
+	}
+	var (
+		r   primalRun
+		err error
+	)
+	if in.State.Is("method", "pegasos") {
+		r, err = runPegasos(x, y, in)
+	} else {
+		r, err = runSubgradient(x, y, in)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	scene := render.SVMScene{
+		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true,
+		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
+		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, sig(r.objective), sig(r.optimum)),
+	}
+	margins := make([]float64, len(x))
+	for i, row := range x {
+		margins[i] = float64(y[i]) * (dotv(r.w, row) + r.b)
+	}
+	return Result{
+		Step: r.t,
+		Done: r.status.Done(),
+		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			f, err := render.SVMFigure(scene)
+			if err != nil {
+				return render.Frame{}, err
+			}
+			return f.Write(w, png, opt)
+		},
+		Panels: map[string]Drawer{"losses": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+			return render.Frame{}, render.LossChartSVG(w, render.LossChart{
+				Losses:  []string{render.LossZeroOne, render.LossPerceptron, render.LossHinge, render.LossLogistic},
+				Margins: margins,
+				Title:   fmt.Sprintf("losses of the score z = y·f(x) · the points at iteration %d", r.t),
+			}, render.Options{Width: opt.Width})
+		}},
+		History: r.history,
+		Panel:   func() Panel { return sgdPanel(r, x, y) },
+	}, nil
+}
+
+func dotv(w, x []float64) float64 {
+	var s float64
+	for k := range x {
+		s += w[k] * x[k]
+	}
+	return s
+}
+
+// objectiveRecorder samples a run's objective at up to maxErrorSamples
+// evenly spaced steps, as the perceptron's recorder samples its error.
+type objectiveRecorder[S any] struct {
+	every float64
+	next  int
+	f     func(S) (t int, objective float64)
+	s     render.Series
+}
+
+func newObjectiveRecorder[S any](k int, f func(S) (int, float64)) *objectiveRecorder[S] {
+	r := &objectiveRecorder[S]{every: 1, f: f}
+	if k+1 > maxErrorSamples {
+		r.every = float64(k) / float64(maxErrorSamples-1)
+	}
+	return r
+}
+
+// Record implements algos.Recorder.
+func (r *objectiveRecorder[S]) Record(k int, s S) error {
+	if k == r.next {
+		r.sample(s)
+		r.next = int(math.Round(float64(len(r.s.T)) * r.every))
+	}
+	return nil
+}
+
+func (r *objectiveRecorder[S]) sample(s S) {
+	t, v := r.f(s)
+	r.s.T, r.s.Y = append(r.s.T, float64(t)), append(r.s.Y, v)
+}
+
+// history charts the objective against the optimum, and their difference
+// on a log scale; finish samples the last state first.
+func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *render.History {
+	if t, _ := r.f(s); len(r.s.T) == 0 || r.s.T[len(r.s.T)-1] != float64(t) {
+		r.sample(s)
+	}
+	t, v := r.f(s)
+	gap := render.Series{Label: "above optimum", Log: true, Lines: true, T: r.s.T, Y: make([]float64, len(r.s.Y))}
+	for i, y := range r.s.Y {
+		gap.Y[i] = y - optimum
+	}
+	r.s.Label, r.s.Lines = "objective", true
+	r.s.Compare = &render.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
+	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, sig(v), sig(optimum))
+	return &render.History{
+		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
+		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
+			"(dashed). Bottom: how far above the optimum it is, on a log scale, now %s.", t, name, sig(v), sig(optimum), sig(v-optimum)),
+		Series: []render.Series{r.s, gap},
+	}
+}
+
+func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
+	st := in.State
+	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	pg, s0, err := svm.NewPegasos(x, y, p)
+	if err != nil {
+		return primalRun{}, err
+	}
+	opt, optVal, err := svm.PegasosOptimum(x, y, p.Lambda)
+	if err != nil {
+		return primalRun{}, err
+	}
+	rec := newObjectiveRecorder(in.Step, func(s svm.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
+	s, _, err := algos.Replay(pg, s0, in.Step, algos.Recorder[svm.PegasosState](rec))
+	if err != nil {
+		return primalRun{}, err
+	}
+	d := len(x[0])
+	r := primalRun{
+		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: optVal,
+		optW: opt[:d], optB: opt[d], sampled: s.I,
+		history: rec.history(s, "objective of W̄", optVal),
+		model: []ModelLine{
+			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []Fact{{"w", vec(s.Avg[:d]), "w"}, {"b", num(s.Avg[d]), "b"}}},
+			{Prefix: "current:", Facts: []Fact{{"θ", vec(s.Theta), "theta"}}},
+		},
+	}
+	if s.I >= 0 {
+		i := s.I
+		m := pg.Y[i] * (dotv(s.W[:d], x[i]) + s.W[d])
+		r.examined = fmt.Sprintf("Iteration %d samples i = %s (y = %s). W_t = θ_t/(2λt) = %s.", s.T, render.PointName(i), signed(pg.Y[i]), vec(s.W))
+		if s.Violated {
+			r.changed = true
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s < 1, so θ ← θ + yᵢX̃ᵢ = %s.", sig(m), vec(s.Theta))}
+		} else {
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s ≥ 1, so θ stays.", sig(m))}
+		}
+	}
+	return r, nil
+}
+
+func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
+	st := in.State
+	p := svm.SubgradientParams{C: st.Float("C"), Eta: st.Float("eta"), Decay: st.Is("decay", "sqrt"), T: st.Int("T")}
+	sg, s0, err := svm.NewSubgradient(x, y, p)
+	if err != nil {
+		return primalRun{}, err
+	}
+	sp := svm.DefaultParams()
+	sp.C, sp.Tol, sp.MaxIter = p.C, 1e-9, svmMaxIter
+	pr, _, err := svm.New(x, y, sp)
+	if err != nil {
+		return primalRun{}, err
+	}
+	opt, err := pr.Solve(context.Background())
+	if err != nil {
+		return primalRun{}, err
+	}
+	optVal := pr.Primal(opt)
+	rec := newObjectiveRecorder(in.Step, func(s svm.SubgradientState) (int, float64) { return s.T, s.Objective })
+	s, _, err := algos.Replay(sg, s0, in.Step, algos.Recorder[svm.SubgradientState](rec))
+	if err != nil {
+		return primalRun{}, err
+	}
+	r := primalRun{
+		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: optVal,
+		optW: pr.Weights(opt), optB: opt.B, sampled: -1,
+		history: rec.history(s, "primal (1.6.a)", optVal),
+		model:   []ModelLine{{Facts: []Fact{{"w", vec(s.W), "w"}, {"b", num(s.B), "b"}}}},
+	}
+	if s.T > 0 {
+		eta := p.Eta
+		if p.Decay {
+			eta /= math.Sqrt(float64(s.T))
+		}
+		r.changed = true
+		r.examined = fmt.Sprintf("Iteration %d steps along minus a subgradient of the whole objective, with η_t = %s.", s.T, sig(eta))
+		r.lines = []string{
+			"w ← w − η_t (w − C Σ yᵢxᵢ) and b ← b + η_t C Σ yᵢ, both sums over the points with yᵢf(xᵢ) ≤ 1.",
+			fmt.Sprintf("Now %d points have yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", s.Violators, sig(s.Best)),
+		}
+	}
+	return r, nil
+}
+
+// sgdPanel describes the primal trainer's state.
+func sgdPanel(r primalRun, x [][]float64, y []int) Panel {
+	wrong := 0
+	for i, row := range x {
+		if float64(y[i])*(dotv(r.w, row)+r.b) <= 0 {
+			wrong++
+		}
+	}
+	p := Panel{
+		Counters: []Counter{
+			{"iteration t", strconv.Itoa(r.t), "step"},
+			{"objective", sig(r.objective), "objective"},
+			{"exact optimum", sig(r.optimum), "optimum"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(x))), "error"},
+		},
+		Status:   r.status.String(),
+		Done:     r.status.Done(),
+		Bad:      r.status.Done() && r.status != algos.IterationLimit,
+		Start:    "Start: θ = 0, so the line is not drawn yet. Press → or Step for the first iteration.",
+		Examined: r.examined, Lines: r.lines, Changed: r.changed, Model: r.model,
+	}
+	if r.status == algos.IterationLimit {
+		p.Status = "ran its T iterations"
+	}
+	if r.status == algos.Diverged {
+		p.Notes = append(p.Notes, Note{TestID: "diverged", Alert: true,
+			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
+	}
+	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
+		sig(r.objective-r.optimum))})
+	return p
+}

@@ -1,0 +1,559 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// softScene is a soft-margin SVM (C = 1) with f(x) = x₁ + ½x₂ − ½: four
+// support vectors on the margin, two inside it and two misclassified,
+// with their slack drawn and the perceptron's line for comparison.
+func softScene() SVMScene {
+	return SVMScene{
+		X: [][]float64{
+			{1.5, 0}, {1, 1}, {2.5, 1}, {3, -1}, {2, 2}, {3.2, 0.8}, {2.4, -0.6}, {1.8, 2.8}, {0.8, 0.6}, {-0.5, 0.4},
+			{-0.5, 0}, {0, -1}, {-2, 0.5}, {-1.5, -1.5}, {-2.2, 1.8}, {-0.8, -2.2}, {-2.6, -0.6}, {0.2, 0.2}, {1.6, 0.6},
+		},
+		Y:       []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+		Alpha:   []float64{0.3, 0.55, 0, 0, 0, 0, 0, 0, 1, 1, 0.45, 0.4, 0, 0, 0, 0, 0, 1, 1},
+		C:       1,
+		W:       []float64{1, 0.5},
+		B:       -0.5,
+		Slack:   true,
+		Overlay: &SceneLine{W: []float64{1.1, 1.3}, B: -0.2, Label: "perceptron"},
+	}
+}
+
+// hardScene is a hard-margin SVM, w = (0.8, 0.6), b = 0, after an SMO
+// step on the pair x₁, x₁₁.
+func hardScene() SVMScene {
+	return SVMScene{
+		X: [][]float64{{1, 1.0 / 3}, {0.2, 1.4}, {2, 1}, {1.5, 2}, {3, 0}, {0.5, 2.5},
+			{-2, -1}, {-1, -2}, {-2.5, 0.5}, {0, -2.5}, {-1.25, 0}},
+		Y:     []int{1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1},
+		Alpha: []float64{0.3, 0.2, 0, 0, 0, 0, 0, 0, 0, 0, 0.5},
+		C:     math.Inf(1),
+		W:     []float64{0.8, 0.6},
+		Pair:  [2]int{0, 10},
+	}
+}
+
+// hullScene is XOR with a few more points: no hard margin exists, and the
+// certificate λ = ¼ on the four corners shows the hulls meeting at 0.
+func hullScene() SVMScene {
+	return SVMScene{
+		X:    [][]float64{{1, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1.6, 1.3}, {-1.4, -1.7}, {1.5, -1.6}, {-1.7, 1.2}},
+		Y:    []int{1, 1, -1, -1, 1, 1, -1, -1},
+		C:    math.Inf(1),
+		Hull: []float64{0.25, 0.25, 0.25, 0.25, 0, 0, 0, 0},
+	}
+}
+
+// kernelScene is a kernel SVM whose f(x) = x₁² + x₂² − 1 is a circle:
+// class −1 inside, +1 outside, with a support vector of each kind.
+func kernelScene() SVMScene {
+	return SVMScene{
+		X: [][]float64{{0, 0}, {0.3, -0.2}, {-0.4, 0.3}, {0.5, 0.5}, {-0.2, -0.5},
+			{1.8, 0}, {0, -1.7}, {-1.3, 1.1}, {1.2, 1.2}, {1, 0.2}, {math.Sqrt2, 0}, {0.3, 0.4}, {-1.6, -0.9}},
+		Y:        []int{-1, -1, -1, -1, -1, 1, 1, 1, 1, 1, 1, 1, 1},
+		Alpha:    []float64{0.8, 0, 0, 10, 0, 0, 0, 0, 0, 10, 1.2, 10, 0},
+		C:        10,
+		Decision: func(x1, x2 float64) float64 { return x1*x1 + x2*x2 - 1 },
+		Pair:     [2]int{3, 9},
+	}
+}
+
+// bigScene is 200 points of two overlapping Gaussian blobs with the
+// soft-margin solution's kinds read from α: the size and speed budget.
+func bigScene() SVMScene {
+	r := rand.New(rand.NewPCG(1, 2))
+	sc := SVMScene{C: 1, W: []float64{1.1, 0.9}, B: -0.1, Slack: true, Pair: [2]int{17, 140}}
+	for i := range 200 {
+		y := 1 - 2*(i%2)
+		x := []float64{float64(y)*0.9 + r.NormFloat64(), float64(y)*0.7 + r.NormFloat64()}
+		sc.X, sc.Y = append(sc.X, x), append(sc.Y, y)
+		m := float64(y) * (sc.W[0]*x[0] + sc.W[1]*x[1] + sc.B)
+		switch {
+		case m < 1:
+			sc.Alpha = append(sc.Alpha, 1)
+		case m < 1.05:
+			sc.Alpha = append(sc.Alpha, 0.5)
+		default:
+			sc.Alpha = append(sc.Alpha, 0)
+		}
+	}
+	return sc
+}
+
+var svmScenes = []struct {
+	name  string
+	scene func() SVMScene
+}{
+	{"soft", softScene},
+	{"hard-pair", hardScene},
+	{"hull", hullScene},
+	{"kernel", kernelScene},
+}
+
+func svmSVG(t testing.TB, sc SVMScene, opt Options) string {
+	t.Helper()
+	f, err := SVMFigure(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := f.WriteSVG(&b, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestSVMGolden compares each scene with testdata/svm-<case>_golden.svg,
+// after checking that two renderings, one at another size in between,
+// give the same bytes.
+func TestSVMGolden(t *testing.T) {
+	for _, c := range svmScenes {
+		t.Run(c.name, func(t *testing.T) {
+			a := svmSVG(t, c.scene(), Options{})
+			f, err := SVMFigure(c.scene())
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteSVG(io.Discard, Options{Width: 1920, Height: 1080})
+			var b bytes.Buffer
+			f.WriteSVG(&b, Options{})
+			if b.String() != a {
+				t.Fatal("two renderings of one scene differ (did scaling change a layer?)")
+			}
+			checkTextAlternative(t, a)
+			checkGolden(t, "svm-"+c.name, []byte(a))
+			if *look != "" {
+				writeSVMLook(t, c.name, f)
+			}
+		})
+	}
+}
+
+// writeSVMLook writes the figure as PNG at the sizes it must read at: a
+// thumbnail, the page's 600 px, and a 1920×1080 presenter view.
+func writeSVMLook(t *testing.T, name string, f DataFigure) {
+	t.Helper()
+	if err := os.MkdirAll(*look, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []Options{{Width: 300, Height: 300}, {}, {Width: 1920, Height: 1080}} {
+		var b bytes.Buffer
+		if err := f.WritePNG(&b, opt); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(*look, fmt.Sprintf("svm-%s_%dx%d.png", name, opt.Width, opt.Height))
+		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSVMLookBig(t *testing.T) {
+	if *look == "" {
+		t.Skip("no -look directory")
+	}
+	f, err := SVMFigure(bigScene())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSVMLook(t, "big", f)
+}
+
+func BenchmarkSVMFigure(b *testing.B) {
+	sc := bigScene()
+	var buf bytes.Buffer
+	f, err := SVMFigure(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := f.WriteSVG(&buf, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := SVMFigure(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "svg-bytes")
+}
+
+// svmDesc returns the <desc> of sc's figure.
+func svmDesc(t *testing.T, sc SVMScene) string {
+	t.Helper()
+	svg := svmSVG(t, sc, Options{})
+	return html.UnescapeString(svg[strings.Index(svg, "<desc>")+len("<desc>") : strings.Index(svg, "</desc>")])
+}
+
+func TestSVMDesc(t *testing.T) {
+	tests := []struct {
+		name  string
+		scene SVMScene
+		want  []string
+	}{
+		{"soft", softScene(), []string{"soft margin, C = 1", "2/‖w‖ = 1.79 wide",
+			"8 support vectors: 4 on the margin, 2 inside the margin, 2 misclassified.",
+			"4 points violate the margin, with total slack Σξᵢ = 5.4", "perceptron (w = (1.10, 1.30), b = −0.20) is dashed grey",
+			"10 with y = +1, 9 with y = −1"}},
+		{"hard", hardScene(), []string{"hard margin", "2/‖w‖ = 2 wide", "3 support vectors: 3 on the margin.",
+			"pair i = x₁ (α = 0.3) and j = x₁₁ (α = 0.5)."}},
+		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0.00, 0.00)"}},
+		{"kernel", kernelScene(), []string{"kernel SVM, C = 10", "decision function f is shown as a field",
+			"5 support vectors: 2 on the margin, 2 inside the margin, 1 misclassified."}},
+		{"before a solve", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
+			[]string{"There is no classifier yet", "No support vectors yet."}},
+		{"w = 0, b > 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: 0.5},
+			[]string{"w = 0, so f is the constant b = 0.50 and every point is predicted +1"}},
+		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, Desc: "The OR data."},
+			[]string{"The OR data. SVM (soft margin"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := svmDesc(t, tt.scene)
+			for _, w := range tt.want {
+				if !strings.Contains(d, w) {
+					t.Errorf("desc = %q\nwant it to contain %q", d, w)
+				}
+			}
+		})
+	}
+}
+
+// svmOverOf returns the figure's layer of rings and labels.
+func svmOverOf(t *testing.T, f DataFigure) *svmOver {
+	t.Helper()
+	for _, l := range f.Layers {
+		if o, ok := l.(*svmOver); ok {
+			return o
+		}
+	}
+	t.Fatal("no svmOver layer")
+	return nil
+}
+
+// TestSVMRings counts the rings of each kind, in the figure's layer and
+// in the SVG: each ring is a circle of the ring's radius (a misclassified
+// point's double ring has a second, wider one), solid, dashed or thin.
+func TestSVMRings(t *testing.T) {
+	tests := []struct {
+		name                  string
+		scene                 SVMScene
+		margin, inside, wrong int
+	}{
+		{"soft, kinds from α and f", softScene(), 4, 2, 2},
+		{"hard", hardScene(), 3, 0, 0},
+		{"kernel", kernelScene(), 2, 2, 1},
+		{"kinds given", func() SVMScene {
+			sc := softScene()
+			sc.Kind = make([]string, len(sc.X))
+			sc.Kind[2], sc.Kind[3], sc.Kind[12] = SVMargin, SVInside, SVMisclassified
+			return sc
+		}(), 1, 1, 1},
+		{"hull", hullScene(), 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := SVMFigure(tt.scene)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [4]int
+			for _, r := range svmOverOf(t, f).rings {
+				got[r.kind]++
+			}
+			if got[kindMargin] != tt.margin || got[kindInside] != tt.inside || got[kindWrong] != tt.wrong {
+				t.Errorf("rings on margin, inside, misclassified = %d, %d, %d; want %d, %d, %d",
+					got[kindMargin], got[kindInside], got[kindWrong], tt.margin, tt.inside, tt.wrong)
+			}
+			svg := svmSVG(t, tt.scene, Options{})
+			ptR := markerRadius(len(tt.scene.X))
+			r := strconv.FormatFloat(1.25*ptR+2, 'g', 5, 64)
+			arc := "A" + r + "," + r + " "
+			width := strconv.FormatFloat(0.75+ptR/6, 'g', 5, 64)
+			var solid, dashed, thin int
+			for _, line := range strings.Split(svg, "\n") {
+				if !strings.Contains(line, arc) || !strings.Contains(line, "fill:none;stroke:#000000;") {
+					continue
+				}
+				n := strings.Count(line, arc) / 2 // a circle is two arcs
+				switch {
+				case strings.Contains(line, "stroke-dasharray"):
+					dashed += n
+				case strings.Contains(line, "stroke-width:"+width+`"`):
+					solid += n
+				default:
+					thin += n
+				}
+			}
+			if solid != tt.margin || dashed != tt.inside || thin != tt.wrong {
+				t.Errorf("SVG has %d solid, %d dashed, %d thin rings of radius %s; want %d, %d, %d",
+					solid, dashed, thin, r, tt.margin, tt.inside, tt.wrong)
+			}
+		})
+	}
+}
+
+// TestSVMLabels: α is written beside each support vector while there
+// are at most 15, and then only for the pair; ξ while there are at most
+// 8 violators.
+func TestSVMLabels(t *testing.T) {
+	soft := svmSVG(t, softScene(), Options{})
+	for _, want := range []string{">α=0.55<", ">α=0.3<", ">ξ=1.8<", ">2/‖w‖ = 1.79<"} {
+		if !strings.Contains(soft, want) {
+			t.Errorf("soft scene: no label %q", want)
+		}
+	}
+	hard := svmSVG(t, hardScene(), Options{})
+	for _, want := range []string{">i: α=0.3<", ">j: α=0.5<", ">α=0.2<"} {
+		if !strings.Contains(hard, want) {
+			t.Errorf("hard scene: no label %q", want)
+		}
+	}
+	big := svmSVG(t, bigScene(), Options{})
+	if n := strings.Count(big, ">α="); n != 0 {
+		t.Errorf("200 points: %d α labels, want none besides the pair's", n)
+	}
+	if n := strings.Count(big, ">ξ="); n != 0 {
+		t.Errorf("200 points: %d ξ labels, want none", n)
+	}
+	if !strings.Contains(big, ">i: α=") || !strings.Contains(big, ">j: α=") {
+		t.Error("200 points: the pair is not labelled")
+	}
+	// A thumbnail has room for the pair's labels only.
+	small := svmSVG(t, softScene(), Options{Width: 300, Height: 300})
+	if strings.Contains(small, ">α=") {
+		t.Error("300 px: α labels drawn; want none")
+	}
+}
+
+// TestSVMEdges draws scenes at the edges of what a solver gives; none may
+// fail, panic or write NaN, at sizes from a thumbnail to a presenter's.
+func TestSVMEdges(t *testing.T) {
+	two := [][]float64{{0, 0}, {1, 1}}
+	tests := []struct {
+		name  string
+		scene SVMScene
+	}{
+		{"before a solve", SVMScene{X: two, Y: []int{1, -1}, C: math.Inf(1)}},
+		{"α = 0, w = 0", SVMScene{X: two, Y: []int{1, -1}, C: 1, Alpha: []float64{0, 0}, W: []float64{0, 0}}},
+		{"w = 0, b < 0", SVMScene{X: two, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: -2, Slack: true}},
+		{"lines outside the view", SVMScene{X: two, Y: []int{1, -1}, C: 1, W: []float64{1, 0}, B: -100, Alpha: []float64{1, 1}, Slack: true}},
+		{"band wider than the view", SVMScene{X: two, Y: []int{1, -1}, C: 1, W: []float64{0.01, 0.01}, B: -0.01}},
+		{"one class", SVMScene{X: two, Y: []int{1, 1}, C: 1, W: []float64{1, 1}, B: -1, Alpha: []float64{0.5, 0}}},
+		{"one point", SVMScene{X: [][]float64{{2, 3}}, Y: []int{-1}, C: 1, W: []float64{1, 0}, B: -2, Alpha: []float64{1}, Slack: true}},
+		{"huge coordinates", SVMScene{X: [][]float64{{-3e6, 1e6}, {2e6, 5e6}}, Y: []int{1, -1}, C: 1,
+			W: []float64{-4e-7, -8e-7}, B: 1.2, Alpha: []float64{1e-13, 1e-13}}},
+		{"tiny coordinates", SVMScene{X: [][]float64{{1e-7, 0}, {0, 2e-7}, {3e-7, 1e-7}}, Y: []int{1, -1, 1}, C: 1e9,
+			W: []float64{1e7, -1e7}, B: 0, Alpha: []float64{2e13, 4e13, 2e13}, Pair: [2]int{0, 1}}},
+		{"kernel before a solve", SVMScene{X: two, Y: []int{1, -1}, C: 1, Alpha: []float64{0, 0},
+			Decision: func(x1, x2 float64) float64 { return 0 }}},
+		{"kernel f NaN", SVMScene{X: two, Y: []int{1, -1}, C: 1, Alpha: []float64{1, 1},
+			Decision: func(x1, x2 float64) float64 { return math.NaN() }}},
+		{"certificate for one class", SVMScene{X: two, Y: []int{1, -1}, C: math.Inf(1), Hull: []float64{1, 0}}},
+		{"stepping, before a solve", SVMScene{X: two, Y: []int{1, -1}, C: 1, Stepping: true, Slack: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, opt := range []Options{{Width: 200, Height: 200}, {}, {Width: 1920, Height: 1080}, {Width: 300, Height: 2000}} {
+				svg := svmSVG(t, tt.scene, opt)
+				if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
+					t.Errorf("%+v: the SVG has NaN or Inf", opt)
+				}
+				checkTextAlternative(t, svg)
+			}
+			f, _ := SVMFigure(tt.scene)
+			if err := f.WritePNG(io.Discard, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	for _, c := range svmScenes {
+		if svg := svmSVG(t, c.scene(), Options{}); strings.Contains(svg, "NaN") {
+			t.Errorf("%s: the SVG has NaN", c.name)
+		}
+	}
+}
+
+// TestSVMSteppingFrame: while stepping, the figure keeps its data area
+// from before the first step to the last, whatever each step shows.
+func TestSVMSteppingFrame(t *testing.T) {
+	end := softScene()
+	states := []SVMScene{
+		{X: end.X, Y: end.Y, C: 1},
+		{X: end.X, Y: end.Y, C: 1, Alpha: make([]float64, len(end.X)), W: []float64{0, 0}},
+		{X: end.X, Y: end.Y, C: 1, Alpha: end.Alpha, W: []float64{0.3, 0.1}, B: 0.2, Pair: [2]int{8, 17}},
+		end,
+	}
+	var first Frame
+	for k, sc := range states {
+		sc.Stepping, sc.Slack, sc.Overlay = true, true, end.Overlay
+		f, err := SVMFigure(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := f.WriteSVG(io.Discard, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 0 {
+			first = fr
+		} else if fr != first {
+			t.Errorf("state %d: frame %+v, want %+v as at state 0", k, fr, first)
+		}
+	}
+}
+
+func TestSVMErrors(t *testing.T) {
+	two := [][]float64{{0, 0}, {1, 1}}
+	ok := func(f func(*SVMScene)) SVMScene {
+		sc := SVMScene{X: two, Y: []int{1, -1}, C: 1}
+		f(&sc)
+		return sc
+	}
+	nan := math.NaN()
+	tests := []struct {
+		name  string
+		scene SVMScene
+		want  error
+	}{
+		{"no points", SVMScene{C: 1}, ErrNoData},
+		{"3-D points", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0, 0}, {1, 1, 1}} }), ErrDimension},
+		{"1-D point", ok(func(s *SVMScene) { s.X = [][]float64{{0}, {1, 1}} }), ErrDimension},
+		{"NaN coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, nan}, {1, 1}} }), ErrNotFinite},
+		{"infinite coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0}, {math.Inf(-1), 1}} }), ErrNotFinite},
+		{"NaN α", ok(func(s *SVMScene) { s.Alpha = []float64{nan, 0} }), ErrNotFinite},
+		{"infinite λ", ok(func(s *SVMScene) { s.Hull = []float64{math.Inf(1), 0} }), ErrNotFinite},
+		{"NaN w", ok(func(s *SVMScene) { s.W = []float64{nan, 0} }), ErrNotFinite},
+		{"NaN b", ok(func(s *SVMScene) { s.B = nan }), ErrNotFinite},
+		{"NaN C", ok(func(s *SVMScene) { s.C = nan }), ErrNotFinite},
+		{"infinite overlay", ok(func(s *SVMScene) { s.Overlay = &SceneLine{W: []float64{1, 1}, B: math.Inf(1)} }), ErrNotFinite},
+		{"label 0", ok(func(s *SVMScene) { s.Y = []int{1, 0} }), ErrShape},
+		{"labels for other points", ok(func(s *SVMScene) { s.Y = []int{1} }), ErrShape},
+		{"α for other points", ok(func(s *SVMScene) { s.Alpha = []float64{1} }), ErrShape},
+		{"kinds for other points", ok(func(s *SVMScene) { s.Kind = []string{""} }), ErrShape},
+		{"unknown kind", ok(func(s *SVMScene) { s.Kind = []string{"", "bound"} }), ErrShape},
+		{"λ for other points", ok(func(s *SVMScene) { s.Hull = []float64{1, 1, 1} }), ErrShape},
+		{"C = 0", ok(func(s *SVMScene) { s.C = 0 }), ErrShape},
+		{"3-D w", ok(func(s *SVMScene) { s.W = []float64{1, 1, 1} }), ErrShape},
+		{"overlay without w", ok(func(s *SVMScene) { s.Overlay = &SceneLine{Label: "perceptron"} }), ErrShape},
+		{"w and Decision", ok(func(s *SVMScene) { s.W, s.Decision = []float64{1, 1}, func(a, b float64) float64 { return a } }), ErrShape},
+		{"pair out of range", ok(func(s *SVMScene) { s.Pair = [2]int{0, 2} }), ErrShape},
+		{"pair below −1", ok(func(s *SVMScene) { s.Pair = [2]int{-2, 1} }), ErrShape},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := SVMFigure(tt.scene); !errors.Is(err, tt.want) {
+				t.Errorf("SVMFigure error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSVMSize keeps the 200-point figure well under what a page should
+// inline.
+func TestSVMSize(t *testing.T) {
+	const limit = 100 << 10
+	for _, c := range []struct {
+		name  string
+		scene SVMScene
+	}{{"linear", bigScene()}, {"kernel", bigKernelScene()}} {
+		if n := len(svmSVG(t, c.scene, Options{})); n >= limit {
+			t.Errorf("%s, 200 points: SVG is %d bytes, want < %d", c.name, n, limit)
+		} else {
+			t.Logf("%s, 200 points: SVG is %d bytes", c.name, n)
+		}
+	}
+}
+
+// bigKernelScene is bigScene with an RBF decision function.
+func bigKernelScene() SVMScene {
+	sc := bigScene()
+	sc.W, sc.Slack = nil, false
+	sc.Decision = func(x1, x2 float64) float64 {
+		return 1.1*x1 + 0.9*x2 - 0.1 + 0.8*math.Sin(1.5*x1)*math.Exp(-x2*x2/4)
+	}
+	return sc
+}
+
+func BenchmarkSVMFigureKernel(b *testing.B) {
+	sc := bigKernelScene()
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := SVMFigure(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSVMFigurePNG(b *testing.B) {
+	f, err := SVMFigure(bigScene())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := f.WritePNG(io.Discard, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestConvexHull(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []vec
+		want []vec
+	}{
+		{"empty", nil, nil},
+		{"one point twice", []vec{{1, 1}, {1, 1}}, []vec{{1, 1}}},
+		{"segment", []vec{{1, 1}, {0, 0}}, []vec{{0, 0}, {1, 1}}},
+		{"square with an inner point", []vec{{0, 0}, {1, 1}, {0.5, 0.5}, {1, 0}, {0, 1}},
+			[]vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}},
+		{"collinear", []vec{{0, 0}, {2, 2}, {1, 1}}, []vec{{0, 0}, {2, 2}}},
+	}
+	for _, tt := range tests {
+		if got := convexHull(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("convexHull(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSig(t *testing.T) {
+	tests := []struct {
+		v    float64
+		d    int
+		want string
+	}{
+		{0.4123, 2, "0.41"}, {1, 2, "1"}, {-0.5, 2, "−0.5"}, {123.4, 2, "123"},
+		{3e-5, 2, "3×10⁻⁵"}, {1.23e7, 3, "1.23×10⁷"}, {1.7889, 3, "1.79"},
+	}
+	for _, tt := range tests {
+		if got := sig(tt.v, tt.d); got != tt.want {
+			t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.d, got, tt.want)
+		}
+	}
+}
