@@ -226,3 +226,45 @@ func clickData(ctx context.Context, x1, x2 float64) error {
 	}
 	return chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1]))
 }
+
+// TestBrowserSVMDemos steps each SVM demo in the presenter view with the
+// keyboard, and moves the soft margin's C slider, which must land on the
+// permalink of C = 100.
+func TestBrowserSVMDemos(t *testing.T) {
+	ctx, base := newBrowser(t)
+	for _, id := range []string{"svm-hard", "svm-soft", "svm-sgd"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/"+id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+			t.Fatalf("%s: htmx did not load: %v", id, err)
+		}
+		for k := 1; k <= 3; k++ {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+				t.Fatal(err)
+			}
+			if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(k)); err != nil {
+				t.Fatalf("%s: after → number %d: %v", id, k, err)
+			}
+		}
+		if err := poll(ctx, `location.pathname + location.search === "/present/`+id+`?step=3"`); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			t.Errorf("%s: location = %q, want the permalink of step 3", id, loc)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/svm-soft")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatal(err)
+	}
+	move := `(() => { const s = document.querySelector('input[data-log-for="C"]'); s.value = "2";
+		s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `location.search === "?C=100" && document.querySelector('input[name="C"]').value === "100"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Errorf("after moving the C slider to 10²: location %q, want ?C=100", loc)
+	}
+}
