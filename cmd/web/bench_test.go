@@ -71,3 +71,33 @@ func BenchmarkWorstPage(b *testing.B) {
 func BenchmarkWorstNoisyPage(b *testing.B) {
 	benchGet(b, "/lessons/perceptron?data=noisy&n=500&step=20000", nil)
 }
+
+// The SVM issue's targets, on one core, at n = 200 and the solution: a
+// demo page under 10 ms, its SVG under 3 ms and 100 KB.
+const (
+	svmHardState = "n=200&sep=0.2&step=375"
+	svmSoftState = "n=200&step=396"
+	svmSGDState  = "n=200&step=2000"
+)
+
+func BenchmarkSVMHardPage(b *testing.B) { benchGet(b, "/lessons/hard-margin-svm?"+svmHardState, nil) }
+func BenchmarkSVMSoftPage(b *testing.B) { benchGet(b, "/lessons/soft-margin-svm?"+svmSoftState, nil) }
+func BenchmarkSVMSGDPage(b *testing.B) {
+	benchGet(b, "/lessons/soft-margin-svm?demo=svm-sgd&"+svmSGDState, nil)
+}
+func BenchmarkSVMHardSVG(b *testing.B) { benchGet(b, "/plots/svm-hard.svg?"+svmHardState, nil) }
+func BenchmarkSVMSoftSVG(b *testing.B) { benchGet(b, "/plots/svm-soft.svg?"+svmSoftState, nil) }
+func BenchmarkSVMSGDSVG(b *testing.B)  { benchGet(b, "/plots/svm-sgd.svg?"+svmSGDState, nil) }
+
+// The slowest SVM states the limits allow that we know of: 500 points,
+// 20000 steps, a nearly hard margin that has not converged by then, and
+// Pegasos and subgradient descent for 20000 iterations.
+func BenchmarkSVMWorstPage(b *testing.B) {
+	benchGet(b, "/lessons/soft-margin-svm?C=1000&data=separable&n=500&sep=0&step=20000", nil)
+}
+func BenchmarkSVMWorstSGDPage(b *testing.B) {
+	benchGet(b, "/lessons/soft-margin-svm?T=20000&demo=svm-sgd&lambda=0.0001&n=500&step=20000", nil)
+}
+func BenchmarkSVMWorstSubgradientPage(b *testing.B) {
+	benchGet(b, "/lessons/soft-margin-svm?C=1000&T=20000&demo=svm-sgd&method=subgradient&n=500&step=20000", nil)
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,8 +19,9 @@ import (
 // demoRun parses a demo query and runs it. An edit (op=add or op=remove)
 // is applied first. canonical is the query of the state shown, for the
 // scope the URL serves: the caller redirects when the request's query
-// differs, so one state has one URL.
-func demoRun(d *lessons.Demo, q url.Values, scope lessons.Scope) (run *lessons.Run, edited bool, err error) {
+// differs, so one state has one URL. figure names the one figure a plot
+// URL draws, "" for a page (see lessons.Input.Figure).
+func demoRun(d *lessons.Demo, q url.Values, scope lessons.Scope, figure string) (run *lessons.Run, edited bool, err error) {
 	edit, rest, edited, probs := d.SplitEdit(q)
 	if len(probs) > 0 {
 		return nil, false, probs
@@ -36,7 +38,7 @@ func demoRun(d *lessons.Demo, q url.Values, scope lessons.Scope) (run *lessons.R
 			return nil, false, bad(err)
 		}
 	}
-	if run, err = d.Execute(s); err != nil {
+	if run, err = d.ExecuteFigure(s, figure); err != nil {
 		return nil, false, bad(err)
 	}
 	return run, edited, nil
@@ -62,6 +64,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 	var prose []string
 	var toc []lessons.Section
 	var proseErr error
+	defaults := &defaultViews{}
 	if lesson != nil {
 		prose, toc, proseErr = lessonProse(lesson.Slug, len(lesson.Demos))
 	}
@@ -80,7 +83,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		} else {
 			page = d.PresentPath()
 		}
-		run, edited, err := demoRun(d, q, lessons.ForPage)
+		run, edited, err := demoRun(d, q, lessons.ForPage, "")
 		if err != nil {
 			return err
 		}
@@ -109,7 +112,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		if proseErr != nil {
 			return proseErr
 		}
-		views, err := lessonViews(course, lesson, view)
+		views, err := lessonViews(course, lesson, view, defaults)
 		if err != nil {
 			return err
 		}
@@ -121,25 +124,51 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 }
 
 // lessonViews returns the views of all demos of a lesson page: the active
-// one as given, the others in their default state.
-func lessonViews(course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView) ([]*lessons.DemoView, error) {
+// one as given, the others in their default state, from defaults.
+func lessonViews(course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView, defaults *defaultViews) ([]*lessons.DemoView, error) {
 	var views []*lessons.DemoView
 	for _, d := range course.LessonDemos(lesson.Slug) {
 		if d.ID == active.ID {
 			views = append(views, active)
 			continue
 		}
-		run, err := d.Execute(d.Default())
-		if err != nil {
-			return nil, err
-		}
-		v, err := lessons.NewView(run, d.LessonPath())
+		v, err := defaults.get(d)
 		if err != nil {
 			return nil, err
 		}
 		views = append(views, v)
 	}
 	return views, nil
+}
+
+// defaultViews builds each demo's view in its default state once, when a
+// page first needs it: a lesson page shows every demo but the one in use
+// at its default, which is the same for every request while the server
+// runs. A view is only read after it is built, so requests share it.
+type defaultViews struct {
+	mu    sync.Mutex
+	views map[string]*lessons.DemoView
+}
+
+func (dv *defaultViews) get(d *lessons.Demo) (*lessons.DemoView, error) {
+	dv.mu.Lock()
+	defer dv.mu.Unlock()
+	if v, ok := dv.views[d.ID]; ok {
+		return v, nil
+	}
+	run, err := d.Execute(d.Default())
+	if err != nil {
+		return nil, err
+	}
+	v, err := lessons.NewView(run, d.LessonPath())
+	if err != nil {
+		return nil, err
+	}
+	if dv.views == nil {
+		dv.views = map[string]*lessons.DemoView{}
+	}
+	dv.views[d.ID] = v
+	return v, nil
 }
 
 // lessonProse splits a lesson's prose once, at start-up: it is fixed at
@@ -170,7 +199,11 @@ func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		run, _, err := demoRun(d, q, lessons.ForPlot)
+		figure := name
+		if name == "" {
+			figure = lessons.PlotFigure
+		}
+		run, _, err := demoRun(d, q, lessons.ForPlot, figure)
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,18 @@ type Input struct {
 	State  State
 	Points []Point
 	Step   int
+	// Figure, when set, is the only figure the request draws (PlotFigure,
+	// "history" or a panel's name): a demo may leave out what it would
+	// compute only for the others, such as the history's series. "" means
+	// a page, which draws them all.
+	Figure string
 }
+
+// PlotFigure names the main plot in Input.Figure.
+const PlotFigure = "plot"
+
+// wants reports whether the request draws figure name.
+func (in Input) wants(name string) bool { return in.Figure == "" || in.Figure == name }
 
 // Drawer draws a figure of one state at opt's size, as SVG or PNG. The
 // main plot also reports its Frame, so a page can map clicks to data.

@@ -19,7 +19,13 @@ type Run struct {
 // Execute builds the data s describes and runs the demo to s.Step (to the
 // end of the run, at most MaxStep steps, for StepToEnd). A step past the
 // end of the run shows the last state.
-func (d *Demo) Execute(s State) (*Run, error) {
+func (d *Demo) Execute(s State) (*Run, error) { return d.ExecuteFigure(s, "") }
+
+// ExecuteFigure is Execute for a request that draws only the figure name
+// ("" for all of them, as a page does; PlotFigure for the main plot,
+// "history", or one of Spec.Panels): a demo may then skip recording what
+// that figure does not show (see Input.Figure).
+func (d *Demo) ExecuteFigure(s State, name string) (*Run, error) {
 	if s.d != d {
 		return nil, fmt.Errorf("lessons: state of demo %s given to demo %s", s.d.ID, d.ID)
 	}
@@ -31,7 +37,7 @@ func (d *Demo) Execute(s State) (*Run, error) {
 	if k == StepToEnd {
 		k = MaxStep
 	}
-	res, err := d.Compute(Input{State: s, Points: pts, Step: k})
+	res, err := d.Compute(Input{State: s, Points: pts, Step: k, Figure: name})
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)
 	}

@@ -115,12 +115,15 @@ func computeSVM(in Input, hard bool) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	var recs []algos.Recorder[svm.State]
 	rec := newSVMRecorder(pr, in.Step)
-	s, k, err := algos.Replay(pr, s0, in.Step, algos.Recorder[svm.State](rec))
+	if in.wants("history") {
+		recs = append(recs, rec)
+	}
+	s, k, err := algos.Replay(pr, s0, in.Step, recs...)
 	if err != nil {
 		return Result{}, err
 	}
-	rec.finish(s)
 	var cmp *render.SceneLine
 	if in.State.Is("compare", "perceptron") {
 		cmp = perceptronLine(x, y)
@@ -144,7 +147,7 @@ func computeSVM(in Input, hard bool) (Result, error) {
 				return render.Frame{}, render.BarsSVG(w, kktBars(pr, s), barOptions(opt))
 			},
 		},
-		History: rec.history(pr, s),
+		History: rec.history(pr, s, len(recs) > 0),
 		Panel:   func() Panel { return svmPanel(pr, s, in.State, cmp) },
 	}, nil
 }

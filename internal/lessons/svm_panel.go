@@ -67,10 +67,13 @@ func (r *svmRecorder) finish(s svm.State) {
 	}
 }
 
-func (r *svmRecorder) history(pr *svm.Problem, s svm.State) *render.History {
-	if s.Status == algos.Infeasible {
+// history finishes the chart of the run to s; nil when the recorder did
+// not record (recorded false) or there was nothing to solve.
+func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *render.History {
+	if s.Status == algos.Infeasible || !recorded {
 		return nil
 	}
+	r.finish(s)
 	primalName := "primal"
 	if pr.P.Hard {
 		primalName = "½‖w‖²"

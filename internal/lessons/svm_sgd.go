@@ -136,6 +136,7 @@ type objectiveRecorder[S any] struct {
 	next  int
 	f     func(S) (t int, objective float64)
 	s     render.Series
+	on    bool // Replay was given it
 }
 
 func newObjectiveRecorder[S any](k int, f func(S) (int, float64)) *objectiveRecorder[S] {
@@ -160,9 +161,22 @@ func (r *objectiveRecorder[S]) sample(s S) {
 	r.s.T, r.s.Y = append(r.s.T, float64(t)), append(r.s.Y, v)
 }
 
+// recorders is rec when the request draws the history, else none.
+func recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
+	if !in.wants("history") {
+		return nil
+	}
+	rec.on = true
+	return []algos.Recorder[S]{rec}
+}
+
 // history charts the objective against the optimum, and their difference
-// on a log scale; finish samples the last state first.
+// on a log scale, after sampling the last state; nil when the recorder was
+// not used.
 func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *render.History {
+	if !r.on {
+		return nil
+	}
 	if t, _ := r.f(s); len(r.s.T) == 0 || r.s.T[len(r.s.T)-1] != float64(t) {
 		r.sample(s)
 	}
@@ -194,7 +208,7 @@ func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
 		return primalRun{}, err
 	}
 	rec := newObjectiveRecorder(in.Step, func(s svm.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
-	s, _, err := algos.Replay(pg, s0, in.Step, algos.Recorder[svm.PegasosState](rec))
+	s, _, err := algos.Replay(pg, s0, in.Step, recorders[svm.PegasosState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}
@@ -241,7 +255,7 @@ func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
 	}
 	optVal := pr.Primal(opt)
 	rec := newObjectiveRecorder(in.Step, func(s svm.SubgradientState) (int, float64) { return s.T, s.Objective })
-	s, _, err := algos.Replay(sg, s0, in.Step, algos.Recorder[svm.SubgradientState](rec))
+	s, _, err := algos.Replay(sg, s0, in.Step, recorders[svm.SubgradientState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}
