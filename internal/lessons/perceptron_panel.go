@@ -121,13 +121,13 @@ func boundNote(pr *perceptron.Problem, s perceptron.State) Note {
 	mb := perceptron.Bound(pr.X, pr.Y)
 	n := Note{TestID: "bound"}
 	switch {
-	case !mb.Separable && s.Status == algos.Converged && !pr.P.FixedEpochs:
-		n.Text = "The run converged, so a line separates these points, but their margin γ is too thin for the bound's solver " +
-			"to measure in its budget; Theorem 1.2.8 still holds with that tiny γ."
-		return n
 	case !mb.Separable:
-		n.Text = "No separating line was found (the margin solver stopped at its budget), so Theorem 1.2.8 gives no bound. " +
-			"If no line separates the points, the perceptron never converges."
+		n.Text = "No line separates these points: the convex hulls of the two classes meet (a linear program proves it), " +
+			"so Theorem 1.2.8 gives no bound and the perceptron never converges on them."
+		return n
+	case mb.Gamma <= 0:
+		n.Text = "A line separates these points (a linear program proves it), but their margin γ is too thin for the " +
+			"max-margin solver to pin down in its budget; Theorem 1.2.8 holds with that tiny γ, and its bound is huge."
 		return n
 	}
 	n.Fine = "(γ and C on the augmented points (x, 1), as the theorem needs with a bias.)"
