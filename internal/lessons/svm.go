@@ -129,7 +129,7 @@ func computeSVM(in Input, hard bool) (Result, error) {
 		cmp = perceptronLine(x, y)
 	}
 	scene := svmScene(pr, s, cmp)
-	return Result{
+	res := Result{
 		Step: k,
 		Done: s.Status.Done(),
 		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
@@ -149,7 +149,11 @@ func computeSVM(in Input, hard bool) (Result, error) {
 		},
 		History: rec.history(pr, s, len(recs) > 0),
 		Panel:   func() Panel { return svmPanel(pr, s, in.State, cmp) },
-	}, nil
+	}
+	if s.Status == algos.Infeasible {
+		res.Panels = nil // no α to chart: the problem has no solution
+	}
+	return res, nil
 }
 
 // barOptions draws a bar chart at the plot's width and its own short

@@ -35,14 +35,14 @@ func lossSVG(t *testing.T, c LossChart, opt Options) string {
 }
 
 // TestLossChartGolden compares the chart with
-// testdata/losses-all_golden.svg after drawing it twice.
+// testdata/losses_all_golden.svg after drawing it twice.
 func TestLossChartGolden(t *testing.T) {
 	a := lossSVG(t, lossChart(), Options{})
 	if b := lossSVG(t, lossChart(), Options{}); a != b {
 		t.Fatal("two renderings of the same chart differ")
 	}
 	checkTextAlternative(t, a)
-	checkGolden(t, "losses-all", []byte(a))
+	checkGolden(t, "losses_all", []byte(a))
 	if *look == "" {
 		return
 	}
@@ -54,7 +54,7 @@ func TestLossChartGolden(t *testing.T) {
 		if err := LossChartPNG(&b, lossChart(), opt); err != nil {
 			t.Fatal(err)
 		}
-		name := filepath.Join(*look, fmt.Sprintf("losses-all_%dx%d.png", opt.Width, opt.Height))
+		name := filepath.Join(*look, fmt.Sprintf("losses_all_%dx%d.png", opt.Width, opt.Height))
 		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

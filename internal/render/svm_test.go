@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -101,7 +98,7 @@ var svmScenes = []struct {
 	scene func() SVMScene
 }{
 	{"soft", softScene},
-	{"hard-pair", hardScene},
+	{"hard_pair", hardScene},
 	{"hull", hullScene},
 	{"kernel", kernelScene},
 }
@@ -119,7 +116,7 @@ func svmSVG(t testing.TB, sc SVMScene, opt Options) string {
 	return b.String()
 }
 
-// TestSVMGolden compares each scene with testdata/svm-<case>_golden.svg,
+// TestSVMGolden compares each scene with testdata/svm_<case>_golden.svg,
 // after checking that two renderings, one at another size in between,
 // give the same bytes.
 func TestSVMGolden(t *testing.T) {
@@ -137,7 +134,7 @@ func TestSVMGolden(t *testing.T) {
 				t.Fatal("two renderings of one scene differ (did scaling change a layer?)")
 			}
 			checkTextAlternative(t, a)
-			checkGolden(t, "svm-"+c.name, []byte(a))
+			checkGolden(t, "svm_"+c.name, []byte(a))
 			if *look != "" {
 				writeSVMLook(t, c.name, f)
 			}
@@ -157,7 +154,7 @@ func writeSVMLook(t *testing.T, name string, f DataFigure) {
 		if err := f.WritePNG(&b, opt); err != nil {
 			t.Fatal(err)
 		}
-		file := filepath.Join(*look, fmt.Sprintf("svm-%s_%dx%d.png", name, opt.Width, opt.Height))
+		file := filepath.Join(*look, fmt.Sprintf("svm_%s_%dx%d.png", name, opt.Width, opt.Height))
 		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -173,177 +170,6 @@ func TestSVMLookBig(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeSVMLook(t, "big", f)
-}
-
-func BenchmarkSVMFigure(b *testing.B) {
-	sc := bigScene()
-	var buf bytes.Buffer
-	f, err := SVMFigure(sc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := f.WriteSVG(&buf, Options{}); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		f, err := SVMFigure(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(buf.Len()), "svg-bytes")
-}
-
-// svmDesc returns the <desc> of sc's figure.
-func svmDesc(t *testing.T, sc SVMScene) string {
-	t.Helper()
-	svg := svmSVG(t, sc, Options{})
-	return html.UnescapeString(svg[strings.Index(svg, "<desc>")+len("<desc>") : strings.Index(svg, "</desc>")])
-}
-
-func TestSVMDesc(t *testing.T) {
-	tests := []struct {
-		name  string
-		scene SVMScene
-		want  []string
-	}{
-		{"soft", softScene(), []string{"soft margin, C = 1", "2/‖w‖ = 1.79 wide",
-			"8 support vectors: 4 on the margin, 2 inside the margin, 2 misclassified.",
-			"4 points violate the margin, with total slack Σξᵢ = 5.4", "perceptron (w = (1.10, 1.30), b = −0.20) is dashed grey",
-			"10 with y = +1, 9 with y = −1"}},
-		{"hard", hardScene(), []string{"hard margin", "2/‖w‖ = 2 wide", "3 support vectors: 3 on the margin.",
-			"pair i = x₁ (α = 0.3) and j = x₁₁ (α = 0.5)."}},
-		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0.00, 0.00)"}},
-		{"kernel", kernelScene(), []string{"kernel SVM, C = 10", "decision function f is shown as a field",
-			"5 support vectors: 2 on the margin, 2 inside the margin, 1 misclassified."}},
-		{"before a solve", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
-			[]string{"There is no classifier yet", "No support vectors yet."}},
-		{"w = 0, b > 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: 0.5},
-			[]string{"w = 0, so f is the constant b = 0.50 and every point is predicted +1"}},
-		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, Desc: "The OR data."},
-			[]string{"The OR data. SVM (soft margin"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := svmDesc(t, tt.scene)
-			for _, w := range tt.want {
-				if !strings.Contains(d, w) {
-					t.Errorf("desc = %q\nwant it to contain %q", d, w)
-				}
-			}
-		})
-	}
-}
-
-// svmOverOf returns the figure's layer of rings and labels.
-func svmOverOf(t *testing.T, f DataFigure) *svmOver {
-	t.Helper()
-	for _, l := range f.Layers {
-		if o, ok := l.(*svmOver); ok {
-			return o
-		}
-	}
-	t.Fatal("no svmOver layer")
-	return nil
-}
-
-// TestSVMRings counts the rings of each kind, in the figure's layer and
-// in the SVG: each ring is a circle of the ring's radius (a misclassified
-// point's double ring has a second, wider one), solid, dashed or thin.
-func TestSVMRings(t *testing.T) {
-	tests := []struct {
-		name                  string
-		scene                 SVMScene
-		margin, inside, wrong int
-	}{
-		{"soft, kinds from α and f", softScene(), 4, 2, 2},
-		{"hard", hardScene(), 3, 0, 0},
-		{"kernel", kernelScene(), 2, 2, 1},
-		{"kinds given", func() SVMScene {
-			sc := softScene()
-			sc.Kind = make([]string, len(sc.X))
-			sc.Kind[2], sc.Kind[3], sc.Kind[12] = SVMargin, SVInside, SVMisclassified
-			return sc
-		}(), 1, 1, 1},
-		{"hull", hullScene(), 0, 0, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := SVMFigure(tt.scene)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got [4]int
-			for _, r := range svmOverOf(t, f).rings {
-				got[r.kind]++
-			}
-			if got[kindMargin] != tt.margin || got[kindInside] != tt.inside || got[kindWrong] != tt.wrong {
-				t.Errorf("rings on margin, inside, misclassified = %d, %d, %d; want %d, %d, %d",
-					got[kindMargin], got[kindInside], got[kindWrong], tt.margin, tt.inside, tt.wrong)
-			}
-			svg := svmSVG(t, tt.scene, Options{})
-			ptR := markerRadius(len(tt.scene.X))
-			r := strconv.FormatFloat(1.25*ptR+2, 'g', 5, 64)
-			arc := "A" + r + "," + r + " "
-			width := strconv.FormatFloat(0.75+ptR/6, 'g', 5, 64)
-			var solid, dashed, thin int
-			for _, line := range strings.Split(svg, "\n") {
-				if !strings.Contains(line, arc) || !strings.Contains(line, "fill:none;stroke:#000000;") {
-					continue
-				}
-				n := strings.Count(line, arc) / 2 // a circle is two arcs
-				switch {
-				case strings.Contains(line, "stroke-dasharray"):
-					dashed += n
-				case strings.Contains(line, "stroke-width:"+width+`"`):
-					solid += n
-				default:
-					thin += n
-				}
-			}
-			if solid != tt.margin || dashed != tt.inside || thin != tt.wrong {
-				t.Errorf("SVG has %d solid, %d dashed, %d thin rings of radius %s; want %d, %d, %d",
-					solid, dashed, thin, r, tt.margin, tt.inside, tt.wrong)
-			}
-		})
-	}
-}
-
-// TestSVMLabels: α is written beside each support vector while there
-// are at most 15, and then only for the pair; ξ while there are at most
-// 8 violators.
-func TestSVMLabels(t *testing.T) {
-	soft := svmSVG(t, softScene(), Options{})
-	for _, want := range []string{">α=0.55<", ">α=0.3<", ">ξ=1.8<", ">2/‖w‖ = 1.79<"} {
-		if !strings.Contains(soft, want) {
-			t.Errorf("soft scene: no label %q", want)
-		}
-	}
-	hard := svmSVG(t, hardScene(), Options{})
-	for _, want := range []string{">i: α=0.3<", ">j: α=0.5<", ">α=0.2<"} {
-		if !strings.Contains(hard, want) {
-			t.Errorf("hard scene: no label %q", want)
-		}
-	}
-	big := svmSVG(t, bigScene(), Options{})
-	if n := strings.Count(big, ">α="); n != 0 {
-		t.Errorf("200 points: %d α labels, want none besides the pair's", n)
-	}
-	if n := strings.Count(big, ">ξ="); n != 0 {
-		t.Errorf("200 points: %d ξ labels, want none", n)
-	}
-	if !strings.Contains(big, ">i: α=") || !strings.Contains(big, ">j: α=") {
-		t.Error("200 points: the pair is not labelled")
-	}
-	// A thumbnail has room for the pair's labels only.
-	small := svmSVG(t, softScene(), Options{Width: 300, Height: 300})
-	if strings.Contains(small, ">α=") {
-		t.Error("300 px: α labels drawn; want none")
-	}
 }
 
 // TestSVMEdges draws scenes at the edges of what a solver gives; none may
@@ -466,94 +292,5 @@ func TestSVMErrors(t *testing.T) {
 				t.Errorf("SVMFigure error = %v, want %v", err, tt.want)
 			}
 		})
-	}
-}
-
-// TestSVMSize keeps the 200-point figure well under what a page should
-// inline.
-func TestSVMSize(t *testing.T) {
-	const limit = 100 << 10
-	for _, c := range []struct {
-		name  string
-		scene SVMScene
-	}{{"linear", bigScene()}, {"kernel", bigKernelScene()}} {
-		if n := len(svmSVG(t, c.scene, Options{})); n >= limit {
-			t.Errorf("%s, 200 points: SVG is %d bytes, want < %d", c.name, n, limit)
-		} else {
-			t.Logf("%s, 200 points: SVG is %d bytes", c.name, n)
-		}
-	}
-}
-
-// bigKernelScene is bigScene with an RBF decision function.
-func bigKernelScene() SVMScene {
-	sc := bigScene()
-	sc.W, sc.Slack = nil, false
-	sc.Decision = func(x1, x2 float64) float64 {
-		return 1.1*x1 + 0.9*x2 - 0.1 + 0.8*math.Sin(1.5*x1)*math.Exp(-x2*x2/4)
-	}
-	return sc
-}
-
-func BenchmarkSVMFigureKernel(b *testing.B) {
-	sc := bigKernelScene()
-	b.ReportAllocs()
-	for b.Loop() {
-		f, err := SVMFigure(sc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkSVMFigurePNG(b *testing.B) {
-	f, err := SVMFigure(bigScene())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := f.WritePNG(io.Discard, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func TestConvexHull(t *testing.T) {
-	tests := []struct {
-		name string
-		in   []vec
-		want []vec
-	}{
-		{"empty", nil, nil},
-		{"one point twice", []vec{{1, 1}, {1, 1}}, []vec{{1, 1}}},
-		{"segment", []vec{{1, 1}, {0, 0}}, []vec{{0, 0}, {1, 1}}},
-		{"square with an inner point", []vec{{0, 0}, {1, 1}, {0.5, 0.5}, {1, 0}, {0, 1}},
-			[]vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}},
-		{"collinear", []vec{{0, 0}, {2, 2}, {1, 1}}, []vec{{0, 0}, {2, 2}}},
-	}
-	for _, tt := range tests {
-		if got := convexHull(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("convexHull(%s) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestSig(t *testing.T) {
-	tests := []struct {
-		v    float64
-		d    int
-		want string
-	}{
-		{0.4123, 2, "0.41"}, {1, 2, "1"}, {-0.5, 2, "−0.5"}, {123.4, 2, "123"},
-		{3e-5, 2, "3×10⁻⁵"}, {1.23e7, 3, "1.23×10⁷"}, {1.7889, 3, "1.79"},
-	}
-	for _, tt := range tests {
-		if got := sig(tt.v, tt.d); got != tt.want {
-			t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.d, got, tt.want)
-		}
 	}
 }

@@ -1,0 +1,283 @@
+package render
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// A figure's labels are placed in two steps: the figure lists the points,
+// markers and arrows a label should not cover as obstacles and taken
+// rectangles, then drawLabels puts each label where it covers the least
+// of them. drawDim, the dimension arrow across a band, takes part in the
+// same bookkeeping.
+
+// noteLabel is text written in col beside the data point at, gap clear
+// of its marker; bold labels are larger and survive thumbnails.
+type noteLabel struct {
+	at   vec
+	text string
+	col  color.Color
+	bold bool
+	gap  float64 // from the anchor to the label's edge, in pt at the default size
+}
+
+// obstacle is a disc a label should not cover.
+type obstacle struct {
+	at vg.Point
+	r  vg.Length
+}
+
+// box is the square around o.
+func (o obstacle) box() vg.Rectangle {
+	return vg.Rectangle{Min: vg.Point{X: o.at.X - o.r, Y: o.at.Y - o.r}, Max: vg.Point{X: o.at.X + o.r, Y: o.at.Y + o.r}}
+}
+
+// compactScale is the type scale under which a figure is a thumbnail
+// (newTheme's compact figures): too small for labels other than bold
+// ones (the SVM's pair), which the <desc> and the page give instead.
+const compactScale = 0.7
+
+// labelDirs are the directions a label may sit in from its anchor, best
+// first: beside, then diagonally, then above and below.
+var labelDirs = [...]vg.Point{{X: 1}, {X: -1}, {X: 0.7071, Y: 0.7071}, {X: -0.7071, Y: 0.7071},
+	{X: 0.7071, Y: -0.7071}, {X: -0.7071, Y: -0.7071}, {Y: 1}, {Y: -1}}
+
+// drawLabels places each label, in order, where it costs least: near its
+// anchor, clear of obs, of taken (arrows, earlier labels) and of the
+// labels placed before it. at maps data to canvas coordinates. Labels
+// whose anchor is off c are left out, and so are all but bold ones on a
+// thumbnail (th.scale < compactScale).
+func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Point, obs []obstacle, taken []vg.Rectangle) {
+	for _, l := range labels {
+		if th.scale < compactScale && !l.bold {
+			continue
+		}
+		size := 11.0
+		if l.bold {
+			size = 12.5
+		}
+		sty := th.text(size, l.bold, draw.XCenter, draw.YCenter)
+		sty.Color = l.col
+		a := at(l.at)
+		if !c.Contains(a) {
+			continue
+		}
+		box := sty.Rectangle(l.text)
+		best, bestAt := math.Inf(1), a
+		for ring := range 2 {
+			for _, u := range labelDirs {
+				ctr := a.Add(u.Scale(clearance(box, sty, u) + th.pt(l.gap+7*float64(ring))))
+				s := 0.5*float64(ring) + cost(c, box.Add(ctr), obs, a, taken)
+				if s < best {
+					best, bestAt = s, ctr
+				}
+			}
+			if best == 0 {
+				break
+			}
+		}
+		haloText(c, sty, bestAt, l.text)
+		taken = append(taken, box.Add(bestAt))
+	}
+}
+
+// cost is how badly label rectangle r sits: off the data area, over other
+// labels and arrows, over points.
+func cost(c *draw.Canvas, r vg.Rectangle, obs []obstacle, skip vg.Point, taken []vg.Rectangle) float64 {
+	s := 0.0
+	if !within(r, c) {
+		s += 100
+	}
+	for _, t := range taken {
+		if overlaps(r, t) {
+			s += 10
+		}
+	}
+	for _, o := range obs {
+		if o.at != skip && overlaps(r, o.box()) {
+			s += 3
+		}
+	}
+	return s
+}
+
+// overlaps reports whether r and q share more than an edge.
+func overlaps(r, q vg.Rectangle) bool {
+	return r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y
+}
+
+// within reports whether r lies inside c.
+func within(r vg.Rectangle, c *draw.Canvas) bool {
+	return r.Min.X >= c.Min.X && r.Max.X <= c.Max.X && r.Min.Y >= c.Min.Y && r.Max.Y <= c.Max.Y
+}
+
+// clearance is labelClearance for a label of size box, measured once.
+func clearance(box vg.Rectangle, sty text.Style, u vg.Point) vg.Length {
+	sz := box.Size()
+	return vg.Length(math.Abs(float64(u.X*sz.X/2))+math.Abs(float64(u.Y*sz.Y/2))) + sty.Font.Size/4
+}
+
+// shaftBoxes covers the segment from a to b with small squares, for label
+// placement to avoid.
+func shaftBoxes(a, b vg.Point, r vg.Length) []vg.Rectangle {
+	var out []vg.Rectangle
+	for k := 0; k <= 8; k++ {
+		q := a.Add(b.Sub(a).Scale(vg.Length(k) / 8))
+		out = append(out, obstacle{q, r}.box())
+	}
+	return out
+}
+
+// dimSpec is a dimension arrow across the band −1 ≤ w·x + b ≤ 1 (for
+// an SVM, from H₋ to H₊), labelled with its width.
+type dimSpec struct {
+	w     vec
+	b     float64
+	label string
+}
+
+// dimSpots are where along the boundary in view, as fractions, the
+// dimension arrow may stand, best first: away from w, which stands at
+// the foot from the view's centre.
+var dimSpots = [...]float64{0.2, 0.8, 0.32, 0.68, 0.1, 0.9, 0.5}
+
+// dimFits reports whether some stretch of the boundary in v has both
+// supporting hyperplanes' feet in v too, for the dimension arrow.
+func dimFits(w vec, b float64, v View) bool {
+	p, q, ok := lineInView(w, b, v)
+	if !ok {
+		return false
+	}
+	off := w.scale(1 / w.dot(w))
+	for _, t := range dimSpots {
+		c := p.lerp(q, t)
+		if v.contains(c.add(off)) && v.contains(c.sub(off)) {
+			return true
+		}
+	}
+	return false
+}
+
+// drawDim draws d's band width (for an SVM 2/‖w‖) as a dimension arrow
+// from f = −1 to f = +1 at the spot along the boundary, and its label at
+// the place, that cover the fewest obstacles and taken rectangles and
+// stay 40 pt clear, along the boundary, of each point in avoid (for an
+// SVM, the foot of w); it returns taken with the arrow and its label
+// added. Where no spot fits in the view it draws nothing.
+func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg.Point, avoid []vg.Point, obs []obstacle, taken []vg.Rectangle) []vg.Rectangle {
+	v := view(p)
+	q0, q1, ok := lineInView(d.w, d.b, v)
+	if !ok {
+		return taken
+	}
+	off := d.w.scale(1 / d.w.dot(d.w))
+	sty := th.text(12, false, draw.XCenter, draw.YCenter)
+	size := sty.Rectangle(d.label)
+	fAt := func(q vg.Point) float64 {
+		x := v.XMin + float64((q.X-c.Min.X)/(c.Max.X-c.Min.X))*(v.XMax-v.XMin)
+		y := v.YMin + float64((q.Y-c.Min.Y)/(c.Max.Y-c.Min.Y))*(v.YMax-v.YMin)
+		return d.w.X*x + d.w.Y*y + d.b
+	}
+	fits := func(r vg.Rectangle, lo, hi float64) bool {
+		for _, q := range []vg.Point{r.Min, r.Max, {X: r.Min.X, Y: r.Max.Y}, {X: r.Max.X, Y: r.Min.Y}} {
+			if f := fAt(q); !(f > lo && f < hi) {
+				return false
+			}
+		}
+		return true
+	}
+	gap := th.pt(3)
+	best := math.Inf(1)
+	var bA, bB, bL vg.Point
+	for k, t := range dimSpots {
+		cD := q0.lerp(q1, t)
+		if !v.contains(cD.add(off)) || !v.contains(cD.sub(off)) {
+			continue
+		}
+		A, B, C := at(cD.sub(off)), at(cD.add(off)), at(cD)
+		n := unit(B.Sub(A))
+		side := vg.Point{X: -n.Y, Y: n.X}
+		score := 0.2 * float64(k)
+		for _, wf := range avoid {
+			if math.Abs(float64(C.Sub(wf).Dot(side))) < float64(th.pt(40)) {
+				score += 20
+			}
+		}
+		for _, ob := range obs {
+			if segDist(A, B, ob.at) < ob.r+th.pt(1) {
+				score += 3
+			}
+		}
+		type cand struct {
+			at     vg.Point
+			lo, hi float64
+		}
+		hp, hm := C.Add(B).Scale(0.5), C.Add(A).Scale(0.5)
+		across, along := clearance(size, sty, side)+gap, clearance(size, sty, n)+gap
+		for _, l := range []cand{
+			{hp.Add(side.Scale(across)), 0, 1},
+			{hp.Sub(side.Scale(across)), 0, 1},
+			{hm.Add(side.Scale(across)), -1, 0},
+			{hm.Sub(side.Scale(across)), -1, 0},
+			{B.Add(n.Scale(along)), 1, math.Inf(1)},
+			{A.Sub(n.Scale(along)), math.Inf(-1), -1},
+		} {
+			r := size.Add(l.at)
+			if !fits(r, l.lo, l.hi) {
+				continue
+			}
+			if s := score + cost(c, r, obs, vg.Point{X: -1e9}, taken); s < best {
+				best, bA, bB, bL = s, A, B, l.at
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return taken
+	}
+	line := draw.LineStyle{Color: black, Width: th.pt(1.25)}
+	head := th.pt(7)
+	n := unit(bB.Sub(bA))
+	if bB.Sub(bA).Dot(n) >= 2.6*head {
+		c.StrokeLines(line, []vg.Point{bA.Add(n.Scale(head * 0.8)), bB.Sub(n.Scale(head * 0.8))})
+		arrowHead(c, bA, n.Scale(-1), head)
+		arrowHead(c, bB, n, head)
+	} else { // too narrow for heads inside: point at the lines from outside
+		c.StrokeLines(line, []vg.Point{bA.Sub(n.Scale(2.2 * head)), bB.Add(n.Scale(2.2 * head))})
+		arrowHead(c, bA, n, head)
+		arrowHead(c, bB, n.Scale(-1), head)
+	}
+	haloText(c, sty, bL, d.label)
+	return append(append(taken, size.Add(bL)), shaftBoxes(bA, bB, th.pt(2))...)
+}
+
+// arrowHead fills a head with its tip at tip, pointing along u.
+func arrowHead(c *draw.Canvas, tip, u vg.Point, head vg.Length) {
+	base := tip.Sub(u.Scale(head))
+	side := vg.Point{X: -u.Y, Y: u.X}.Scale(head * 0.4)
+	c.FillPolygon(black, []vg.Point{tip, base.Add(side), base.Sub(side)})
+}
+
+// segDist is the distance from q to the segment from a to b.
+func segDist(a, b, q vg.Point) vg.Length {
+	d := b.Sub(a)
+	t := 0.0
+	if l2 := float64(d.Dot(d)); l2 > 0 {
+		t = math.Max(0, math.Min(1, float64(q.Sub(a).Dot(d))/l2))
+	}
+	e := q.Sub(a.Add(d.Scale(vg.Length(t))))
+	return vg.Length(math.Hypot(float64(e.X), float64(e.Y)))
+}
+
+// unit is p scaled to length 1, or 0 for p = 0.
+func unit(p vg.Point) vg.Point {
+	n := vg.Length(math.Hypot(float64(p.X), float64(p.Y)))
+	if n == 0 {
+		return vg.Point{}
+	}
+	return p.Scale(1 / n)
+}

@@ -1,0 +1,158 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// sig formats v to d significant digits with a true minus sign, and a
+// power of ten written out (3×10⁻⁵) rather than as e-notation.
+func sig(v float64, d int) string {
+	s := strconv.FormatFloat(v, 'g', d, 64)
+	if m, e, ok := strings.Cut(s, "e"); ok {
+		k, _ := strconv.Atoi(e)
+		if k >= 0 && k < 6 {
+			s = strconv.FormatFloat(v, 'f', 0, 64)
+		} else {
+			s = m + "×" + decade(k)
+		}
+	}
+	return strings.ReplaceAll(s, "-", "−")
+}
+
+// title states the state in two lines, so the legend band keeps its place
+// from step to step: the problem, the support vectors and the pair, then
+// the classifier and its margin.
+func (s *svmDraw) title() string {
+	if s.sc.Title != "" {
+		return s.sc.Title
+	}
+	line := s.problem()
+	switch _, meet := s.hullMeet(); {
+	case meet:
+		line += " · not separable"
+	case s.svs() == 0:
+		line += " · no support vectors yet"
+	default:
+		line += " · " + plural(s.svs(), "support vector", "support vectors")
+	}
+	if s.pair {
+		line += " · pair " + PointName(s.sc.Pair[0]) + ", " + PointName(s.sc.Pair[1])
+	}
+	switch _, meet := s.hullMeet(); {
+	case meet:
+		return line + "\nthe convex hulls of the two classes meet"
+	case s.sc.Decision != nil:
+		return line + "\n" + s.kinds()
+	case s.linear:
+		return line + "\n" + wb(s.sc.W, s.sc.B) + " · 2/‖w‖ = " + sig(2/s.w.norm(), 3)
+	}
+	return line + "\n" + wb([]float64{0, 0}, s.sc.B)
+}
+
+// problem names the problem solved: hard or soft margin, linear or
+// kernel, and C.
+func (s *svmDraw) problem() string {
+	hard := math.IsInf(s.sc.C, 1)
+	switch {
+	case s.sc.Decision != nil && hard:
+		return "kernel SVM, hard margin"
+	case s.sc.Decision != nil:
+		return "kernel SVM, C = " + coord(s.sc.C)
+	case hard:
+		return "hard margin"
+	}
+	return "soft margin, C = " + coord(s.sc.C)
+}
+
+// kinds counts the support vectors by kind: "3 on the margin · 2 inside
+// · 1 misclassified", leaving out kinds with none.
+func (s *svmDraw) kinds() string {
+	var parts []string
+	for k, name := range []string{kindMargin: "on the margin", kindInside: "inside the margin", kindWrong: "misclassified"} {
+		if k != kindNone && s.count[k] > 0 {
+			parts = append(parts, strconv.Itoa(s.count[k])+" "+name)
+		}
+	}
+	if len(parts) == 0 {
+		return "no support vectors"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// hullMeet returns the common point of the two classes' hulls under the
+// certificate; ok is false with no certificate for both classes.
+func (s *svmDraw) hullMeet() (at vec, ok bool) {
+	if s.over.common == nil {
+		return vec{}, false
+	}
+	return *s.over.common, true
+}
+
+// describe is the <desc>: the problem, the classifier and its margin, the
+// support vectors by kind, the pair, the slack, the overlay and the
+// certificate, in sentences.
+func (s *svmDraw) describe() string {
+	sc := s.sc
+	var d strings.Builder
+	if sc.Desc != "" {
+		d.WriteString(strings.TrimSpace(sc.Desc) + " ")
+	}
+	pos := 0
+	for _, y := range sc.Y {
+		if y == 1 {
+			pos++
+		}
+	}
+	fmt.Fprintf(&d, "SVM (%s) on %s in two dimensions (%d with y = +1, %d with y = −1).",
+		s.problem(), plural(len(sc.X), "point", "points"), pos, len(sc.X)-pos)
+	switch {
+	case sc.Decision != nil:
+		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the margin band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
+	case s.linear:
+		fmt.Fprintf(&d, " The boundary w·x + b = 0 has %s; the margin band between H₋ (w·x + b = −1) and H₊ (w·x + b = +1) is 2/‖w‖ = %s wide.",
+			wb(sc.W, sc.B), sig(2/s.w.norm(), 3))
+	case sc.B != 0 && sc.W != nil:
+		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s; there is no boundary.", num(sc.B), className(sign(sc.B), true)[4:])
+	case sc.Hull == nil:
+		d.WriteString(" There is no classifier yet: w = 0, b = 0.")
+	}
+	if n := s.svs(); n == 0 && sc.Hull == nil {
+		d.WriteString(" No support vectors yet.")
+	} else if n > 0 {
+		fmt.Fprintf(&d, " %s: %s.", plural(n, "support vector", "support vectors"), strings.ReplaceAll(s.kinds(), " · ", ", "))
+	}
+	if s.pair {
+		d.WriteString(" This step optimised the pair")
+		for k, i := range sc.Pair {
+			fmt.Fprintf(&d, " %s = %s", [2]string{"i", "j"}[k], PointName(i))
+			if sc.Alpha != nil {
+				fmt.Fprintf(&d, " (α = %s)", sig(sc.Alpha[i], 3))
+			}
+			d.WriteString([2]string{" and", "."}[k])
+		}
+	}
+	if nv, sum := s.violators(); sc.Slack && s.linear {
+		if nv == 0 {
+			d.WriteString(" No point violates the margin: every slack ξᵢ is 0.")
+		} else {
+			fmt.Fprintf(&d, " %s the margin, with total slack Σξᵢ = %s; each ξᵢ is drawn from its point to the point's supporting hyperplane.",
+				plural(nv, "point violates", "points violate"), sig(sum, 3))
+		}
+	}
+	if o := sc.Overlay; o != nil {
+		fmt.Fprintf(&d, " For comparison, %s (%s) is dashed grey.", o.Label, wb(o.W, o.B))
+	}
+	if sc.Hull != nil {
+		n := len(s.over.lambda)
+		if at, ok := s.hullMeet(); ok {
+			fmt.Fprintf(&d, " Not linearly separable: the %s with certificate weight λᵢ > 0 span convex hulls of the two classes that meet at %s, so no hard margin exists.",
+				plural(n, "point", "points"), vector([]float64{at.X, at.Y}, num))
+		} else {
+			fmt.Fprintf(&d, " The certificate has %s with λᵢ > 0 and does not reach both classes.", plural(n, "point", "points"))
+		}
+	}
+	return d.String()
+}

@@ -1,0 +1,64 @@
+package render
+
+import (
+	"html"
+	"strings"
+	"testing"
+)
+
+// svmDesc returns the <desc> of sc's figure.
+func svmDesc(t *testing.T, sc SVMScene) string {
+	t.Helper()
+	svg := svmSVG(t, sc, Options{})
+	return html.UnescapeString(svg[strings.Index(svg, "<desc>")+len("<desc>") : strings.Index(svg, "</desc>")])
+}
+
+func TestSVMDesc(t *testing.T) {
+	tests := []struct {
+		name  string
+		scene SVMScene
+		want  []string
+	}{
+		{"soft", softScene(), []string{"soft margin, C = 1", "2/‖w‖ = 1.79 wide",
+			"8 support vectors: 4 on the margin, 2 inside the margin, 2 misclassified.",
+			"4 points violate the margin, with total slack Σξᵢ = 5.4", "perceptron (w = (1.10, 1.30), b = −0.20) is dashed grey",
+			"10 with y = +1, 9 with y = −1"}},
+		{"hard", hardScene(), []string{"hard margin", "2/‖w‖ = 2 wide", "3 support vectors: 3 on the margin.",
+			"pair i = x₁ (α = 0.3) and j = x₁₁ (α = 0.5)."}},
+		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0.00, 0.00)"}},
+		{"kernel", kernelScene(), []string{"kernel SVM, C = 10", "decision function f is shown as a field",
+			"5 support vectors: 2 on the margin, 2 inside the margin, 1 misclassified."}},
+		{"before a solve", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
+			[]string{"There is no classifier yet", "No support vectors yet."}},
+		{"w = 0, b > 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: 0.5},
+			[]string{"w = 0, so f is the constant b = 0.50 and every point is predicted +1"}},
+		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, Desc: "The OR data."},
+			[]string{"The OR data. SVM (soft margin"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := svmDesc(t, tt.scene)
+			for _, w := range tt.want {
+				if !strings.Contains(d, w) {
+					t.Errorf("desc = %q\nwant it to contain %q", d, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSig(t *testing.T) {
+	tests := []struct {
+		v    float64
+		d    int
+		want string
+	}{
+		{0.4123, 2, "0.41"}, {1, 2, "1"}, {-0.5, 2, "−0.5"}, {123.4, 2, "123"},
+		{3e-5, 2, "3×10⁻⁵"}, {1.23e7, 3, "1.23×10⁷"}, {1.7889, 3, "1.79"},
+	}
+	for _, tt := range tests {
+		if got := sig(tt.v, tt.d); got != tt.want {
+			t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.d, got, tt.want)
+		}
+	}
+}
