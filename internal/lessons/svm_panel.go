@@ -213,9 +213,15 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, cmp *render.SceneLine) []N
 			"%d inside it and %d misclassified (both αᵢ = C).", counts[svm.OnMargin], counts[svm.Inside], counts[svm.Misclassified])})
 	}
 	if s.Status == algos.Converged {
+		rest := "every point is one"
+		if k := len(pr.X) - len(sv); k > 0 {
+			rest = fmt.Sprintf("the other %s αᵢ = 0 and could move or go without moving the line", plural(k, "points have"))
+			if k == 1 {
+				rest = "the other point has αᵢ = 0 and could move or go without moving the line"
+			}
+		}
 		notes = append(notes, Note{TestID: "solved", Text: fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
-			"w = Σ αᵢyᵢxᵢ sums over the %s only; the other %d points have αᵢ = 0 and could move or go without moving the line.",
-			plural(len(sv), "support vectors"), len(pr.X)-len(sv))})
+			"w = Σ αᵢyᵢxᵢ sums over the %s only; %s.", plural(len(sv), "support vectors"), rest)})
 	}
 	if cmp != nil {
 		notes = append(notes, Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",
