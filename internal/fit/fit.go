@@ -99,11 +99,17 @@ func Run(ctx context.Context, req Request) (any, error) {
 	switch req.Algorithm {
 	case "perceptron":
 		return fitPerceptron(ctx, req)
+	case "svm":
+		return fitSVM(ctx, req)
+	case "pegasos":
+		return fitPegasos(ctx, req)
 	case "":
-		return nil, badf(`"algorithm" is missing; known algorithms: perceptron`)
+		return nil, badf(`"algorithm" is missing; known algorithms: %s`, knownAlgorithms)
 	}
-	return nil, badf("unknown algorithm %s; known algorithms: perceptron", clip(req.Algorithm))
+	return nil, badf("unknown algorithm %s; known algorithms: %s", clip(req.Algorithm), knownAlgorithms)
 }
+
+const knownAlgorithms = "perceptron, svm, pegasos"
 
 // validData checks the shapes and values of x, y and predict.
 func (req Request) validData() error {
@@ -134,6 +140,21 @@ func (req Request) validData() error {
 		}
 	}
 	return nil
+}
+
+// bothClasses converts labels already checked to be ±1 to ints, and
+// checks that both classes occur, as the SVM trainers need.
+func bothClasses(labels []float64) ([]int, error) {
+	y := make([]int, len(labels))
+	var pos, neg bool
+	for i, v := range labels {
+		y[i] = int(v)
+		pos, neg = pos || v > 0, neg || v < 0
+	}
+	if !pos || !neg {
+		return nil, badf(`"y" has only %+g labels; an SVM needs points of both classes, -1 and +1`, labels[0])
+	}
+	return y, nil
 }
 
 func checkRows(name string, rows [][]float64, d int) error {

@@ -89,7 +89,7 @@ func TestBadRequests(t *testing.T) {
 		{"not json", `{`, "not the JSON object"},
 		{"trailing", orBody + `}{}`, "after the JSON object"},
 		{"unknown field", orBody + `,"foo":1}`, "foo"},
-		{"unknown algorithm", `{"algorithm":"svm","x":[[1]],"y":[1]}`, `unknown algorithm "svm"`},
+		{"unknown algorithm", `{"algorithm":"knn","x":[[1]],"y":[1]}`, `unknown algorithm "knn"`},
 		{"missing algorithm", `{"x":[[1]],"y":[1]}`, "algorithm"},
 		{"unknown param", orBody + `,"params":{"rate":1}}`, "rate"},
 		{"empty x", `{"algorithm":"perceptron","x":[],"y":[]}`, `"x" is empty`},

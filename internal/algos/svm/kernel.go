@@ -66,11 +66,25 @@ func (k Kernel) Eval(x, z []float64) float64 {
 	case Poly:
 		return powi(k.Coef0+float64(k.Gamma*dot(x, z)), k.Degree)
 	case RBF:
-		return math.Exp(-k.Gamma * sqdist(x, z))
+		return flushTiny(math.Exp(-k.Gamma * sqdist(x, z)))
 	case Laplace:
-		return math.Exp(-k.Gamma * math.Sqrt(sqdist(x, z)))
+		return flushTiny(math.Exp(-k.Gamma * math.Sqrt(sqdist(x, z))))
 	}
 	return dot(x, z)
+}
+
+// tinyKernel is where the exponential kernels' values become 0. Below
+// it they are far under any tolerance (LIBSVM's float32 Q loses them
+// below 10⁻³⁸), and left alone they become subnormal floats in the
+// gradient updates, which x86 handles several times slower: two clusters
+// 27 apart with γ = 1 took 4.6 s instead of 1.5.
+const tinyKernel = 1e-100
+
+func flushTiny(v float64) float64 {
+	if v < tinyKernel {
+		return 0
+	}
+	return v
 }
 
 // validate checks the parameters the kind reads.

@@ -21,8 +21,10 @@ type Params struct {
 	// MaxIter is the SMO iteration budget; a run that uses it up without
 	// converging ends with algos.IterationLimit.
 	MaxIter int
-	// CacheBytes bounds the memory of the kernel-column cache; 0 means
-	// DefaultCacheBytes. The cache never changes a result, only the time.
+	// CacheBytes bounds the memory of the kernel-column cache (Step's, and
+	// each Solve's own); 0 means DefaultCacheBytes, and two columns are
+	// kept whatever the bound. The cache never changes a result, only
+	// the time.
 	CacheBytes int
 }
 
@@ -253,7 +255,7 @@ func (p *Problem) fill(i int, col []float64, idx []int) {
 		}
 	case RBF:
 		for _, t := range idx {
-			col[t] = yi * p.Y[t] * math.Exp(-k.Gamma*sqdist(p.flat[t*d:(t+1)*d], xi))
+			col[t] = yi * p.Y[t] * flushTiny(math.Exp(-k.Gamma*sqdist(p.flat[t*d:(t+1)*d], xi)))
 		}
 	default:
 		for _, t := range idx {

@@ -164,7 +164,7 @@ func TestConcurrentSteps(t *testing.T) {
 
 func TestSolveCancelled(t *testing.T) {
 	x, y := NoisyData(1500, 1) // 1000 iterations are not enough here
-	pr, _ := mustNew(t, x, y, Params{C: 1, Kernel: Kernel{Kind: Linear}, Tol: 1e-6, MaxIter: 1000000})
+	pr, _ := mustNew(t, x, y, Params{C: 100, Kernel: Kernel{Kind: Linear}, Tol: 1e-6, MaxIter: 1000000})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s, err := pr.Solve(ctx)

@@ -120,12 +120,16 @@ func (p *Problem) finish(s *State, t *tally) {
 // of `svm-train -h 0` (no shrinking), except that Q is kept in float64
 // where LIBSVM rounds it to float32.
 func (p *Problem) iterate(s *State) {
-	i := s.up
-	qi := p.cache.get(i)
-	j := p.selectJ(s.Alpha, s.G, i, qi, nil)
+	i, j := s.up, -1
+	var qi []float64
+	if i >= 0 {
+		qi = p.cache.get(i)
+		j = p.selectJ(s.Alpha, s.G, i, qi, nil)
+	}
 	if j < 0 {
-		// No j makes progress: LIBSVM's "already optimal". Unreachable
-		// when the gap exceeds Tol > 0, kept as LIBSVM keeps it.
+		// No pair makes progress: LIBSVM's "already optimal". Unreachable
+		// for a feasible α whose gap exceeds Tol > 0, kept as LIBSVM
+		// keeps it.
 		s.Status = algos.Converged
 		return
 	}

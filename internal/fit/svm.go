@@ -1,0 +1,400 @@
+package fit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+)
+
+// Limits of "svm" beyond the shared ones. MaxSVMWork is in svmCost's
+// units (about a nanosecond of one idle core of the reference machine
+// each); with decoding and encoding it keeps every allowed request under
+// 2 s (BenchmarkSVMWorst). maxSVMCache bounds the kernel-column cache.
+const (
+	MaxIter      = 10000000 // svm max_iter
+	MaxSVMWork   = 1.5e9
+	MaxParam     = 1e12 // C, gamma, coef0, tol and lambda are at most this
+	maxSVMCache  = 200e6
+	svmTraceStep = 8 // numbers per SMO step in a trace
+)
+
+type svmParams struct {
+	C       *float64 `json:"C"`
+	Hard    *bool    `json:"hard"`
+	Kernel  *string  `json:"kernel"`
+	Gamma   *float64 `json:"gamma"`
+	Degree  *int     `json:"degree"`
+	Coef0   *float64 `json:"coef0"`
+	Tol     *float64 `json:"tol"`
+	MaxIter *int     `json:"max_iter"`
+}
+
+const svmKnown = `C (> 0, default 1), hard (bool, default false), kernel ("linear" default, "poly", "rbf" or "laplace"), gamma (> 0, default 1), degree (1 to 10, default 2), coef0 (≥ 0, default 1), tol (> 0, default 1e-8), max_iter (1 to 10000000; default the most the work limit allows)`
+
+// SVMResponse is the answer for "algorithm": "svm". W, PrimalObjective
+// and Margin are for the linear kernel only (Margin also needs w ≠ 0).
+type SVMResponse struct {
+	Algorithm       string    `json:"algorithm"`
+	Kernel          string    `json:"kernel"`
+	Alpha           []float64 `json:"alpha"`
+	B               float64   `json:"b"`
+	W               []float64 `json:"w,omitempty"`
+	Support         []int     `json:"support"`
+	SupportKind     []string  `json:"support_kind"`
+	DualObjective   float64   `json:"dual_objective"`
+	PrimalObjective *float64  `json:"primal_objective,omitempty"`
+	Margin          *float64  `json:"margin,omitempty"`
+	Gap             float64   `json:"gap"`
+	Iterations      int       `json:"iterations"`
+	MaxIter         int       `json:"max_iter"`
+	Status          string    `json:"status"`
+	Scores          []float64 `json:"scores"`
+	Trace           []SMOStep `json:"trace,omitempty"`
+}
+
+// SMOStep is the state after one SMO iteration: the pair it updated, their
+// new multipliers, and b, D(α) and the gap m(α) − M(α) after it.
+type SMOStep struct {
+	T             int     `json:"t"`
+	I             int     `json:"i"`
+	J             int     `json:"j"`
+	AlphaI        float64 `json:"alpha_i"`
+	AlphaJ        float64 `json:"alpha_j"`
+	B             float64 `json:"b"`
+	DualObjective float64 `json:"dual_objective"`
+	Gap           float64 `json:"gap"`
+}
+
+func (sp svmParams) params() (svm.Params, error) {
+	p := svm.DefaultParams()
+	p.Tol = 1e-8
+	p.Kernel = svm.Kernel{Kind: svm.Linear, Gamma: 1, Degree: 2, Coef0: 1}
+	if sp.Kernel != nil {
+		k, err := svm.ParseKernelKind(*sp.Kernel)
+		if err != nil {
+			return p, badf(`params.kernel is %s; use "linear", "poly", "rbf" or "laplace"`, clip(*sp.Kernel))
+		}
+		p.Kernel.Kind = k
+	}
+	if sp.Hard != nil {
+		p.Hard = *sp.Hard
+	}
+	for _, f := range []struct {
+		name   string
+		v, dst *float64
+	}{{"C", sp.C, &p.C}, {"gamma", sp.Gamma, &p.Kernel.Gamma}, {"tol", sp.Tol, &p.Tol}} {
+		if err := positive(f.name, f.v, f.dst); err != nil {
+			return p, err
+		}
+	}
+	if sp.Coef0 != nil {
+		if !(*sp.Coef0 >= 0) || *sp.Coef0 > MaxParam {
+			return p, badf("params.coef0 is %v; give a number ≥ 0 and at most %g (a negative one can make the kernel indefinite)", *sp.Coef0, MaxParam)
+		}
+		p.Kernel.Coef0 = *sp.Coef0
+	}
+	if sp.Degree != nil {
+		if *sp.Degree < 1 || *sp.Degree > svm.MaxDegree {
+			return p, badf("params.degree is %d; give an integer from 1 to %d", *sp.Degree, svm.MaxDegree)
+		}
+		p.Kernel.Degree = *sp.Degree
+	}
+	p.MaxIter = 0 // the default is set from the work limit
+	if sp.MaxIter != nil {
+		if *sp.MaxIter < 1 || *sp.MaxIter > MaxIter {
+			return p, badf("params.max_iter is %d; give 1 to %d", *sp.MaxIter, MaxIter)
+		}
+		p.MaxIter = *sp.MaxIter
+	}
+	return p, nil
+}
+
+// The SVM's cost model, in units of about 1 ns of one idle core of the
+// reference machine (measured with the svm package's Advance and Solve on
+// data whose columns all miss the cache, and on data whose columns all
+// hit it; BenchmarkSVMWorst checks it). An SMO iteration costs
+// svmIterCost plus svmPointCost per point (choosing the pair, updating
+// the gradient, the stopping test: Solve's shrinking only lowers this),
+// plus its kernel columns: n values of d·svmFeatureCost + kernelCost[kind]
+// each.
+//
+// How many columns depends on the cache. When it holds them all (8n²
+// bytes ≤ maxSVMCache, so n ≤ 5000), a column is computed in full at most
+// once, and on the variables Solve has not shrunk at most once per
+// generation of the active set, which shrinking restores once or twice a
+// run: 1.5·min(2T, n) columns are charged (an assumption checked by the
+// benchmark's full-cache cases, about 1.1 s for the 1.5e9 units allowed).
+// Otherwise every iteration may miss its two columns (i and j): 2T.
+const (
+	svmIterCost    = 200
+	svmPointCost   = 8
+	svmFeatureCost = 1.2
+)
+
+var kernelCost = [...]float64{svm.Linear: 5, svm.Poly: 9, svm.RBF: 14, svm.Laplace: 18}
+
+// svmCache is the kernel-column cache for n points: all columns when they
+// fit in maxSVMCache; else svm's default, since the cost model then
+// charges misses anyway.
+func svmCache(n int) (bytes int, all bool) {
+	if full := 8 * float64(n) * float64(n); full <= maxSVMCache {
+		return max(int(full), svm.DefaultCacheBytes), true
+	}
+	return svm.DefaultCacheBytes, false
+}
+
+// svmCost is the worst-case work of an SVM fit as a function of its
+// iterations T.
+type svmCost struct {
+	fixed   float64 // setup and answer: diagonal, separability, w, scores
+	perIter float64 // svmIterCost and the per-point work of one iteration
+	col     float64 // one kernel column
+	all     bool    // the cache holds every column
+	n       int
+}
+
+func newSVMCost(p svm.Params, n, d, m int) svmCost {
+	kval := float64(d)*svmFeatureCost + kernelCost[p.Kernel.Kind]
+	_, all := svmCache(n)
+	c := svmCost{col: float64(n) * kval, all: all, n: n,
+		perIter: svmIterCost + float64(n)*svmPointCost}
+	c.fixed = c.col // the kernel diagonal
+	if p.Kernel.Kind == svm.Linear {
+		c.fixed += float64(n+m) * float64(d) * svmFeatureCost // w, then w·x + b
+	} else {
+		c.fixed += float64(m) * c.col // Σ αᵢyᵢK(xᵢ, x) + b over every i
+	}
+	if p.Hard {
+		c.fixed += hardWork(p.Kernel, n, d)
+	}
+	return c
+}
+
+// work returns the worst-case work of T iterations.
+func (c svmCost) work(T int) float64 {
+	cols := 2 * float64(T)
+	if c.all {
+		cols = 1.5 * min(cols, float64(c.n))
+	}
+	return c.fixed + float64(T)*c.perIter + cols*c.col
+}
+
+// most returns the most iterations within MaxSVMWork and MaxIter, 0 when
+// not even one fits.
+func (c svmCost) most() int {
+	left := MaxSVMWork - c.fixed
+	t := left / (c.perIter + 2*c.col)
+	if c.all {
+		t = left / (c.perIter + 3*c.col)
+		if late := (left - 1.5*float64(c.n)*c.col) / c.perIter; 2*late >= float64(c.n) {
+			t = late // past T = n/2 the columns are all paid for
+		}
+	}
+	return int(max(0, min(MaxIter, t)))
+}
+
+// hardWork is the cost of deciding separability for a hard margin: a
+// linear program with one row per feature (d for the linear kernel, the
+// monomials for poly), or a sort for RBF and Laplace (see svm.New).
+func hardWork(k svm.Kernel, n, d int) float64 {
+	switch k.Kind {
+	case svm.RBF, svm.Laplace:
+		return float64(n) * float64(d) * 40
+	case svm.Poly:
+		return lpWork(polyFeatures(d, k), n)
+	}
+	return lpWork(float64(d), n)
+}
+
+// lpWork models gonum's Simplex on m+2 rows and n columns: its pivots
+// grow with the rows, and each costs O(m² + mn). The constants bound what
+// svm.New took on random data of 300 to 10000 rows and 50 to 200 features;
+// separable data, where the program has no solution, are the slow case.
+func lpWork(m float64, n int) float64 {
+	m += 2
+	return 24*m*m*m*m + 40*m*m*float64(n)
+}
+
+// polyFeatures is the dimension of the polynomial kernel's feature space,
+// C(d+p, p) (C(d+p−1, p) when coef0 = 0), capped to stay finite.
+func polyFeatures(d int, k svm.Kernel) float64 {
+	top := d + k.Degree
+	if k.Coef0 == 0 {
+		top--
+	}
+	c := 1.0
+	for i := 1; i <= k.Degree && c < 1e9; i++ {
+		c = c * float64(top-k.Degree+i) / float64(i)
+	}
+	return c
+}
+
+func fitSVM(ctx context.Context, req Request) (*SVMResponse, error) {
+	var sp svmParams
+	if err := strictParams(req.Params, &sp, svmKnown); err != nil {
+		return nil, err
+	}
+	p, err := sp.params()
+	if err != nil {
+		return nil, err
+	}
+	n, d := len(req.X), len(req.X[0])
+	y, err := bothClasses(req.Y)
+	if err != nil {
+		return nil, err
+	}
+	cost := newSVMCost(p, n, d, len(req.Predict))
+	most := cost.most()
+	if most < 1 {
+		hint := ""
+		if p.Hard {
+			hint = ", or use a soft margin (hard false): deciding whether the data are separable is what costs most here"
+		}
+		return nil, badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
+			cost.work(1), float64(MaxSVMWork), hint)
+	}
+	if p.MaxIter == 0 {
+		p.MaxIter = most
+	} else if p.MaxIter > most {
+		return nil, badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
+			p.MaxIter, cost.work(p.MaxIter), n, d, float64(MaxSVMWork), most)
+	}
+	p.CacheBytes, _ = svmCache(n)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("fit: svm not started: %w", err)
+	}
+	pr, s, err := svm.New(req.X, y, p)
+	if err != nil {
+		return nil, svmError(err)
+	}
+	if s.Status == algos.Infeasible {
+		return nil, infeasible(p.Kernel)
+	}
+	var trace []SMOStep
+	if req.Trace {
+		s, trace, err = stepSVM(ctx, pr, s, d)
+	} else {
+		s, err = pr.Solve(ctx)
+		if err != nil {
+			err = fmt.Errorf("fit: svm stopped after %d iterations: %w", s.T, err)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return svmResponse(pr, s, p, req.Predict, trace)
+}
+
+// stepSVM runs SMO one recorded step at a time (without Solve's
+// shrinking, so these are the iterates a lesson steps through).
+func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.State, []SMOStep, error) {
+	maxTrace := MaxTraceNumbers / svmTraceStep
+	var trace []SMOStep
+	s = pr.Clone(s)
+	for !s.Status.Done() {
+		if s.T%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return s, nil, fmt.Errorf("fit: svm stopped after %d iterations: %w", s.T, err)
+			}
+		}
+		if len(trace) == maxTrace {
+			return s, nil, badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
+				MaxTraceNumbers, svmTraceStep, maxTrace, maxTrace)
+		}
+		pr.Advance(&s)
+		trace = append(trace, SMOStep{T: s.T, I: s.I, J: s.J, AlphaI: s.Alpha[s.I], AlphaJ: s.Alpha[s.J],
+			B: s.B, DualObjective: s.Dual, Gap: s.Gap})
+	}
+	return s, trace, nil
+}
+
+func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64, trace []SMOStep) (*SVMResponse, error) {
+	resp := &SVMResponse{
+		Algorithm: "svm", Kernel: p.Kernel.String(), Alpha: s.Alpha, B: s.B,
+		Support: []int{}, SupportKind: []string{},
+		DualObjective: s.Dual, Gap: s.Gap, Iterations: s.T, MaxIter: p.MaxIter,
+		Status: statusName(s.Status), Scores: make([]float64, len(predict)), Trace: trace,
+	}
+	resp.Support = append(resp.Support, pr.Support(s)...)
+	resp.SupportKind = supportKinds(pr, s, p, resp.Support)
+	if !finite(s.Alpha) || !finite([]float64{s.B, s.Dual}) {
+		return nil, errSVMOverflow
+	}
+	if w := pr.Weights(s); w != nil {
+		resp.W = w
+		primal := pr.Primal(s)
+		resp.PrimalObjective = &primal
+		if m := 1 / math.Sqrt(linearScore(w, 0, w)); !math.IsInf(m, 0) {
+			resp.Margin = &m
+		}
+		if !finite(w) || !finite([]float64{primal}) {
+			return nil, errSVMOverflow
+		}
+	}
+	for i, x := range predict {
+		if resp.W != nil {
+			resp.Scores[i] = linearScore(resp.W, s.B, x)
+		} else {
+			resp.Scores[i] = pr.Decision(s, x)
+		}
+		if !finite(resp.Scores[i : i+1]) {
+			return nil, fmt.Errorf("%w: the score f(x) of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
+		}
+	}
+	return resp, nil
+}
+
+// supportKinds classifies the support vectors sv of s by svm's Kind
+// rules: "margin" when 0 < αᵢ < C (always with a hard margin); at the
+// bound αᵢ ≥ C, "misclassified" when yᵢf(xᵢ) < 0, else "inside". It
+// applies them here because Kind recomputes the support threshold, an
+// O(n) pass, for every vector; TestSupportKinds checks the two agree.
+func supportKinds(pr *svm.Problem, s svm.State, p svm.Params, sv []int) []string {
+	kinds := make([]string, len(sv))
+	for k, i := range sv {
+		switch margin := s.G[i] + 1 + pr.Y[i]*s.B; {
+		case p.Hard || s.Alpha[i] < p.C:
+			kinds[k] = svm.OnMargin.String()
+		case margin < 0:
+			kinds[k] = svm.Misclassified.String()
+		default:
+			kinds[k] = svm.Inside.String()
+		}
+	}
+	return kinds
+}
+
+// statusName is the status as the API spells it: "converged",
+// "iteration_limit".
+func statusName(s algos.Status) string { return strings.ReplaceAll(s.String(), " ", "_") }
+
+func infeasible(k svm.Kernel) error {
+	where := "linearly separable"
+	if k.Kind != svm.Linear {
+		where = fmt.Sprintf("linearly separable in the %s kernel's feature space (a point appears with both labels, or the classes' hulls meet there)", k)
+	}
+	return fmt.Errorf("%w: the data are not %s, so no hard margin exists; use a soft margin instead: set params.hard to false and choose params.C (> 0, default 1), which lets points inside the margin at a cost", ErrUnprocessable, where)
+}
+
+// svmError maps an error of svm.New: a parameter or shape the fit's own
+// checks let through is the caller's to fix (400); numbers the solver
+// cannot compute with are a 422.
+func svmError(err error) error {
+	switch {
+	case errors.Is(err, svm.ErrNotFinite):
+		return fmt.Errorf("%w: %v", ErrUnprocessable, err)
+	case errors.Is(err, svm.ErrUndecided):
+		return fmt.Errorf("%w: %v; use a soft margin (set params.hard to false)", ErrUnprocessable, err)
+	case errors.Is(err, svm.ErrParameters), errors.Is(err, svm.ErrLabel), errors.Is(err, svm.ErrShape),
+		errors.Is(err, svm.ErrNoData), errors.Is(err, svm.ErrTooLarge):
+		return badf("%v", err)
+	}
+	return err
+}
+
+var errSVMOverflow = fmt.Errorf("%w: the SVM's multipliers or objective overflowed to ±Inf or NaN; rescale x to smaller numbers, or lower C or gamma", ErrUnprocessable)
