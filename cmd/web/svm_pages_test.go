@@ -28,7 +28,7 @@ func TestSVMLessonPages(t *testing.T) {
 		}
 		doc := parse(t, rec)
 		noDuplicateIDs(t, doc)
-		if doc.Find("#" + tt.section).Length() != 1 {
+		if doc.Find("#"+tt.section).Length() != 1 {
 			t.Errorf("%s: no prose section #%s", tt.path, tt.section)
 		}
 		for _, id := range tt.demos {
@@ -42,7 +42,7 @@ func TestSVMLessonPages(t *testing.T) {
 			}
 		}
 		for _, name := range tt.panels {
-			if doc.Find(`[data-testid="panel-` + name + `"] svg`).Length() != 1 {
+			if doc.Find(`[data-testid="panel-`+name+`"] svg`).Length() != 1 {
 				t.Errorf("%s: no %s figure", tt.path, name)
 			}
 		}
