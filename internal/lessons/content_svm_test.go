@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -131,5 +132,58 @@ func TestContentsSVM(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// svmDeepLink matches a link from the prose to a lesson page with a demo
+// state: the slug, the raw query (HTML-escaped) and the fragment.
+var svmDeepLink = regexp.MustCompile(`href="/lessons/([a-z0-9-]+)\?([^"#]*)(#[^"]*)?"`)
+
+// TestProseSVMDeepLinks checks every link from the SVM lessons to a demo
+// state: the query parses, it is the canonical URL of the state it shows
+// (so the server answers 200, not a redirect, and the step exists in the
+// run), and its fragment, if any, is that demo's anchor on the page.
+func TestProseSVMDeepLinks(t *testing.T) {
+	course, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slug := range []string{"hard-margin-svm", "soft-margin-svm"} {
+		parts, err := Prose(slug)
+		if err != nil {
+			t.Fatalf("Prose(%q) error: %v", slug, err)
+		}
+		all := strings.Join(toStrings(parts), "")
+		links := svmDeepLink.FindAllStringSubmatch(all, -1)
+		if len(links) == 0 {
+			t.Errorf("%s: no deep links to demo states", slug)
+		}
+		for _, m := range links {
+			target, raw, frag := m[1], strings.ReplaceAll(m[2], "&amp;", "&"), m[3]
+			t.Run(slug+"→"+target+"?"+raw, func(t *testing.T) {
+				q, err := url.ParseQuery(raw)
+				if err != nil {
+					t.Fatalf("query does not parse: %v", err)
+				}
+				d, err := course.Active(target, q)
+				if err != nil {
+					t.Fatalf("no demo: %v", err)
+				}
+				s, probs := d.Parse(q)
+				if len(probs) > 0 {
+					t.Fatalf("state does not parse: %v", probs)
+				}
+				run, err := d.Execute(s)
+				if err != nil {
+					t.Fatalf("run: %v", err)
+				}
+				if got := run.State.QueryAt(d.LessonPath()); got != raw {
+					t.Errorf("not canonical: the page would redirect to ?%s", got)
+				}
+				if frag != "" && frag != "#demo-"+d.ID {
+					t.Errorf("fragment %s, want #demo-%s", frag, d.ID)
+				}
+			})
+		}
 	}
 }
