@@ -102,8 +102,8 @@ func TestContentsSVM(t *testing.T) {
 		first Section
 		n     int
 	}{
-		{"hard-margin-svm", Section{"max-margin", "From any separator to the widest one"}, 10},
-		{"soft-margin-svm", Section{"slack", "Slack variables"}, 12},
+		{"hard-margin-svm", Section{"max-margin", "From any separator to the widest one", 0}, 10},
+		{"soft-margin-svm", Section{"slack", "Slack variables", 0}, 12},
 	}
 	for _, tt := range tests {
 		t.Run(tt.slug, func(t *testing.T) {
@@ -185,5 +185,23 @@ func TestProseSVMDeepLinks(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestContentsParts: each section knows which prose part it is in, so the
+// table of contents can list each demo where it appears: on the soft
+// margin page, the first demo after "three-kinds"/"worked-example" and
+// the second after "subgradient".
+func TestContentsParts(t *testing.T) {
+	secs, err := Contents("soft-margin-svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := map[string]int{}
+	for _, s := range secs {
+		part[s.ID] = s.Part
+	}
+	if part["slack"] != 0 || part["try-soft"] != 1 || part["subgradient"] != 1 || part["try-sgd"] != 2 {
+		t.Errorf("parts %v: want slack in part 0, try-soft and subgradient in 1, try-sgd in 2", part)
 	}
 }

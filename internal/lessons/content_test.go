@@ -193,7 +193,7 @@ func TestContents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(secs) < 8 || secs[0] != (Section{"datasets", "Datasets and labels"}) {
+	if len(secs) < 8 || secs[0] != (Section{"datasets", "Datasets and labels", 0}) {
 		t.Errorf("Contents(perceptron) = %v", secs)
 	}
 	parts, _ := Prose("perceptron")

@@ -65,6 +65,7 @@ type primalRun struct {
 	optW      []float64
 	optB      float64
 	sampled   int      // Pegasos: the point iteration t drew; −1 otherwise
+	problem   string   // names the trainer and its parameter, for the figure
 	lines     []string // the step written out
 	examined  string
 	changed   bool
@@ -91,7 +92,7 @@ func computeSGD(in Input) (Result, error) {
 		return Result{}, err
 	}
 	scene := render.SVMScene{
-		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true,
+		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
 		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
 		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, sig(r.objective), sig(r.optimum)),
 	}
@@ -215,7 +216,7 @@ func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
 	d := len(x[0])
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: optVal,
-		optW: opt[:d], optB: opt[d], sampled: s.I,
+		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + sig(p.Lambda),
 		history: rec.history(s, "objective of W̄", optVal),
 		model: []ModelLine{
 			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []Fact{{"w", vec(s.Avg[:d]), "w"}, {"b", num(s.Avg[d]), "b"}}},
@@ -261,7 +262,7 @@ func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
 	}
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: optVal,
-		optW: pr.Weights(opt), optB: opt.B, sampled: -1,
+		optW: pr.Weights(opt), optB: opt.B, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + sig(p.C),
 		history: rec.history(s, "primal (1.6.a)", optVal),
 		model:   []ModelLine{{Facts: []Fact{{"w", vec(s.W), "w"}, {"b", num(s.B), "b"}}}},
 	}

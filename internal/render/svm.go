@@ -36,8 +36,12 @@ type SVMScene struct {
 	Decision func(x1, x2 float64) float64
 	// Pair is the SMO pair (i, j) this step optimised, ringed and
 	// labelled "i" and "j"; [−1, −1] for none (as is the zero value
-	// [0, 0]: a pair has two points).
+	// [0, 0]: a pair has two points). [i, −1] marks the one point a
+	// stochastic step sampled instead, labelled "i".
 	Pair [2]int
+	// Problem names what was solved, for the title and the <desc>
+	// ("Pegasos, λ = 0.01"); empty names the SVM from C and the kernel.
+	Problem string
 	// Slack draws each margin violator's slack ξᵢ = 1 − yᵢf(xᵢ) > 0 as a
 	// segment from the point to its own supporting hyperplane (H₊ for
 	// y = +1, H₋ for y = −1), labelled while there are few. Linear only:
@@ -200,12 +204,14 @@ type svmDraw struct {
 	kind   []int
 	count  [4]int // points of each kind
 	pair   bool
-	ptR    float64 // marker radius at the default size
-	under  *svmUnder
-	over   *svmOver
-	layers []plot.Plotter
-	legend []LegendItem
-	dimOK  bool // the band's width fits in view
+	// sampled: Pair marks one point a stochastic step drew.
+	sampled bool
+	ptR     float64 // marker radius at the default size
+	under   *svmUnder
+	over    *svmOver
+	layers  []plot.Plotter
+	legend  []LegendItem
+	dimOK   bool // the band's width fits in view
 }
 
 // newSVMDraw evaluates f at the points, sorts them by kind and composes
@@ -218,6 +224,7 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 	}
 	s.linear = !s.w.isZero()
 	s.pair = sc.Pair[0] >= 0 && sc.Pair[1] >= 0 && sc.Pair[0] != sc.Pair[1]
+	s.sampled = sc.Pair[0] >= 0 && sc.Pair[1] < 0
 	for i, x := range sc.X {
 		s.f[i] = math.NaN()
 		switch {

@@ -144,7 +144,7 @@ func (s *svmDraw) addSVs() {
 	var pairLabels, labels []noteLabel
 	for i, k := range s.kind {
 		at := vec2(sc.X[i])
-		inPair := s.pair && (i == sc.Pair[0] || i == sc.Pair[1])
+		inPair := s.pair && (i == sc.Pair[0] || i == sc.Pair[1]) || s.sampled && i == sc.Pair[0]
 		if k != kindNone {
 			s.over.rings = append(s.over.rings, svRing{at: at, kind: k})
 		}
@@ -179,7 +179,11 @@ func (s *svmDraw) addSVs() {
 		s.item("SV inside", s.count[kindInside] > 0, s.thumb(thumbRing+kindInside))
 		s.item("SV misclassified", s.count[kindWrong] > 0, s.thumb(thumbRing+kindWrong))
 	}
-	s.item("SMO pair", s.pair, s.thumb(thumbHalo))
+	if s.sampled {
+		s.item("point sampled", true, s.thumb(thumbHalo))
+	} else {
+		s.item("SMO pair", s.pair, s.thumb(thumbHalo))
+	}
 }
 
 // slack returns ξᵢ = max(0, 1 − yᵢf(xᵢ)), 0 where f is unknown.

@@ -41,6 +41,9 @@ func (s *svmDraw) title() string {
 	if s.pair {
 		line += " · pair " + PointName(s.sc.Pair[0]) + ", " + PointName(s.sc.Pair[1])
 	}
+	if s.sampled {
+		line += " · sampled " + PointName(s.sc.Pair[0])
+	}
 	switch _, meet := s.hullMeet(); {
 	case meet:
 		return line + "\nthe convex hulls of the two classes meet"
@@ -55,6 +58,9 @@ func (s *svmDraw) title() string {
 // problem names the problem solved: hard or soft margin, linear or
 // kernel, and C.
 func (s *svmDraw) problem() string {
+	if s.sc.Problem != "" {
+		return s.sc.Problem
+	}
 	hard := math.IsInf(s.sc.C, 1)
 	switch {
 	case s.sc.Decision != nil && hard:
@@ -123,6 +129,9 @@ func (s *svmDraw) describe() string {
 		d.WriteString(" No support vectors yet.")
 	} else if n > 0 {
 		fmt.Fprintf(&d, " %s: %s.", plural(n, "support vector", "support vectors"), strings.ReplaceAll(s.kinds(), " · ", ", "))
+	}
+	if s.sampled {
+		fmt.Fprintf(&d, " This step sampled i = %s.", PointName(sc.Pair[0]))
 	}
 	if s.pair {
 		d.WriteString(" This step optimised the pair")

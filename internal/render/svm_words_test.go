@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"html"
+	"math"
 	"strings"
 	"testing"
 )
@@ -60,5 +62,29 @@ func TestSig(t *testing.T) {
 		if got := sig(tt.v, tt.d); got != tt.want {
 			t.Errorf("sig(%v, %d) = %q, want %q", tt.v, tt.d, got, tt.want)
 		}
+	}
+}
+
+// TestSVMSampledPoint: Pair [i, −1] marks the one point a stochastic step
+// drew, and Problem names the trainer in place of a hard margin.
+func TestSVMSampledPoint(t *testing.T) {
+	sc := SVMScene{X: [][]float64{{0, 0}, {2, 0}, {0, 2}}, Y: []int{-1, 1, 1}, C: math.Inf(1),
+		W: []float64{1, 1}, B: -1, Pair: [2]int{2, -1}, Problem: "Pegasos, λ = 0.01"}
+	f, err := SVMFigure(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := f.WriteSVG(&buf, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	for _, want := range []string{"sampled i = x₃", "point sampled", "Pegasos, λ = 0.01"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if strings.Contains(svg, "hard margin") || strings.Contains(svg, "SMO pair") {
+		t.Error("a Pegasos scene is described as a hard-margin SMO step")
 	}
 }

@@ -255,7 +255,7 @@ func (p *Problem) fill(i int, col []float64, idx []int) {
 		}
 	case RBF:
 		for _, t := range idx {
-			col[t] = yi * p.Y[t] * flushTiny(math.Exp(-k.Gamma*sqdist(p.flat[t*d:(t+1)*d], xi)))
+			col[t] = yi * p.Y[t] * expNeg(k.Gamma*sqdist(p.flat[t*d:(t+1)*d], xi))
 		}
 	default:
 		for _, t := range idx {
