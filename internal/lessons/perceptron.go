@@ -126,13 +126,39 @@ func computePerceptron(in Input) (Result, error) {
 // records: each costs a prediction per point.
 const maxErrorSamples = 2000
 
+// sampleClock picks up to maxErrorSamples evenly spaced steps of a run of
+// k steps, always the first (and the recorders add the last): the steps
+// at which a history records a scalar that costs a pass over the points,
+// such as a training error or a primal objective.
+type sampleClock struct {
+	every   float64 // spacing in steps
+	n, next int     // samples taken; the next step to sample
+}
+
+func newSampleClock(k int) sampleClock {
+	c := sampleClock{every: 1}
+	if k+1 > maxErrorSamples {
+		c.every = float64(k) / float64(maxErrorSamples-1)
+	}
+	return c
+}
+
+// due reports whether step k is sampled, and if so moves on to the next.
+func (c *sampleClock) due(k int) bool {
+	if k != c.next {
+		return false
+	}
+	c.n++
+	c.next = int(math.Round(float64(c.n) * c.every))
+	return true
+}
+
 // perceptronRecorder keeps the two scalar series of the history chart:
 // updates at every step, and the training error at up to maxErrorSamples
 // evenly spaced steps (always the first and the last).
 type perceptronRecorder struct {
 	pr        *perceptron.Problem
-	every     float64 // sample spacing in steps
-	next      int     // the next step to sample
+	clock     sampleClock
 	upd, errs render.Series
 	// lastMistakes is the update count at the last sample: equal counts
 	// mean an unchanged classifier.
@@ -140,20 +166,15 @@ type perceptronRecorder struct {
 }
 
 func newPerceptronRecorder(pr *perceptron.Problem, k int) *perceptronRecorder {
-	r := &perceptronRecorder{pr: pr, every: 1}
-	if k+1 > maxErrorSamples {
-		r.every = float64(k) / float64(maxErrorSamples-1)
-	}
-	return r
+	return &perceptronRecorder{pr: pr, clock: newSampleClock(k)}
 }
 
 // Record implements algos.Recorder.
 func (r *perceptronRecorder) Record(k int, s perceptron.State) error {
 	r.upd.T = append(r.upd.T, float64(s.T))
 	r.upd.Y = append(r.upd.Y, float64(s.Mistakes))
-	if k == r.next {
+	if r.clock.due(k) {
 		r.sampleError(s)
-		r.next = int(math.Round(float64(len(r.errs.T)) * r.every))
 	}
 	return nil
 }

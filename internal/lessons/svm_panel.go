@@ -20,8 +20,7 @@ import (
 // evenly spaced steps (always the first and the last).
 type svmRecorder struct {
 	pr     *svm.Problem
-	every  float64
-	next   int
+	clock  sampleClock
 	dual   render.Series // −D(α)
 	primal render.Series
 	dgap   render.Series // primal + D(α), the duality gap
@@ -29,11 +28,7 @@ type svmRecorder struct {
 }
 
 func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
-	r := &svmRecorder{pr: pr, every: 1}
-	if k+1 > maxErrorSamples {
-		r.every = float64(k) / float64(maxErrorSamples-1)
-	}
-	return r
+	return &svmRecorder{pr: pr, clock: newSampleClock(k)}
 }
 
 // Record implements algos.Recorder.
@@ -44,9 +39,8 @@ func (r *svmRecorder) Record(k int, s svm.State) error {
 	t := float64(s.T)
 	r.dual.T, r.dual.Y = append(r.dual.T, t), append(r.dual.Y, -s.Dual)
 	r.kkt.T, r.kkt.Y = append(r.kkt.T, t), append(r.kkt.Y, s.Gap)
-	if k == r.next {
+	if r.clock.due(k) {
 		r.sample(s)
-		r.next = int(math.Round(float64(len(r.primal.T)) * r.every))
 	}
 	return nil
 }

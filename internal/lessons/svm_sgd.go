@@ -133,26 +133,20 @@ func dotv(w, x []float64) float64 {
 // objectiveRecorder samples a run's objective at up to maxErrorSamples
 // evenly spaced steps, as the perceptron's recorder samples its error.
 type objectiveRecorder[S any] struct {
-	every float64
-	next  int
+	clock sampleClock
 	f     func(S) (t int, objective float64)
 	s     render.Series
 	on    bool // Replay was given it
 }
 
 func newObjectiveRecorder[S any](k int, f func(S) (int, float64)) *objectiveRecorder[S] {
-	r := &objectiveRecorder[S]{every: 1, f: f}
-	if k+1 > maxErrorSamples {
-		r.every = float64(k) / float64(maxErrorSamples-1)
-	}
-	return r
+	return &objectiveRecorder[S]{clock: newSampleClock(k), f: f}
 }
 
 // Record implements algos.Recorder.
 func (r *objectiveRecorder[S]) Record(k int, s S) error {
-	if k == r.next {
+	if r.clock.due(k) {
 		r.sample(s)
-		r.next = int(math.Round(float64(len(r.s.T)) * r.every))
 	}
 	return nil
 }
