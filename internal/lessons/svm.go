@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
@@ -132,13 +134,7 @@ func computeSVM(in Input, hard bool) (Result, error) {
 	res := Result{
 		Step: k,
 		Done: s.Status.Done(),
-		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-			f, err := render.SVMFigure(scene)
-			if err != nil {
-				return render.Frame{}, err
-			}
-			return f.Write(w, png, opt)
-		},
+		Plot: sceneDrawer(scene),
 		Panels: map[string]Drawer{
 			"alpha": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
 				return render.Frame{}, render.BarsSVG(w, alphaBars(pr, s), barOptions(opt))
@@ -198,8 +194,8 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 		return "not linearly separable: the hard-margin problem has no solution"
 	}
 	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
-	if w := pr.Weights(s); w != nil && norm(w) > 0 {
-		t += " · margin 2/‖w‖ = " + sig(2/norm(w))
+	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
+		t += " · margin 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
 	}
 	return t
 }
@@ -225,10 +221,13 @@ func perceptronLine(x [][]float64, y []int) *render.SceneLine {
 	return &render.SceneLine{W: m.W, B: m.B, Label: label}
 }
 
-func norm(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x * x
+// sceneDrawer draws an SVM scene, the main plot of every SVM demo.
+func sceneDrawer(scene render.SVMScene) Drawer {
+	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		f, err := render.SVMFigure(scene)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return f.Write(w, png, opt)
 	}
-	return math.Sqrt(s)
 }

@@ -3,11 +3,12 @@ package lessons
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
@@ -140,8 +141,8 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 	sv := pr.Support(s)
 	w := pr.Weights(s)
 	margin := "—"
-	if w != nil && norm(w) > 0 {
-		margin = sig(2 / norm(w))
+	if w != nil && floats.Norm(w, 2) > 0 {
+		margin = sig(2 / floats.Norm(w, 2))
 	}
 	p.Counters = []Counter{
 		{"SMO step t", strconv.Itoa(s.T), "step"},
@@ -238,17 +239,13 @@ func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string 
 // lineMargin is minᵢ yᵢ(w·xᵢ + b)/‖w‖: the distance of the closest point
 // when the line separates the points, ≤ 0 when it does not.
 func lineMargin(pr *svm.Problem, w []float64, b float64) float64 {
-	nw := norm(w)
+	nw := floats.Norm(w, 2)
 	if nw == 0 {
 		return 0
 	}
 	m := math.Inf(1)
 	for i, x := range pr.X {
-		f := b
-		for k := range w {
-			f += w[k] * x[k]
-		}
-		m = math.Min(m, pr.Y[i]*f/nw)
+		m = math.Min(m, pr.Y[i]*(floats.Dot(w, x)+b)/nw)
 	}
 	return m
 }
@@ -321,13 +318,7 @@ func oneClassResult(x [][]float64, y []int, in Input) Result {
 	scene := render.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
 	return Result{
 		Done: true,
-		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-			f, err := render.SVMFigure(scene)
-			if err != nil {
-				return render.Frame{}, err
-			}
-			return f.Write(w, png, opt)
-		},
+		Plot: sceneDrawer(scene),
 		Panel: func() Panel {
 			return Panel{Status: "needs two classes", Done: true, Bad: true,
 				Start: "An SVM separates two classes; these points have one.",

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
@@ -98,18 +100,12 @@ func computeSGD(in Input) (Result, error) {
 	}
 	margins := make([]float64, len(x))
 	for i, row := range x {
-		margins[i] = float64(y[i]) * (dotv(r.w, row) + r.b)
+		margins[i] = float64(y[i]) * (floats.Dot(r.w, row) + r.b)
 	}
 	return Result{
 		Step: r.t,
 		Done: r.status.Done(),
-		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-			f, err := render.SVMFigure(scene)
-			if err != nil {
-				return render.Frame{}, err
-			}
-			return f.Write(w, png, opt)
-		},
+		Plot: sceneDrawer(scene),
 		Panels: map[string]Drawer{"losses": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
 			return render.Frame{}, render.LossChartSVG(w, render.LossChart{
 				Losses:  []string{render.LossZeroOne, render.LossPerceptron, render.LossHinge, render.LossLogistic},
@@ -118,16 +114,8 @@ func computeSGD(in Input) (Result, error) {
 			}, render.Options{Width: opt.Width})
 		}},
 		History: r.history,
-		Panel:   func() Panel { return sgdPanel(r, x, y) },
+		Panel:   func() Panel { return sgdPanel(r, margins) },
 	}, nil
-}
-
-func dotv(w, x []float64) float64 {
-	var s float64
-	for k := range x {
-		s += w[k] * x[k]
-	}
-	return s
 }
 
 // objectiveRecorder samples a run's objective at up to maxErrorSamples
@@ -219,7 +207,7 @@ func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
 	}
 	if s.I >= 0 {
 		i := s.I
-		m := pg.Y[i] * (dotv(s.W[:d], x[i]) + s.W[d])
+		m := pg.Y[i] * (floats.Dot(s.W[:d], x[i]) + s.W[d])
 		r.examined = fmt.Sprintf("Iteration %d samples i = %s (y = %s). W_t = θ_t/(2λt) = %s.", s.T, render.PointName(i), signed(pg.Y[i]), vec(s.W))
 		if s.Violated {
 			r.changed = true
@@ -275,11 +263,12 @@ func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
 	return r, nil
 }
 
-// sgdPanel describes the primal trainer's state.
-func sgdPanel(r primalRun, x [][]float64, y []int) Panel {
+// sgdPanel describes the primal trainer's state; margins are the points'
+// yᵢf(xᵢ), which the loss chart draws too.
+func sgdPanel(r primalRun, margins []float64) Panel {
 	wrong := 0
-	for i, row := range x {
-		if float64(y[i])*(dotv(r.w, row)+r.b) <= 0 {
+	for _, m := range margins {
+		if m <= 0 {
 			wrong++
 		}
 	}
@@ -288,7 +277,7 @@ func sgdPanel(r primalRun, x [][]float64, y []int) Panel {
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(x))), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(margins))), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),
