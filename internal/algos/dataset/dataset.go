@@ -1,6 +1,8 @@
 // Package dataset builds the small labelled data sets Margin's demos start
 // from: the notes' OR, AND and XOR truth tables, the spam example, and
-// seeded random sets (separable with a chosen margin, noisy, three blobs).
+// seeded random sets (separable with a chosen margin, noisy, three blobs)
+// and the shapes a kernel separates and a line does not (circles, moons,
+// checkerboard, XOR clouds).
 //
 // Random sets are drawn from a PCG generator seeded by the caller and
 // rounded to two decimals, so a set is the same on every machine and its
@@ -26,7 +28,12 @@ type Spec struct {
 	Name   string  // one of Names
 	N      int     // points, for random sets
 	Margin float64 // half-width of the empty band, for "separable"
-	Seed   uint64
+	// Noise is the standard deviation of the Gaussian jitter added to
+	// each coordinate of "circles", "moons", "checkerboard" and
+	// "xor-cloud" after labelling, in data units, 0 to 1; other sets
+	// ignore it.
+	Noise float64
+	Seed  uint64
 }
 
 // Limits on Spec.N, so a URL cannot ask for an unbounded set.
@@ -36,7 +43,7 @@ const (
 )
 
 // names lists the built-in sets, in the order a menu shows them.
-var names = []string{"or", "and", "xor", "separable", "noisy", "blobs"}
+var names = []string{"or", "and", "xor", "circles", "moons", "checkerboard", "xor-cloud", "separable", "noisy", "blobs"}
 
 // Names returns the names of the built-in two-dimensional sets.
 func Names() []string { return append([]string(nil), names...) }
@@ -44,7 +51,8 @@ func Names() []string { return append([]string(nil), names...) }
 // ErrUnknown is returned by New for a name not in Names.
 var ErrUnknown = errors.New("dataset: unknown data set")
 
-// New builds the set s names.
+// New builds the set s names. Random sets need MinN ≤ s.N ≤ MaxN; the
+// shape sets also need 0 ≤ s.Noise ≤ 1.
 func New(s Spec) (Set, error) {
 	switch s.Name {
 	case "or":
@@ -68,6 +76,9 @@ func New(s Spec) (Set, error) {
 		return noisy(r, s.N), nil
 	case "blobs":
 		return blobs(r, s.N), nil
+	}
+	if draw, ok := shapeNamed(s.Name); ok {
+		return newShape(r, draw, s.N, s.Noise)
 	}
 	return Set{}, fmt.Errorf("%w %q; choose one of %v", ErrUnknown, s.Name, names)
 }

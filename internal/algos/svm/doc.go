@@ -47,7 +47,17 @@
 // λ‖θ‖² + mean hinge with the bias folded into θ; PegasosOptimum solves
 // that objective exactly with SMO (through Mirror) so a lesson can plot
 // the gap. Subgradient is 000 §1.8's full-batch subgradient descent on
-// the primal of eq. 1.6.a.
+// the primal of eq. 1.6.a. KernelPegasos is 001's kernelized procedure
+// (β, α⁽ᵗ⁾ = β⁽ᵗ⁾/(2λt), the averaged ᾱ, a score with no bias), and
+// KernelPegasosOptimum solves its objective exactly by dual coordinate
+// descent, which needs no equality constraint because there is no bias.
+//
+// Every kernel model's score is an Expansion Σᵢ cᵢK(xᵢ, x) + b over the
+// training points, as the representer theorem says; its Grid evaluates
+// one on a plotting grid fast (the RBF kernel factorises along the axes).
+// Gram and Eigenvalues give a function's Gram matrix and its spectrum,
+// for checking Mercer's condition; Sigmoid and NegSqDist are functions
+// that fail it, which the trainers refuse.
 //
 // # Determinism
 //

@@ -14,6 +14,17 @@ func (p *Problem) Decision(s State, x []float64) float64 {
 	return f + s.B
 }
 
+// Expansion returns the score of state s as a kernel expansion, with
+// coefficients αᵢyᵢ (the support vectors' only) and B = s.B, so a plot
+// can draw it with Expansion.Grid. Its Eval equals Decision bit for bit.
+func (p *Problem) Expansion(s State) *Expansion {
+	coef := make([]float64, len(s.Alpha))
+	for i, a := range s.Alpha {
+		coef[i] = float64(a * p.Y[i])
+	}
+	return NewExpansion(p.P.Kernel, p.X, coef, s.B)
+}
+
 // Weights returns w = Σᵢ αᵢyᵢxᵢ (eq. 1.6.c), or nil unless the kernel is
 // linear: with a kernel, w lives in the feature space and only Decision
 // can use it.

@@ -1,0 +1,112 @@
+package svm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrEigen is returned (wrapped) by Eigenvalues when gonum's symmetric
+// eigensolver does not converge.
+var ErrEigen = errors.New("svm: eigenvalues did not converge")
+
+// Gram returns Kᵢⱼ = k(xᵢ, xⱼ), computing each pair once (i ≤ j) and
+// mirroring, so K is exactly symmetric. It works for every kind, Mercer
+// or not, and does not validate k (see Kernel.ValidateFunction). It
+// returns nil when x has no rows; the rows must have equal lengths. An
+// entry can be ±Inf or NaN when the values overflow (Eigenvalues
+// refuses such a matrix).
+func Gram(k Kernel, x [][]float64) *mat.SymDense {
+	n := len(x)
+	if n == 0 {
+		return nil
+	}
+	data := make([]float64, n*n)
+	for i, xi := range x {
+		for j := i; j < n; j++ {
+			v := k.Eval(xi, x[j])
+			data[i*n+j] = v
+			data[j*n+i] = v
+		}
+	}
+	return mat.NewSymDense(n, data)
+}
+
+// Spectrum is the eigenvalues of a symmetric matrix, ascending, from
+// gonum/mat's EigenSym (values only). PSD reports whether the matrix is
+// positive semi-definite up to rounding: the smallest eigenvalue is
+// ≥ −1e-9·max(1, largest). A Gram matrix of a Mercer kernel always is; a
+// function whose Gram matrix is not cannot be a kernel.
+type Spectrum struct {
+	Values []float64
+	PSD    bool
+}
+
+// psdTol is the relative tolerance of Spectrum.PSD: eigensolvers find
+// the eigenvalues of K to about ε·‖K‖, so an exact zero can come out as
+// −1e-13·largest, far above −1e-9·largest.
+const psdTol = 1e-9
+
+// Eigenvalues returns the spectrum of K. It fails with ErrNoData for a
+// nil or empty K, ErrNotFinite when an entry of K is NaN or ±Inf, and
+// ErrEigen when the eigensolver does not converge. A 1×1 matrix [a] has
+// the one eigenvalue a.
+func Eigenvalues(K *mat.SymDense) (Spectrum, error) {
+	if K == nil || K.IsEmpty() {
+		return Spectrum{}, fmt.Errorf("%w: the matrix is empty", ErrNoData)
+	}
+	n := K.SymmetricDim()
+	raw := K.RawSymmetric()
+	var largest float64
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := raw.Data[i*raw.Stride+j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return Spectrum{}, fmt.Errorf("%w: K[%d][%d] is %v", ErrNotFinite, i, j, v)
+			}
+			largest = math.Max(largest, math.Abs(v))
+		}
+	}
+	// Scale K by 2^−e so that its largest entry is in [½, 1), exactly,
+	// and the eigenvalues back by 2^e. This keeps gonum v0.17.0's Dsterf
+	// off its own scaling path, which panics ("insufficient length of a")
+	// whenever the entries are all below about 1e-123, as −‖x − z‖² of
+	// points 1e-160 apart are.
+	_, e := math.Frexp(largest)
+	A := K
+	if e != 0 {
+		data := make([]float64, n*n)
+		for i := range n {
+			for j := i; j < n; j++ {
+				data[i*n+j] = math.Ldexp(raw.Data[i*raw.Stride+j], -e)
+			}
+		}
+		A = mat.NewSymDense(n, data)
+	}
+	vals, err := eigenValues(A)
+	if err != nil {
+		return Spectrum{}, err
+	}
+	for i, v := range vals {
+		vals[i] = math.Ldexp(v, e)
+	}
+	return Spectrum{Values: vals, PSD: vals[0] >= -psdTol*math.Max(1, vals[n-1])}, nil
+}
+
+// eigenValues returns A's eigenvalues, ascending, from mat.EigenSym. A
+// panic inside gonum's LAPACK, which validated input should never cause,
+// is returned as ErrEigen rather than taking down the caller.
+func eigenValues(A *mat.SymDense) (vals []float64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			vals, err = nil, fmt.Errorf("%w: the eigensolver failed: %v", ErrEigen, r)
+		}
+	}()
+	var es mat.EigenSym
+	if !es.Factorize(A, false) {
+		return nil, fmt.Errorf("%w (n = %d)", ErrEigen, A.SymmetricDim())
+	}
+	return es.Values(nil), nil
+}

@@ -1,0 +1,205 @@
+package svm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/algos"
+)
+
+// TestKernelPegasosOptimumBruteForce: on tiny sets the optimum is the
+// exhaustive active-set search's (bruteQP without intercept, box
+// C = 1/(2λn), α = y∘β), to 1e-6 in objective and margins; and no small
+// move of α lowers the objective, a check made on the primal alone
+// (convex, so a local minimum is the global one).
+func TestKernelPegasosOptimumBruteForce(t *testing.T) {
+	kernels := []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.7}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 2}, {Kind: Laplace, Gamma: 1}}
+	for seed := uint64(1); seed <= 4; seed++ {
+		n := 3 + int(seed)%4 // 4…6
+		x, y := NoisyData(n, seed)
+		yf := labels(y)
+		for _, k := range kernels {
+			for _, lambda := range []float64{0.01, 0.3} {
+				name := fmt.Sprintf("seed %d n %d %v λ %v", seed, n, k, lambda)
+				alpha, obj, err := KernelPegasosOptimum(x, y, k, lambda)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				beta, _ := bruteQP(gram(k, x, yf), yf, 1/(2*lambda*float64(n)), false)
+				want := make([]float64, n)
+				for i, b := range beta {
+					want[i] = b * yf[i]
+				}
+				kp, _, _ := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: lambda, T: 1})
+				if wantObj := kp.Objective(want); !near(obj, wantObj, 1e-6*math.Max(1, wantObj)) {
+					t.Errorf("%s: objective %.12g, brute force %.12g", name, obj, wantObj)
+				}
+				got, wm := kp.Margins(alpha), kp.Margins(want)
+				for i := range got {
+					if !near(got[i], wm[i], 1e-6*math.Max(1, math.Abs(wm[i]))) {
+						t.Errorf("%s: margins %v, brute force %v", name, got, wm)
+						break
+					}
+				}
+				checkLocalMin(t, name, kp, alpha, obj)
+			}
+		}
+	}
+}
+
+// checkLocalMin fails when some of 200 random moves of α, of sizes 1e-4
+// to 1e-1, lowers the objective by more than rounding.
+func checkLocalMin(t *testing.T, name string, kp *KernelPegasos, alpha []float64, obj float64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(uint64(len(alpha)), 9))
+	a := make([]float64, len(alpha))
+	for try := range 200 {
+		eps := math.Pow(10, -1-float64(try%4))
+		for i := range a {
+			a[i] = alpha[i] + eps*r.NormFloat64()
+		}
+		if f := kp.Objective(a); f < obj-1e-12 {
+			t.Errorf("%s: α + move of size %g has objective %.15g < optimum %.15g", name, eps, f, obj)
+			return
+		}
+	}
+}
+
+// TestKernelPegasosOptimumLinear: with the linear kernel on the points
+// (x, 1) the objective is Pegasos' (the bias is the last weight,
+// regularised with the rest), so the optimum is PegasosOptimum's, which
+// SMO finds on Mirror'ed points: an unrelated solver.
+func TestKernelPegasosOptimumLinear(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		x, y := NoisyData(80, seed)
+		for _, lambda := range []float64{0.001, 0.05} {
+			theta, want, err := PegasosOptimum(x, y, lambda)
+			if err != nil {
+				t.Fatal(err)
+			}
+			aug := augment(x)
+			alpha, got, err := KernelPegasosOptimum(aug, y, Kernel{Kind: Linear}, lambda)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(got, want, 1e-8*math.Max(1, want)) {
+				t.Errorf("seed %d λ %v: objective %.12g, PegasosOptimum %.12g", seed, lambda, got, want)
+			}
+			w := make([]float64, 3)
+			for i, a := range alpha {
+				for k, v := range aug[i] {
+					w[k] += a * v
+				}
+			}
+			for k := range w {
+				if !near(w[k], theta[k], 1e-5*math.Max(1, math.Abs(theta[k]))) {
+					t.Errorf("seed %d λ %v: w = Σαᵢx̃ᵢ = %v, PegasosOptimum θ = %v", seed, lambda, w, theta)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestKernelPegasosOptimumColumns: beyond fullGramMax the solver reads
+// cached kernel columns instead of the Gram matrix; the columns hold the
+// same values, so the answer is the same bit for bit.
+func TestKernelPegasosOptimumColumns(t *testing.T) {
+	x, y := NoisyData(fullGramMax+100, 4)
+	k := Kernel{Kind: RBF, Gamma: 1}
+	alpha, _, err := KernelPegasosOptimum(x, y, k, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp := &KernelPegasos{X: x, Y: labels(y), P: KernelPegasosParams{Kernel: k, Lambda: 0.01}}
+	n := len(x)
+	kp.gram = make([]float64, n*n)
+	for j := range x {
+		for i := range x {
+			kp.gram[j*n+i] = k.Eval(x[i], x[j])
+		}
+	}
+	d := newDualCD(kp)
+	if _, _, ok := d.solve(kernelOptPasses); !ok || !sameBits(d.alpha(), alpha) {
+		t.Errorf("with the Gram matrix: converged %v, same α %v", ok, sameBits(d.alpha(), alpha))
+	}
+}
+
+// TestKernelPegasosApproachesOptimum: the averaged iterate's objective
+// falls towards the optimum as T grows, and never below it.
+//
+// The bound on the last gap is Pegasos' (Shalev-Shwartz et al., 2011,
+// Thm 1 with Jensen for the average): in expectation the gap after T
+// steps is at most G²(1 + ln T)/(2λ′T), where λ′ = 2λ (our objective is
+// λ‖w‖² = (λ′/2)‖w‖²) and G bounds the subgradients λ′w − yφ(x). With RBF
+// ‖φ(x)‖² = K(x, x) = 1 and ‖w_t‖ ≤ 1/λ′, so G ≤ 2 and the bound is
+// (1 + ln T)/(λT) ≈ 0.10 at T = 10⁴, λ = 0.01.
+func TestKernelPegasosApproachesOptimum(t *testing.T) {
+	x, y := NoisyData(100, 5)
+	const lambda = 0.01
+	k := Kernel{Kind: RBF, Gamma: 1}
+	_, opt, err := KernelPegasosOptimum(x, y, k, lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, s, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: lambda, T: 10000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps []float64
+	for _, until := range []int{100, 1000, 10000} {
+		for s.T < until {
+			kp.Advance(&s)
+		}
+		f := kp.Objective(s.Avg)
+		if f < opt-1e-9 {
+			t.Fatalf("T = %d: objective %v below the optimum %v", s.T, f, opt)
+		}
+		gaps = append(gaps, f-opt)
+	}
+	bound := (1 + math.Log(10000)) / (lambda * 10000)
+	if !(gaps[0] > gaps[1] && gaps[1] > gaps[2] && gaps[2] < bound) {
+		t.Errorf("objective − optimum %v after 1e2, 1e3, 1e4 iterations; want strictly decreasing to < %.3g (optimum %v)", gaps, bound, opt)
+	}
+	t.Logf("optimum %.6g, gaps %.3g, bound %.3g", opt, gaps, bound)
+}
+
+func TestKernelPegasosOptimumValidation(t *testing.T) {
+	x, y := NoisyData(5, 1)
+	for _, tc := range []struct {
+		name   string
+		k      Kernel
+		lambda float64
+		want   error
+	}{
+		{"λ = 0", Kernel{Kind: Linear}, 0, ErrParameters},
+		{"λ = NaN", Kernel{Kind: Linear}, math.NaN(), ErrParameters},
+		{"neg-sqdist", Kernel{Kind: NegSqDist}, 1, ErrParameters},
+		{"poly degree 0", Kernel{Kind: Poly, Gamma: 1}, 1, ErrParameters},
+	} {
+		if _, _, err := KernelPegasosOptimum(x, y, tc.k, tc.lambda); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if _, _, err := KernelPegasosOptimum(x, y[:4], Kernel{Kind: Linear}, 1); !errors.Is(err, ErrShape) {
+		t.Errorf("4 labels for 5 points: %v, want %v", err, ErrShape)
+	}
+}
+
+// TestKernelPegasosOptimumBudget: a problem that needs many passes, given
+// two, returns the α reached with an error wrapping ErrIterationLimit.
+func TestKernelPegasosOptimumBudget(t *testing.T) {
+	x, y := NoisyData(100, 2)
+	kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: Kernel{Kind: RBF, Gamma: 1}, Lambda: 1e-4, T: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha, obj, err := kernelOptimum(kp, 2)
+	if !errors.Is(err, algos.ErrIterationLimit) || len(alpha) != 100 || !(obj < 1) {
+		t.Errorf("2 passes: %v, %d coefficients, objective %v; want the iteration limit with the α reached", err, len(alpha), obj)
+	}
+	t.Log(err)
+}
