@@ -268,3 +268,44 @@ func TestBrowserSVMDemos(t *testing.T) {
 		t.Errorf("after moving the C slider to 10²: location %q, want ?C=100", loc)
 	}
 }
+
+// TestBrowserKernelDemos steps the kernel SVM and the kernelized SGD with
+// the keyboard, and moves the kernel SVM's γ slider.
+func TestBrowserKernelDemos(t *testing.T) {
+	ctx, base := newBrowser(t)
+	for _, id := range []string{"kernel-svm", "kernel-pegasos"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/"+id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+			t.Fatalf("%s: htmx did not load: %v", id, err)
+		}
+		for k := 1; k <= 3; k++ {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+				t.Fatal(err)
+			}
+			if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(k)); err != nil {
+				t.Fatalf("%s: after → number %d: %v", id, k, err)
+			}
+		}
+		if err := poll(ctx, `location.pathname + location.search === "/present/`+id+`?step=3"`); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			t.Errorf("%s: location = %q, want the permalink of step 3", id, loc)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/kernel-svm")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatal(err)
+	}
+	move := `(() => { const s = document.querySelector('input[data-log-for="gamma"]'); s.value = "1";
+		s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg title').textContent.includes("γ = 10")`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Errorf("after moving the γ slider to 10¹: location %q, want ?gamma=10 and a figure of γ = 10", loc)
+	}
+}

@@ -43,6 +43,7 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 	e.POST("/lessons/perceptron/data", movedTo("/demos/perceptron/data", http.StatusPermanentRedirect))
 
 	e.POST("/api/v1/fit", handleFit())
+	e.POST(gramPath, handleGram(), gramFastGzip)
 
 	e.StaticFS("/static", static.FS)
 }
@@ -53,3 +54,6 @@ func movedTo(path string, status int) echo.HandlerFunc {
 		return c.Redirect(status, withQuery(path, c.Request().URL.RawQuery))
 	}
 }
+
+// gramPath is the Gram endpoint, which the server compresses apart.
+const gramPath = "/api/v1/gram"

@@ -103,13 +103,15 @@ func Run(ctx context.Context, req Request) (any, error) {
 		return fitSVM(ctx, req)
 	case "pegasos":
 		return fitPegasos(ctx, req)
+	case "kernel-pegasos":
+		return fitKernelPegasos(ctx, req)
 	case "":
 		return nil, badf(`"algorithm" is missing; known algorithms: %s`, knownAlgorithms)
 	}
 	return nil, badf("unknown algorithm %s; known algorithms: %s", clip(req.Algorithm), knownAlgorithms)
 }
 
-const knownAlgorithms = "perceptron, svm, pegasos"
+const knownAlgorithms = "perceptron, svm, pegasos, kernel-pegasos"
 
 // validData checks the shapes and values of x, y and predict.
 func (req Request) validData() error {

@@ -75,9 +75,9 @@ func (sp svmParams) params() (svm.Params, error) {
 	p.Tol = 1e-8
 	p.Kernel = svm.Kernel{Kind: svm.Linear, Gamma: 1, Degree: 2, Coef0: 1}
 	if sp.Kernel != nil {
-		k, err := svm.ParseKernelKind(*sp.Kernel)
+		k, err := parseTrainingKernel(*sp.Kernel)
 		if err != nil {
-			return p, badf(`params.kernel is %s; use "linear", "poly", "rbf" or "laplace"`, clip(*sp.Kernel))
+			return p, err
 		}
 		p.Kernel.Kind = k
 	}
@@ -112,6 +112,20 @@ func (sp svmParams) params() (svm.Params, error) {
 		p.MaxIter = *sp.MaxIter
 	}
 	return p, nil
+}
+
+// parseTrainingKernel reads params.kernel for a trainer: one of the four
+// Mercer kernels. The non-kernels sigmoid and neg-sqdist, which
+// POST /api/v1/gram accepts, are refused with the reason.
+func parseTrainingKernel(name string) (svm.KernelKind, error) {
+	k, err := svm.ParseFunctionKind(name)
+	switch {
+	case err != nil:
+		return 0, badf(`params.kernel is %s; use "linear", "poly", "rbf" or "laplace"`, clip(name))
+	case !k.Mercer():
+		return 0, badf(`params.kernel is %q, which is not a kernel: its Gram matrix can have negative eigenvalues, so the training problem is not convex; use "linear", "poly", "rbf" or "laplace" (POST /api/v1/gram shows its eigenvalues)`, k)
+	}
+	return k, nil
 }
 
 // The SVM's cost model, in units of about 1 ns of one idle core of the

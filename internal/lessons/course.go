@@ -51,7 +51,8 @@ func (c *Course) find(slug string) *Lesson {
 
 // DefaultCourse is Margin's course with all of its demos.
 func DefaultCourse() (*Course, error) {
-	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec())
+	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec(),
+		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec())
 }
 
 // Demo returns the demo with id, or nil.

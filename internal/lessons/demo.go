@@ -93,7 +93,11 @@ type Spec struct {
 	Data   DataSpec
 	// Panels names the demo's extra figures, each served at
 	// /plots/<ID>-<name>.svg and shown beside the main plot.
-	Panels  []string
+	Panels []string
+	// Static demos show one state, computed at once (a kernel check, a
+	// Gram matrix and its eigenvalues): the kit offers them no step
+	// controls, and a URL's step other than 0 is a problem to report.
+	Static  bool
 	Compute func(in Input) (Result, error)
 }
 

@@ -19,8 +19,11 @@ const (
 	MaxGamma  = 10.0  // margin γ of the margin perceptron in [0, MaxGamma]
 )
 
+// randomSet reports whether the state's data set is drawn at random, so
+// that it has a size and a seed: every built-in set but the notes' truth
+// tables (and the learner's own points).
 func randomSet(s State) bool {
-	return s.Is(keyData, "separable") || s.Is(keyData, "noisy") || s.Is(keyData, "blobs")
+	return !s.Is(keyData, "or") && !s.Is(keyData, "and") && !s.Is(keyData, "xor") && !s.Is(keyData, Custom)
 }
 
 // PerceptronSpec declares the perceptron demo: Algorithm 1 and its
@@ -60,7 +63,7 @@ func PerceptronSpec() Spec {
 
 // datasetPoints builds the dataset set a demo's state names.
 func datasetPoints(s State) ([][]float64, []float64, error) {
-	set, err := dataset.New(dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Margin: s.Float("sep"), Seed: uint64(s.Int("seed"))})
+	set, err := dataset.New(dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Margin: s.Float("sep"), Noise: s.Float("noise"), Seed: uint64(s.Int("seed"))})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -71,6 +71,9 @@ func (d *Demo) Parse(q url.Values) (State, Problems) {
 	s.normalize()
 	if raw, ok := one(keyStep); ok {
 		s.Step = parseStep(raw, probs)
+		if d.Static && s.Step != 0 && probs[keyStep] == "" {
+			probs[keyStep] = "this demo shows one state and has no steps; leave step out"
+		}
 	}
 	if raw, ok := one(keyAdd); ok {
 		s.Add = d.parsePoints(raw, probs)

@@ -38,23 +38,32 @@ func SVMSpec(hard bool) Spec {
 			Labels: ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: datasetPoints,
 		},
 		Panels:  []string{"alpha", "kkt"},
-		Compute: func(in Input) (Result, error) { return computeSVM(in, hard) },
+		Compute: func(in Input) (Result, error) { return computeSVM(in, hard, nil) },
 	}
 	if hard {
 		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
 	}
 	sp.Params = pointSetParams("`separable`, `noisy`", "seeds the random set")
 	if !hard {
-		sp.Params = append(sp.Params, Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: Float,
-			Group: GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true})
+		sp.Params = append(sp.Params, cParam())
 	}
-	sp.Params = append(sp.Params,
-		Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: Choice,
-			Group: GroupAlgo, Default: "0.001", Options: []Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}},
+	sp.Params = append(sp.Params, tolParam(),
 		Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: Choice,
 			Group: GroupAlgo, Default: "none", Options: []Option{{"none", "nothing"}, {"perceptron", "perceptron"}}},
 	)
 	return sp
+}
+
+// cParam is the soft margin's C, on a log slider.
+func cParam() Param {
+	return Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: Float,
+		Group: GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true}
+}
+
+// tolParam is SMO's stopping tolerance.
+func tolParam() Param {
+	return Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: Choice,
+		Group: GroupAlgo, Default: "0.001", Options: []Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
 }
 
 // maxSeed is the largest seed a URL may give.
@@ -102,12 +111,20 @@ func svmParams(s State, hard bool) svm.Params {
 	if !hard {
 		p.C = s.Float("C")
 	}
+	if s.Applies("kernel") {
+		p.Kernel = kernelOf(s)
+	}
 	p.Tol, _ = strconv.ParseFloat(s.Str("tol"), 64)
 	p.MaxIter = svmMaxIter
 	return p
 }
 
-func computeSVM(in Input, hard bool) (Result, error) {
+// svmExtra adds a demo's own figures and counters to the SMO demo's
+// result for the state reached, given its problem (the kernel demo's
+// held-out error and γ sweep).
+type svmExtra func(in Input, pr *svm.Problem, s svm.State, res *Result)
+
+func computeSVM(in Input, hard bool, extra svmExtra) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
@@ -148,6 +165,8 @@ func computeSVM(in Input, hard bool) (Result, error) {
 	}
 	if s.Status == algos.Infeasible {
 		res.Panels = nil // no α to chart: the problem has no solution
+	} else if extra != nil {
+		extra(in, pr, s, &res)
 	}
 	return res, nil
 }
@@ -176,7 +195,16 @@ func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMSce
 	for _, i := range pr.Support(s) {
 		sc.Kind[i] = pr.Kind(s, i).String()
 	}
-	sc.W, sc.B = pr.Weights(s), s.B
+	if pr.P.Kernel.Kind == svm.Linear {
+		sc.W, sc.B = pr.Weights(s), s.B
+		return sc
+	}
+	// A kernel SVM: f is drawn from its expansion over the support
+	// vectors, each sized by its αᵢ, the weight the representer theorem
+	// puts on it; slack segments belong to a linear picture only.
+	e := pr.Expansion(s)
+	sc.Decision = func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) }
+	sc.DecisionGrid, sc.Size, sc.Slack = e.Grid, s.Alpha, false
 	return sc
 }
 
@@ -196,6 +224,9 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
 	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
 		t += " · margin 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
+	}
+	if k := pr.P.Kernel; k.Kind != svm.Linear {
+		t += " · " + kernelName(k)
 	}
 	return t
 }

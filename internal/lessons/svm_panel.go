@@ -152,6 +152,9 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 		{"D(α)", sig(s.Dual), "dual"},
 		{"gap m − M", sig(s.Gap), "gap"},
 	}
+	if pr.P.Kernel.Kind != svm.Linear {
+		p.Counters = slices.Delete(p.Counters, 2, 3) // the band 2/‖w‖ lives in feature space
+	}
 	if s.I >= 0 {
 		svmStep(&p, pr, s)
 	}
@@ -215,8 +218,13 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, cmp *render.SceneLine) []N
 				rest = "the other point has αᵢ = 0 and could move or go without moving the line"
 			}
 		}
+		sum := "w = Σ αᵢyᵢxᵢ"
+		if pr.P.Kernel.Kind != svm.Linear {
+			sum = "f(x) = Σ αᵢyᵢK(xᵢ, x) + b"
+			rest = strings.Replace(rest, "the line", "the boundary", 1)
+		}
 		notes = append(notes, Note{TestID: "solved", Text: fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
-			"w = Σ αᵢyᵢxᵢ sums over the %s only; %s.", plural(len(sv), "support vectors"), rest)})
+			"%s sums over the %s only; %s.", sum, plural(len(sv), "support vectors"), rest)})
 	}
 	if cmp != nil {
 		notes = append(notes, Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",

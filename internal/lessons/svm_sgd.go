@@ -37,22 +37,38 @@ func SGDSpec() Spec {
 			{Key: "method", Label: "method", Doc: "`pegasos`: 001's SGD procedure; `subgradient`: full-batch subgradient descent on (1.6.a)",
 				Kind: Choice, Group: GroupAlgo, Default: "pegasos",
 				Options: []Option{{"pegasos", "SGD (001, Pegasos)"}, {"subgradient", "full-batch subgradient"}}},
-			{Key: "lambda", Label: "λ", Doc: "regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", Kind: Float,
-				Group: GroupAlgo, Default: "0.01", Min: MinLambda, Max: MaxLambda, Step: "any", Log: true, When: pegasos},
-			{Key: "aseed", Label: "sampling seed", Doc: "seeds the points SGD samples (`pegasos` only)", Kind: Int, Group: GroupAlgo,
-				DefaultFrom: "seed", Min: 0, Max: maxSeed, When: pegasos},
+			lambdaParam("regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", pegasos),
+			aseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
 			{Key: "C", Label: "C", Doc: "C of ½‖w‖² + CΣ hinge (`subgradient` only; log slider)", Kind: Float,
 				Group: GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true, When: sub},
 			{Key: "eta", Label: "η", Doc: "step size η (`subgradient` only)", Kind: Float, Group: GroupAlgo,
 				Default: "0.01", Min: 0, OpenMin: true, Max: MaxSubEta, Step: "any", When: sub},
 			{Key: "decay", Label: "schedule", Doc: "step size: constant η or η/√t (`subgradient` only)", Kind: Choice, Group: GroupAlgo,
 				Default: "sqrt", Options: []Option{{"sqrt", "η/√t"}, {"constant", "constant η"}}, When: sub},
-			{Key: "T", Label: "iterations T", Doc: "iterations to run", Kind: Int, Group: GroupAlgo,
-				Default: "2000", Min: 1, Max: MaxStep},
+			iterationsParam(),
 		}...),
 		Panels:  []string{"losses"},
 		Compute: computeSGD,
 	}
+}
+
+// lambdaParam is the λ of 001's SGD procedures, on a log slider.
+func lambdaParam(doc string, when func(State) bool) Param {
+	return Param{Key: "lambda", Label: "λ", Doc: doc, Kind: Float,
+		Group: GroupAlgo, Default: "0.01", Min: MinLambda, Max: MaxLambda, Step: "any", Log: true, When: when}
+}
+
+// aseedParam seeds a stochastic method's sampling, the data's seed unless
+// set.
+func aseedParam(doc string, when func(State) bool) Param {
+	return Param{Key: "aseed", Label: "sampling seed", Doc: doc, Kind: Int, Group: GroupAlgo,
+		DefaultFrom: "seed", Min: 0, Max: maxSeed, When: when}
+}
+
+// iterationsParam is the T of an iterative trainer.
+func iterationsParam() Param {
+	return Param{Key: "T", Label: "iterations T", Doc: "iterations to run", Kind: Int, Group: GroupAlgo,
+		Default: "2000", Min: 1, Max: MaxStep}
 }
 
 // primalRun is what the demo shows of either trainer at the state

@@ -30,7 +30,11 @@ func (d *Demo) ParamTable() string {
 			fmt.Sprintf("≤ %d points, \\|x\\| ≤ %s, %s", MaxPoints, fmtNum(MaxCoord), d.labelDoc()))
 		row(keyDel, "indices of data-set points removed `i,j,…`", "none", "distinct existing indices")
 	}
-	row(keyStep, "iteration shown", "`0`", fmt.Sprintf("0–%d, or `end` (redirects to the last step)", MaxStep))
+	if d.Static {
+		row(keyStep, "none: the demo shows one state", "`0`", "0 only")
+	} else {
+		row(keyStep, "iteration shown", "`0`", fmt.Sprintf("0–%d, or `end` (redirects to the last step)", MaxStep))
+	}
 	return b.String()
 }
 

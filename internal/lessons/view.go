@@ -65,6 +65,7 @@ type DemoView struct {
 	PanelID   string // the element htmx swaps
 	Page      string // the path the controls lead to
 	Present   bool   // the presenter view
+	Static    bool   // one state: no step controls
 	Step      int
 	Speed     int
 	Plot      string // inline SVG
@@ -115,7 +116,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	v := &DemoView{
 		ID: d.ID, Title: d.Title, PanelID: "panel-" + d.ID, Page: page,
-		Present: page == d.PresentPath(), Step: s.Step, Speed: s.Int("speed"),
+		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: s.Int("speed"),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
 		Forms: d.forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,

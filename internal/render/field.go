@@ -31,7 +31,16 @@ import (
 // GlyphBoxes (it never pads the data area), so it needs no wrapper to
 // keep layout fast.
 type Field struct {
-	F      func(x1, x2 float64) float64
+	F func(x1, x2 float64) float64
+	// Grid, when set, evaluates f on a whole grid at once and is used
+	// instead of F to sample the field: it must fill z[j*len(xs)+i] with
+	// f(xs[i], ys[j]) for every i and j, as F would give them. A kernel
+	// decision function f(x) = Σₖ cₖ·exp(−γ‖x − xₖ‖²) + b factors along
+	// the axes, exp(−γ(x₁ − xₖ₁)²)·exp(−γ(x₂ − xₖ₂)²), so a batch
+	// evaluator needs a few hundred exponentials per centre instead of
+	// one per grid node. z arrives zeroed, so Grid may accumulate into it.
+	// F is still required: Grid only speeds sampling.
+	Grid   func(xs, ys []float64, z []float64)
 	Fill   func(v float64) color.Color // the raster's colour at value v; nil for no fill
 	Levels []Level                     // contour lines, drawn in this order over the fill
 	// Res is the number of grid cells along the longer side of the data
@@ -117,7 +126,12 @@ func (f *Field) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	x0, x1, y0, y1 := trX(v.XMin), trX(v.XMax), trY(v.YMin), trY(v.YMax)
 	nx, ny := cells(f.Res, x1-x0, y1-y0)
-	g := sample(f.F, v, nx, ny)
+	var g *grid
+	if f.Grid != nil {
+		g = sampleGrid(f.Grid, v, nx, ny)
+	} else {
+		g = sample(f.F, v, nx, ny)
+	}
 	if f.Fill != nil {
 		c.DrawImage(vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x1, Y: y1}}, g.raster(f.Fill))
 	}
@@ -155,3 +169,25 @@ func (g *grid) raster(fill func(float64) color.Color) *image.RGBA {
 
 // Thumbnail implements plot.Thumbnailer: the level's line, for a legend.
 func (l Level) Thumbnail(c *draw.Canvas) { thumbLine(c, l.LineStyle) }
+
+// sampleGrid is sample through a batch evaluator: it hands fill the
+// node coordinates along each axis, exactly those sample uses, and a z to
+// fill row by row, then treats non-finite values as missing, as sample
+// does. z arrives zeroed, so fill may accumulate into it.
+func sampleGrid(fill func(xs, ys []float64, z []float64), v View, nx, ny int) *grid {
+	g := &grid{nx: nx, ny: ny, v: v, z: make([]float64, (nx+1)*(ny+1))}
+	xs, ys := make([]float64, nx+1), make([]float64, ny+1)
+	for i := range xs {
+		xs[i] = g.x(i)
+	}
+	for j := range ys {
+		ys[j] = g.y(j)
+	}
+	fill(xs, ys, g.z)
+	for i, z := range g.z {
+		if math.IsInf(z, 0) {
+			g.z[i] = math.NaN()
+		}
+	}
+	return g
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"image/color"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -313,5 +314,47 @@ func TestRamp(t *testing.T) {
 	}
 	if got := SignTint(0); got != regionTint(1) {
 		t.Errorf("SignTint(0) = %v, want class −1's tint (sgn(0) = −1)", got)
+	}
+}
+
+// TestFieldGrid: a Field with Grid samples through it, at the nodes F
+// would be called at, in one call, and never calls F; infinite values
+// are missing, as F's are.
+func TestFieldGrid(t *testing.T) {
+	v := View{-2, 3, -1, 1.5}
+	f := func(x1, x2 float64) float64 { return x1*x1 - 2*x2 + x1*x2 }
+	calls := 0
+	fill := func(xs, ys, z []float64) {
+		calls++
+		for j, y := range ys {
+			for i, x := range xs {
+				z[j*len(xs)+i] += f(x, y)
+			}
+		}
+		z[0] = math.Inf(1)
+	}
+	want, got := sample(f, v, 7, 5), sampleGrid(fill, v, 7, 5)
+	if calls != 1 {
+		t.Errorf("Grid called %d times, want once", calls)
+	}
+	if !math.IsNaN(got.z[0]) {
+		t.Errorf("an infinite value sampled as %v, want NaN (missing)", got.z[0])
+	}
+	for k := 1; k < len(want.z); k++ {
+		if got.z[k] != want.z[k] {
+			t.Errorf("node %d: Grid gives %v, F gives %v", k, got.z[k], want.z[k])
+		}
+	}
+	fl, err := NewField(func(x1, x2 float64) float64 { t.Fatal("F called although Grid is set"); return 0 }, SignTint, MarginLevels()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl.Grid = fill
+	p := plot.New()
+	p.Add(fl)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = v.XMin, v.XMax, v.YMin, v.YMax
+	fig := &figure{w: 300, h: 300, p: p, draw: plotDrawer(p, 300), title: "t", desc: "d"}
+	if err := fig.writeSVG(io.Discard); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -30,10 +30,22 @@ type SVMScene struct {
 	// W and B are a linear f(x) = W·x + B; W = 0 has no boundary. Leave
 	// W nil and set Decision for a kernel SVM, whose f is drawn as a
 	// Field with its levels f = 0 and f = ±1 (not while every αᵢ is 0,
-	// before a solve). Decision is called about 15 000 times a drawing.
+	// before a solve). Decision is called at each support vector when
+	// Kind is nil, to tell its kind, and about 15 000 times more a
+	// drawing to sample the field unless DecisionGrid is set.
 	W        []float64
 	B        float64
 	Decision func(x1, x2 float64) float64
+	// DecisionGrid, when set with Decision, evaluates the same f on a
+	// whole grid at once (see Field.Grid): the field is sampled through
+	// it, and Decision is called only at the support vectors.
+	DecisionGrid func(xs, ys []float64, z []float64)
+	// Size, when set, sizes each point by a weight, such as αᵢ in the
+	// representer theorem's f(x) = Σᵢ αᵢyᵢK(xᵢ, x) + b: a point's marker
+	// area grows with Size[i]/max(Size), from the normal radius at 0 to
+	// 2.2 times it for the largest, and a support vector's ring grows
+	// with its point. Nil draws every point the same.
+	Size []float64
 	// Pair is the SMO pair (i, j) this step optimised, ringed and
 	// labelled "i" and "j"; [−1, −1] for none (as is the zero value
 	// [0, 0]: a pair has two points). [i, −1] marks the one point a
@@ -116,18 +128,42 @@ const kindTol = 1e-3
 // view are left out, and so are their legend entries unless Stepping.
 // Labels give way on a thumbnail (under 400 px) to all but the pair's.
 //
+// With Size, each point's marker and ring grow with its weight (the
+// representer theorem's picture); the legend's swatches keep the normal
+// size. With DecisionGrid, the kernel's field is sampled in one batch and
+// Decision is called only at the support vectors.
+//
 // It returns ErrNoData for no points, ErrDimension for points with other
 // than two coordinates, ErrNotFinite for a NaN or infinite coordinate, α,
-// λ, W, B or C = NaN, and ErrShape for labels other than ±1, a Y, Alpha,
-// Kind or Hull of another length than X, an unknown Kind, C ≤ 0, a W of
-// other than two weights, both W and Decision, or a Pair index out of
-// range.
+// λ, size, W, B or C = NaN, and ErrShape for labels other than ±1, a Y,
+// Alpha, Kind, Hull or Size of another length than X, an unknown Kind, a
+// negative size, C ≤ 0, a W of other than two weights, both W and
+// Decision, DecisionGrid without Decision, or a Pair index out of range.
 func SVMFigure(sc SVMScene) (DataFigure, error) {
 	if err := sc.check(); err != nil {
 		return DataFigure{}, err
 	}
 	s := newSVMDraw(sc)
-	return DataFigure{Title: s.title(), Desc: s.describe(), View: s.view, Layers: s.layers, Legend: s.legend}, nil
+	return DataFigure{Title: s.title(), Desc: s.describe() + s.sizeNote(), View: s.view, Layers: s.layers, Legend: s.legend}, nil
+}
+
+// sizeNote is the <desc>'s sentence on the points' sizes, when Size is
+// set: which point is largest, and by how much.
+func (s *svmDraw) sizeNote() string {
+	if s.grow == nil {
+		return ""
+	}
+	top := 0
+	for i, v := range s.sc.Size {
+		if v > s.sc.Size[top] {
+			top = i
+		}
+	}
+	if !(s.sc.Size[top] > 0) {
+		return " Points are sized by weight; every weight is 0, so all have the normal size."
+	}
+	return fmt.Sprintf(" Each point's marker area grows with its weight, up to %s times the normal radius for the largest, %s (%s); points of weight 0 keep the normal size.",
+		sig(maxGrow, 2), PointName(top), sig(s.sc.Size[top], 3))
 }
 
 func (sc SVMScene) check() error {
@@ -145,6 +181,18 @@ func (sc SVMScene) check() error {
 		return fmt.Errorf("%w: C = %v; want C > 0, or math.Inf(1) for a hard margin", ErrShape, sc.C)
 	case sc.W != nil && sc.Decision != nil:
 		return fmt.Errorf("%w: set W for a linear SVM or Decision for a kernel SVM, not both", ErrShape)
+	case sc.DecisionGrid != nil && sc.Decision == nil:
+		return fmt.Errorf("%w: DecisionGrid needs Decision, for the values at the points", ErrShape)
+	case sc.Size != nil && len(sc.Size) != n:
+		return fmt.Errorf("%w: %d points, %d sizes", ErrShape, n, len(sc.Size))
+	}
+	if err := finite(sc.Size...); err != nil {
+		return fmt.Errorf("size: %w", err)
+	}
+	for i, v := range sc.Size {
+		if v < 0 {
+			return fmt.Errorf("%w: point %d has size %v; sizes are ≥ 0", ErrShape, i, v)
+		}
 	}
 	for i, x := range sc.X {
 		if len(x) != 2 {
@@ -207,11 +255,14 @@ type svmDraw struct {
 	// sampled: Pair marks one point a stochastic step drew.
 	sampled bool
 	ptR     float64 // marker radius at the default size
-	under   *svmUnder
-	over    *svmOver
-	layers  []plot.Plotter
-	legend  []LegendItem
-	dimOK   bool // the band's width fits in view
+	// grow is each point's marker radius as a multiple of ptR, from
+	// Size; nil when every point has the normal radius.
+	grow   []float64
+	under  *svmUnder
+	over   *svmOver
+	layers []plot.Plotter
+	legend []LegendItem
+	dimOK  bool // the band's width fits in view
 }
 
 // newSVMDraw evaluates f at the points, sorts them by kind and composes
@@ -229,18 +280,24 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 		s.f[i] = math.NaN()
 		switch {
 		case sc.Decision != nil:
-			s.f[i] = sc.Decision(x[0], x[1])
+			// A kernel's f at a point matters only to tell a support
+			// vector's kind (its slack is not drawn): each call costs a
+			// kernel sum over the support vectors.
+			if sc.Kind == nil && sc.Alpha != nil && sc.Alpha[i] > 0 {
+				s.f[i] = sc.Decision(x[0], x[1])
+			}
 		case sc.W != nil:
 			s.f[i] = s.w.dot(vec2(x)) + sc.B
 		}
 		s.kind[i] = s.kindOf(i)
 		s.count[s.kind[i]]++
 	}
+	s.grow = growth(sc.Size)
 	th := theme{scale: 1}
-	s.under = &svmUnder{th: th, haloR: s.ringR() + 5}
-	s.over = &svmOver{th: th, ptR: s.ptR, ringR: s.ringR()}
-	for _, x := range sc.X {
-		s.over.pts = append(s.over.pts, vec2(x))
+	s.under = &svmUnder{th: th}
+	s.over = &svmOver{th: th, ptR: s.ptR}
+	for i, x := range sc.X {
+		s.over.pts = append(s.over.pts, disc{vec2(x), s.pointR(i)})
 	}
 	s.compose()
 	return s
@@ -264,8 +321,47 @@ func (s *svmDraw) kindOf(i int) int {
 	return kindMargin
 }
 
-// ringR is the radius of a support vector's ring at the default size.
+// ringR is the radius of a support vector's ring at the default size,
+// around a point of the normal size: the legend's.
 func (s *svmDraw) ringR() float64 { return 1.25*s.ptR + 2 }
+
+// pointR is point i's marker radius at the default size.
+func (s *svmDraw) pointR(i int) float64 {
+	if s.grow == nil {
+		return s.ptR
+	}
+	return s.ptR * s.grow[i]
+}
+
+// ringAt is the radius of point i's ring at the default size: as ringR,
+// around a point of its size.
+func (s *svmDraw) ringAt(i int) float64 { return 1.25*s.pointR(i) + 2 }
+
+// maxGrow is the radius of the point of the largest Size, as a multiple
+// of the normal radius.
+const maxGrow = 2.2
+
+// growth returns each point's radius as a multiple of the normal one:
+// √(1 + (maxGrow² − 1)·size/max(size)), so that the marker's area grows
+// in proportion to the size, from the normal area at 0 to maxGrow² times
+// it at the largest. It is nil for no sizes; all 1 when every size is 0.
+func growth(size []float64) []float64 {
+	if size == nil {
+		return nil
+	}
+	top := 0.0
+	for _, v := range size {
+		top = math.Max(top, v)
+	}
+	g := make([]float64, len(size))
+	for i, v := range size {
+		g[i] = 1
+		if top > 0 {
+			g[i] = math.Sqrt(1 + (maxGrow*maxGrow-1)*v/top)
+		}
+	}
+	return g
+}
 
 // svs counts the support vectors.
 func (s *svmDraw) svs() int { return s.count[kindMargin] + s.count[kindInside] + s.count[kindWrong] }

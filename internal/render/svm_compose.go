@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -14,6 +15,10 @@ import (
 func (s *svmDraw) compose() {
 	sc := s.sc
 	ps, _ := NewClassPoints(sc.X, sc.Y, nil) // checked already
+	var points plot.Plotter = ps
+	if s.grow != nil {
+		points = &sizedPoints{ps: ps, grow: s.grow}
+	}
 	s.legend = append(s.legend, ps.Legend()...)
 	kernel := sc.Decision != nil && !s.allZeroAlpha()
 	fName := "w·x + b"
@@ -27,7 +32,7 @@ func (s *svmDraw) compose() {
 	case kernel:
 		lv := MarginLevels()
 		lv[0].LineStyle, lv[1].LineStyle, lv[2].LineStyle = hm.LineStyle, hp.LineStyle, bd.LineStyle
-		s.layers = append(s.layers, &Field{F: sc.Decision, Fill: bandFill, Levels: lv})
+		s.layers = append(s.layers, &Field{F: sc.Decision, Grid: sc.DecisionGrid, Fill: bandFill, Levels: lv})
 	case s.linear:
 		w, b := pair(s.w), sc.B
 		s.layers = append(s.layers,
@@ -52,7 +57,7 @@ func (s *svmDraw) compose() {
 		s.item(fName+" = 0", lineShown, bd)
 		s.item(fName+" = ±1", bandShown, s.thumb(thumbBand))
 	}
-	s.layers = append(s.layers, s.under, ps, s.over)
+	s.layers = append(s.layers, s.under, points, s.over)
 
 	if sc.Decision == nil {
 		s.addArrows()
@@ -146,7 +151,7 @@ func (s *svmDraw) addSVs() {
 		at := vec2(sc.X[i])
 		inPair := s.pair && (i == sc.Pair[0] || i == sc.Pair[1]) || s.sampled && i == sc.Pair[0]
 		if k != kindNone {
-			s.over.rings = append(s.over.rings, svRing{at: at, kind: k})
+			s.over.rings = append(s.over.rings, svRing{disc: disc{at, s.ringAt(i)}, kind: k})
 		}
 		var lines []string
 		if sc.Alpha != nil && (labelAlpha && k != kindNone || inPair) {
@@ -154,8 +159,8 @@ func (s *svmDraw) addSVs() {
 		}
 		if inPair {
 			name := [2]string{"i", "j"}[slices.Index(sc.Pair[:], i)]
-			s.under.halos = append(s.under.halos, at)
-			s.over.halos = append(s.over.halos, at)
+			s.under.halos = append(s.under.halos, disc{at, s.ringAt(i)})
+			s.over.halos = append(s.over.halos, disc{at, s.ringAt(i)})
 			lines = append([]string{strings.Join(append([]string{name}, lines...), ": ")}, lines[min(1, len(lines)):]...)
 		}
 		if xi := s.slack(i); labelSlack && xi > 0 {
@@ -165,7 +170,7 @@ func (s *svmDraw) addSVs() {
 			continue
 		}
 		l := noteLabel{at: at, text: strings.Join(lines, "\n"), bold: inPair,
-			col: darker(classColor(slotOf(sc.Y[i], true))), gap: s.ringR() + 1.5}
+			col: darker(classColor(slotOf(sc.Y[i], true))), gap: s.ringAt(i) + 1.5}
 		if inPair {
 			pairLabels = append(pairLabels, l)
 		} else {
@@ -247,9 +252,9 @@ func (s *svmDraw) addHull() {
 		sum[k] += l
 		mean[k] = mean[k].add(x.scale(l))
 		pts[k] = append(pts[k], x)
-		s.over.lambda = append(s.over.lambda, x)
+		s.over.lambda = append(s.over.lambda, disc{x, s.ringAt(i)})
 		if count <= maxAlphaLabels {
-			s.over.labels = append(s.over.labels, noteLabel{at: x, text: "λ=" + sig(l, 2), col: darker(green), gap: s.ringR() + 2.5})
+			s.over.labels = append(s.over.labels, noteLabel{at: x, text: "λ=" + sig(l, 2), col: darker(green), gap: s.ringAt(i) + 2.5})
 		}
 	}
 	for k := range pts {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -12,8 +13,7 @@ import (
 // the slack segments and the SMO pair's discs.
 type svmUnder struct {
 	th    theme
-	haloR float64
-	halos []vec
+	halos []disc // the pair's points and their rings' radii
 	hulls []hullPoly
 	slack [][2]vec
 }
@@ -58,8 +58,15 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 		c.Stroke(path)
 	}
 	for _, q := range u.halos {
-		drawHalo(&c, u.th, at(q), u.th.pt(u.haloR), true)
+		drawHalo(&c, u.th, at(q.at), u.th.pt(q.r+5), true)
 	}
+}
+
+// disc is a point and a radius at the default size: a marker's, or its
+// ring's.
+type disc struct {
+	at vec
+	r  float64
 }
 
 // drawHalo marks a point of the SMO pair: a yellow disc under the points
@@ -83,11 +90,13 @@ func strokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) 
 }
 
 // drawSVRings rings support vectors by kind: on the margin a solid ring,
-// inside the margin a dashed one, misclassified a double one.
-// The lines are thinner around smaller markers, so a few hundred points
-// are not all ink. Solid rings are stroked as one path, each dashed ring
-// on its own, so that its dashes start afresh.
-func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, r vg.Length, kind int, ptR float64) {
+// inside the margin a dashed one, misclassified a double one; the ring
+// around ats[k] has radius rs[k].
+// The lines are thinner around smaller markers (ptR is the normal
+// marker's radius), so a few hundred points are not all ink. Solid rings
+// are stroked as one path, each dashed ring on its own, so that its
+// dashes start afresh.
+func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, rs []vg.Length, kind int, ptR float64) {
 	if len(ats) == 0 {
 		return
 	}
@@ -95,19 +104,19 @@ func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, r vg.Length, kind int
 	var path vg.Path
 	switch kind {
 	case kindMargin:
-		for _, at := range ats {
-			path = append(path, circle(at, r)...)
+		for k, at := range ats {
+			path = append(path, circle(at, rs[k])...)
 		}
 	case kindInside:
 		sty.Dashes = []vg.Length{th.pt(0.6 * ptR), th.pt(0.4 * ptR)}
-		for _, at := range ats {
-			strokeCircle(c, at, r, sty)
+		for k, at := range ats {
+			strokeCircle(c, at, rs[k], sty)
 		}
 		return
 	case kindWrong:
 		sty.Width *= 0.7
-		for _, at := range ats {
-			path = append(append(path, circle(at, r)...), circle(at, r+th.pt(0.4*ptR+0.5))...)
+		for k, at := range ats {
+			path = append(append(path, circle(at, rs[k])...), circle(at, rs[k]+th.pt(0.4*ptR+0.5))...)
 		}
 	}
 	c.SetLineStyle(sty)
@@ -118,21 +127,21 @@ func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, r vg.Length, kind int
 // marks, w, the band's width and the labels, which it places where they
 // cover the fewest points and each other.
 type svmOver struct {
-	th         theme
-	ptR, ringR float64
-	pts        []vec
-	halos      []vec
-	rings      []svRing
-	lambda     []vec
-	common     *vec
-	arrow      *Arrow
-	dim        *dimSpec
-	labels     []noteLabel
+	th     theme
+	ptR    float64 // the normal marker radius
+	pts    []disc  // the points and their markers' radii
+	halos  []disc  // the pair's points and their rings' radii
+	rings  []svRing
+	lambda []disc // the certificate's points and their rings' radii
+	common *vec
+	arrow  *Arrow
+	dim    *dimSpec
+	labels []noteLabel
 }
 
-// svRing is a support vector's ring: its point and kind.
+// svRing is a support vector's ring: its point, radius and kind.
 type svRing struct {
-	at   vec
+	disc
 	kind int
 }
 
@@ -144,28 +153,30 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 	th := o.th
 	var obs []obstacle
 	for _, q := range o.pts {
-		if pt := at(q); c.Contains(pt) {
-			obs = append(obs, obstacle{pt, th.pt(o.ptR + 1)})
+		if pt := at(q.at); c.Contains(pt) {
+			obs = append(obs, obstacle{pt, th.pt(q.r + 1)})
 		}
 	}
 	var rings [4][]vg.Point
+	var radii [4][]vg.Length
 	for _, r := range o.rings {
 		pt := at(r.at)
 		if c.Contains(pt) {
 			rings[r.kind] = append(rings[r.kind], pt)
-			obs = append(obs, obstacle{pt, th.pt(o.ringR + 1)})
+			radii[r.kind] = append(radii[r.kind], th.pt(r.r))
+			obs = append(obs, obstacle{pt, th.pt(r.r + 1)})
 		}
 	}
 	for k, pts := range rings {
-		drawSVRings(&c, th, pts, th.pt(o.ringR), k, o.ptR)
+		drawSVRings(&c, th, pts, radii[k], k, o.ptR)
 	}
 	for _, q := range o.halos {
-		pt := at(q)
-		drawHalo(&c, th, pt, th.pt(o.ringR+5), false)
-		obs = append(obs, obstacle{pt, th.pt(o.ringR + 6)})
+		pt := at(q.at)
+		drawHalo(&c, th, pt, th.pt(q.r+5), false)
+		obs = append(obs, obstacle{pt, th.pt(q.r + 6)})
 	}
 	for _, q := range o.lambda {
-		strokeCircle(&c, at(q), th.pt(o.ringR+1.5), draw.LineStyle{Color: green, Width: th.pt(2.5)})
+		strokeCircle(&c, at(q.at), th.pt(q.r+1.5), draw.LineStyle{Color: green, Width: th.pt(2.5)})
 	}
 	if o.common != nil {
 		pt := at(*o.common)
@@ -231,7 +242,7 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 		}
 		c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
 		c.Fill(circle(ctr, r*0.5))
-		drawSVRings(c, th, []vg.Point{ctr}, r, t.what-thumbRing, t.pr)
+		drawSVRings(c, th, []vg.Point{ctr}, []vg.Length{r}, t.what-thumbRing, t.pr)
 	case thumbHalo:
 		drawHalo(c, th, ctr, h, true)
 		drawHalo(c, th, ctr, h, false)
@@ -277,4 +288,32 @@ func (o *svmOver) scaled(s float64) any {
 	q := *o
 	q.th.scale *= s
 	return &q
+}
+
+// sizedPoints draws ClassPoints with each marker's radius multiplied by
+// grow (≥ 1), largest first, so a small marker is never hidden under a
+// large one.
+type sizedPoints struct {
+	ps   *ClassPoints
+	grow []float64
+}
+
+func (sp *sizedPoints) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	order := make([]int, len(sp.grow))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpF(sp.grow[b], sp.grow[a]) })
+	for _, i := range order {
+		q := sp.ps.xy[i]
+		at := vg.Point{X: trX(q.X), Y: trY(q.Y)}
+		if c.Contains(at) {
+			sp.ps.mark(&c, sp.ps.slot[i], at, sp.ps.Radius*vg.Length(sp.grow[i]), false)
+		}
+	}
+}
+
+func (sp *sizedPoints) scaled(s float64) any {
+	return &sizedPoints{ps: sp.ps.scaled(s).(*ClassPoints), grow: sp.grow}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,5 +111,75 @@ func TestSVMLabels(t *testing.T) {
 	small := svmSVG(t, softScene(), Options{Width: 300, Height: 300})
 	if strings.Contains(small, ">α=") {
 		t.Error("300 px: α labels drawn; want none")
+	}
+}
+
+func TestGrowth(t *testing.T) {
+	big := math.Sqrt(1 + (maxGrow*maxGrow-1)*0.5)
+	tests := []struct {
+		name string
+		size []float64
+		want []float64
+	}{
+		{"no sizes", nil, nil},
+		{"all zero", []float64{0, 0}, []float64{1, 1}},
+		{"zero, half, largest", []float64{0, 1, 2}, []float64{1, big, maxGrow}},
+		{"one point", []float64{3}, []float64{maxGrow}},
+	}
+	for _, tt := range tests {
+		got := growth(tt.size)
+		if (got == nil) != (tt.want == nil) || len(got) != len(tt.want) {
+			t.Fatalf("growth(%v) = %v, want %v", tt.size, got, tt.want)
+		}
+		for i := range got {
+			if math.Abs(got[i]-tt.want[i]) > 1e-12 {
+				t.Errorf("growth(%s)[%d] = %v, want %v", tt.name, i, got[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// TestSVMPointSize: with Size, the largest point's marker is 2.2 times
+// the normal radius and its ring grows with it, points of size 0 and the
+// legend's swatches keep the normal size, and the <desc> says so.
+func TestSVMPointSize(t *testing.T) {
+	sc := hardScene() // support vectors x₁, x₂ (y = +1) and x₁₁ (y = −1)
+	plain := svmSVG(t, sc, Options{})
+	sc.Size = make([]float64, len(sc.X))
+	sc.Size[0], sc.Size[1], sc.Size[10] = 2, 1, 0.5
+	sized := svmSVG(t, sc, Options{})
+	ptR := markerRadius(len(sc.X))
+	arc := func(r float64) string {
+		s := strconv.FormatFloat(r, 'g', 5, 64)
+		return "A" + s + "," + s + " "
+	}
+	half := math.Sqrt(1 + (maxGrow*maxGrow-1)*0.5)
+	for _, tt := range []struct {
+		name      string
+		r         float64
+		plain, sz int // circles in each SVG, legend aside
+		arcs      int // per circle: a ring is stroked (two arcs), a disc filled and stroked (four)
+	}{
+		// x₁ to x₆ are the discs of y = +1; x₁ and x₂ grow.
+		{"normal disc", ptR, 6, 4, 4},
+		{"largest disc", maxGrow * ptR, 0, 1, 4},
+		{"largest ring", 1.25*maxGrow*ptR + 2, 0, 1, 2},
+		{"x₂'s ring", 1.25*half*ptR + 2, 0, 1, 2},
+		{"normal ring", 1.25*ptR + 2, 3, 0, 2},
+	} {
+		got := (strings.Count(plain, arc(tt.r)) - strings.Count(sized, arc(tt.r))) / tt.arcs
+		if want := tt.plain - tt.sz; got != want {
+			t.Errorf("%s (r = %.4g): %d more circles without Size than with, want %d", tt.name, tt.r, got, want)
+		}
+		if n := strings.Count(sized, arc(tt.r)); tt.plain == 0 && n != tt.arcs*tt.sz {
+			t.Errorf("%s (r = %.4g): %d arcs with Size, want %d", tt.name, tt.r, n, tt.arcs*tt.sz)
+		}
+	}
+	desc := sized[strings.Index(sized, "<desc>"):strings.Index(sized, "</desc>")]
+	if want := "up to 2.2 times the normal radius for the largest, x₁ (2)"; !strings.Contains(desc, want) {
+		t.Errorf("desc = %q\nwant it to contain %q", desc, want)
+	}
+	if strings.Contains(plain, "marker area") {
+		t.Error("the <desc> mentions sizes without Size")
 	}
 }

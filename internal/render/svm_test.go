@@ -93,6 +93,40 @@ func bigScene() SVMScene {
 	return sc
 }
 
+// sizedScene is an RBF SVM (γ = 0.7, C = 2) on 30 noisy points, each
+// point sized by its αᵢ: the representer theorem's picture of
+// f(x) = Σᵢ αᵢyᵢK(xᵢ, x) + b as a weighted sum over the training points.
+// The α, b and kinds are the svm package's solution, rounded.
+func sizedScene() SVMScene {
+	sc := SVMScene{
+		X: [][]float64{{3.17, -0.76}, {-1.54, -1.07}, {1.14, 1.81}, {-2.09, -1.96}, {0.22, 2}, {-1.51, -0.24},
+			{0.9, 1.5}, {-0.5, -2.18}, {1.87, -0.52}, {0.37, -3.16}, {-0.1, 0.62}, {-2.21, -1.21}, {1.19, -0.86},
+			{0.5, -2.1}, {1.23, 1.33}, {-0.62, -0.14}, {0.35, 0.25}, {-0.57, -0.22}, {-0.63, -0.27}, {-1.62, 0.14},
+			{1.57, 0.94}, {-1.4, 0.51}, {1.88, 2.54}, {-1.05, -0.48}, {1.68, 0.06}, {-1.54, -1.76}, {1.72, 1.43},
+			{-0.81, -0.87}, {0.75, 0.17}, {-0.37, -0.36}},
+		Alpha: []float64{0.8575, 0, 0, 0.6882, 0.3632, 0, 0, 0.2237, 0, 0.6224, 1.918, 0.4437, 1.183, 0.8523, 0,
+			1.863, 0.2388, 0, 2, 0, 0.1445, 1.041, 0.7429, 0, 0, 0, 0.286, 0, 0, 2},
+		C:    2,
+		Pair: [2]int{-1, -1},
+	}
+	e := &rbfTerms{gamma: 0.7, b: 0.0628}
+	for i := range sc.X {
+		sc.Y = append(sc.Y, 1-2*(i%2))
+		if a := sc.Alpha[i]; a > 0 {
+			e.x = append(e.x, [2]float64{sc.X[i][0], sc.X[i][1]})
+			e.c = append(e.c, a*float64(sc.Y[i]))
+		}
+	}
+	sc.Kind = make([]string, len(sc.X))
+	for _, i := range []int{0, 3, 4, 7, 9, 10, 11, 12, 13, 15, 16, 20, 21, 22, 26} {
+		sc.Kind[i] = SVMargin
+	}
+	sc.Kind[18], sc.Kind[29] = SVMisclassified, SVInside
+	sc.Size = sc.Alpha
+	sc.Decision, sc.DecisionGrid = e.eval, e.grid
+	return sc
+}
+
 var svmScenes = []struct {
 	name  string
 	scene func() SVMScene
@@ -101,6 +135,7 @@ var svmScenes = []struct {
 	{"hard_pair", hardScene},
 	{"hull", hullScene},
 	{"kernel", kernelScene},
+	{"sized", sizedScene},
 }
 
 func svmSVG(t testing.TB, sc SVMScene, opt Options) string {
@@ -285,6 +320,11 @@ func TestSVMErrors(t *testing.T) {
 		{"w and Decision", ok(func(s *SVMScene) { s.W, s.Decision = []float64{1, 1}, func(a, b float64) float64 { return a } }), ErrShape},
 		{"pair out of range", ok(func(s *SVMScene) { s.Pair = [2]int{0, 2} }), ErrShape},
 		{"pair below −1", ok(func(s *SVMScene) { s.Pair = [2]int{-2, 1} }), ErrShape},
+		{"sizes for other points", ok(func(s *SVMScene) { s.Size = []float64{1} }), ErrShape},
+		{"negative size", ok(func(s *SVMScene) { s.Size = []float64{1, -0.5} }), ErrShape},
+		{"NaN size", ok(func(s *SVMScene) { s.Size = []float64{nan, 1} }), ErrNotFinite},
+		{"infinite size", ok(func(s *SVMScene) { s.Size = []float64{0, math.Inf(1)} }), ErrNotFinite},
+		{"DecisionGrid without Decision", ok(func(s *SVMScene) { s.DecisionGrid = func(xs, ys, z []float64) {} }), ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

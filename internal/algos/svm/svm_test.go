@@ -300,3 +300,24 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestMarginsMatchDecision: the margins read off the gradient are the
+// scores Decision computes from the kernel, to rounding.
+func TestMarginsMatchDecision(t *testing.T) {
+	x, y := NoisyData(60, 3)
+	p := DefaultParams()
+	p.Kernel = Kernel{Kind: RBF, Gamma: 2}
+	pr, _, err := New(x, y, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pr.Solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range pr.Margins(s) {
+		if want := pr.Y[i] * pr.Decision(s, x[i]); math.Abs(m-want) > 1e-9 {
+			t.Errorf("point %d: margin %v from G, %v from Decision", i, m, want)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// KernelGramSpec declares the Mercer demo: the Gram matrix of a function
+// on the current points and its eigenvalues, for the four kernels and two
+// functions that are not kernels.
+func KernelGramSpec() Spec {
+	return Spec{
+		ID: "kernel-gram", Title: "Mercer's theorem: the Gram matrix and its eigenvalues", Lesson: "kernels",
+		Data:   kernelData(),
+		Params: append(shapeParams("30", "seeds the random set"), kernelParams(true)...),
+		Panels: []string{"gram", "eigen"}, Static: true,
+		Compute: computeGram,
+	}
+}
+
+// namedBelow is how many points the Gram demo keeps in their own order,
+// so the heat map's rows x₁…xₙ are the plot's points; more are ordered by
+// class, which shows the blocks a good kernel makes.
+const namedBelow = 20
+
+func computeGram(in Input) (Result, error) {
+	x, yf := Columns(in.Points)
+	y := signLabels(yf)
+	scene := render.SVMScene{X: x, Y: y, C: 1, Pair: [2]int{-1, -1}}
+	if len(x) == 0 {
+		return Result{Done: true, Plot: emptyPlot(), Panel: func() Panel {
+			return Panel{Status: "no points", Done: true, Start: "Add points: click on the plot."}
+		}}, nil
+	}
+	order := gramOrder(y)
+	xs := make([][]float64, len(x))
+	for i, j := range order {
+		xs[i] = x[j]
+	}
+	k := kernelOf(in.State)
+	K := svm.Gram(k, xs)
+	sp, err := svm.Eigenvalues(K)
+	if err != nil {
+		return Result{}, err
+	}
+	n := len(xs)
+	values := make([][]float64, n)
+	for i := range values {
+		values[i] = make([]float64, n)
+		for j := range values[i] {
+			values[i][j] = K.At(i, j)
+		}
+	}
+	name := kernelName(k)
+	title := "Gram matrix of " + name
+	if n > namedBelow {
+		title += " · rows by class (−1, then +1)"
+	}
+	scene.Title = fmt.Sprintf("%d points · k = %s", n, name)
+	return Result{
+		Done: true,
+		Plot: sceneDrawer(scene),
+		Panels: map[string]Drawer{
+			"gram": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.MatrixSVG(w, render.Matrix{Title: title, Label: "k(xᵢ, xⱼ)", Values: values}, render.Options{Width: opt.Width, Height: 500 * opt.Width / 600})
+			},
+			"eigen": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, render.SpectrumSVG(w, render.Spectrum{Title: "eigenvalues of K, " + name, Values: sp.Values}, render.Options{Width: opt.Width})
+			},
+		},
+		Panel: func() Panel { return gramPanel(k, sp, n) },
+	}, nil
+}
+
+// gramOrder is the order of the points in the matrix: their own for a
+// few, else by class.
+func gramOrder(y []int) []int {
+	idx := make([]int, len(y))
+	for i := range idx {
+		idx[i] = i
+	}
+	if len(y) > namedBelow {
+		slices.SortStableFunc(idx, func(a, b int) int { return y[a] - y[b] })
+	}
+	return idx
+}
+
+func gramPanel(k svm.Kernel, sp svm.Spectrum, n int) Panel {
+	lo, hi := sp.Values[0], sp.Values[len(sp.Values)-1]
+	neg := 0
+	for _, v := range sp.Values {
+		if v < -1e-9*max(1, hi) {
+			neg++
+		}
+	}
+	p := Panel{
+		Counters: []Counter{
+			{"points n", strconv.Itoa(n), "n"},
+			{"smallest eigenvalue", sig(lo), "min-eig"},
+			{"largest eigenvalue", sig(hi), "max-eig"},
+			{"negative eigenvalues", strconv.Itoa(neg), "negative"},
+		},
+		Done: true, Status: "positive semi-definite", Examined: "k(x, z) = " + kernelFormula(k) + " on these " + plural(n, "points") + ".",
+		Lines: []string{"K is symmetric by construction: Kᵢⱼ = k(xᵢ, xⱼ) = k(xⱼ, xᵢ) = Kⱼᵢ.",
+			fmt.Sprintf("Its %d eigenvalues run from %s to %s.", n, sig(lo), sig(hi))},
+	}
+	if sp.PSD {
+		p.Notes = append(p.Notes, Note{TestID: "psd", Text: "Every eigenvalue is ≥ 0 up to round-off (≥ −10⁻⁹·max(1, λ_max)), so αᵀKα ≥ 0 for every α: " +
+			"K passes Mercer's test on these points. (Passing on one set of points does not prove k is a kernel; failing on one set proves it is not.)"})
+		return p
+	}
+	p.Status, p.Bad = "not positive semi-definite: not a kernel", true
+	consequence := "In the SVM dual, ½αᵀQα − Σαᵢ with Qᵢⱼ = yᵢyⱼKᵢⱼ is then not convex: it can fall without bound along " +
+		"such a direction, and a solver like SMO finds at best a local solution that depends on where it starts."
+	if k.Kind == svm.NegSqDist {
+		// −‖x − z‖² is conditionally positive definite: on Σ cᵢ = 0 its
+		// form is 2‖Σ cᵢxᵢ‖² ≥ 0, and the SVM dual has that constraint.
+		consequence = "Its negative direction is the all-ones one, though: for weights with Σ cᵢ = 0 the form Σ cᵢcⱼKᵢⱼ " +
+			"equals 2‖Σ cᵢxᵢ‖² ≥ 0, and the SVM dual's constraint Σ αᵢyᵢ = 0 keeps it there, so that dual stays a linear SVM's. " +
+			"Kernelized SGD, which has no bias and no such constraint, would fall without bound."
+	}
+	p.Notes = append(p.Notes, Note{TestID: "not-psd", Alert: true, Text: fmt.Sprintf(
+		"K has %s: along its eigenvector α, αᵀKα = %s·‖α‖² < 0, which no inner product ⟨Σαᵢφ(xᵢ), Σαᵢφ(xᵢ)⟩ = ‖Σαᵢφ(xᵢ)‖² can be. "+
+			"By Mercer's theorem k is not a kernel. %s", plural(neg, "negative eigenvalues"), sig(lo), consequence)})
+	return p
+}
+
+// kernelFormula writes k(x, z) with its numbers.
+func kernelFormula(k svm.Kernel) string {
+	switch k.Kind {
+	case svm.Poly:
+		return fmt.Sprintf("(%s + %s⟨x, z⟩)^%d", sig(k.Coef0), sig(k.Gamma), k.Degree)
+	case svm.RBF:
+		return "exp(−" + sig(k.Gamma) + "·‖x − z‖²)"
+	case svm.Laplace:
+		return "exp(−" + sig(k.Gamma) + "·‖x − z‖)"
+	case svm.Linear:
+		return "⟨x, z⟩"
+	}
+	return kernelName(k)
+}
+
+// emptyPlot draws an empty data plane, for a demo with no points yet.
+func emptyPlot() Drawer {
+	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		return render.DataFigure{Title: "no points: click to add some", View: render.DataView(nil)}.Write(w, png, opt)
+	}
+}

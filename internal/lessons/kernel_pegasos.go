@@ -1,0 +1,224 @@
+package lessons
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// KernelPegasosSpec declares the kernel lesson's second trainer: 001's
+// kernelized SGD procedure, stepped one sampled point at a time, against
+// the exact optimum of the same objective.
+func KernelPegasosSpec() Spec {
+	params := append(shapeParams("60", "seeds the random set (and the sampling, unless `aseed` is set)"), kernelParams(false)...)
+	params = append(params,
+		lambdaParam("regularisation λ of λ αᵀKα + (1/n)Σ hinge (log slider)", nil),
+		aseedParam("seeds the points SGD samples", nil),
+		iterationsParam())
+	return Spec{
+		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
+		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
+	}
+}
+
+func computeKernelPegasos(in Input) (Result, error) {
+	x, yf := Columns(in.Points)
+	y := signLabels(yf)
+	if !bothClasses(y) {
+		return oneClassResult(x, y, in), nil
+	}
+	st := in.State
+	k := kernelOf(st)
+	p := svm.KernelPegasosParams{Kernel: k, Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	kp, s0, err := svm.NewKernelPegasos(x, y, p)
+	if err != nil {
+		return Result{}, err
+	}
+	_, optVal, err := svm.KernelPegasosOptimum(x, y, k, p.Lambda)
+	if err != nil {
+		return Result{}, err
+	}
+	tr := newKernelTracker(kp)
+	rec := newObjectiveRecorder(in.Step, func(s svm.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
+	var recs []algos.Recorder[svm.KernelPegasosState]
+	if in.wants("history") {
+		rec.on = true
+		recs = []algos.Recorder[svm.KernelPegasosState]{tr, rec}
+	}
+	s, _, err := algos.Replay(kp, s0, in.Step, recs...)
+	if err != nil {
+		return Result{}, err
+	}
+	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: optVal}
+	run.objective = kp.Objective(s.Avg)
+	return Result{
+		Step:    s.T,
+		Done:    s.Status.Done(),
+		Plot:    sceneDrawer(run.scene()),
+		History: rec.history(s, "objective of ᾱ", optVal),
+		Panel:   func() Panel { return run.panel(st) },
+	}, nil
+}
+
+// kernelRun is the state of a kernelized SGD run the demo shows.
+type kernelRun struct {
+	kp                 *svm.KernelPegasos
+	s                  svm.KernelPegasosState
+	margins            []float64 // yᵢ(Kᾱ)ᵢ
+	objective, optimum float64
+}
+
+// scene draws f(x) = Σᵢ ᾱᵢK(xᵢ, x) with no bias, each point sized by
+// |ᾱᵢ|: the representer theorem's weights, on the points that carry them.
+func (r kernelRun) scene() render.SVMScene {
+	e := r.kp.Expansion(r.s)
+	w := make([]float64, len(r.s.Avg))
+	for i, a := range r.s.Avg {
+		w[i] = math.Abs(a)
+	}
+	y := make([]int, len(r.kp.Y))
+	for i, v := range r.kp.Y {
+		y[i] = int(v)
+	}
+	return render.SVMScene{
+		X: r.kp.X, Y: y, Alpha: w, C: math.Inf(1), Size: w,
+		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
+		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
+		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + sig(r.kp.P.Lambda),
+		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, sig(r.objective), sig(r.optimum)),
+	}
+}
+
+func nonzero(v []float64) int {
+	n := 0
+	for _, a := range v {
+		if a != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (r kernelRun) panel(st State) Panel {
+	s := r.s
+	wrong := 0
+	for _, m := range r.margins {
+		if m <= 0 {
+			wrong++
+		}
+	}
+	p := Panel{
+		Counters: []Counter{
+			{"iteration t", strconv.Itoa(s.T), "step"},
+			{"objective", sig(r.objective), "objective"},
+			{"exact optimum", sig(r.optimum), "optimum"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(r.margins))), "error"},
+			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
+		},
+		Status: s.Status.String(), Done: s.Status.Done(),
+		Start: "Start: every βᵢ = 0, so f = 0 and nothing is drawn yet. Press → or Step for the first iteration.",
+	}
+	if tx, ty, ok := heldOut(st); ok {
+		f := func(x []float64) float64 { return r.kp.Score(s, x) }
+		p.Counters = append(p.Counters, heldOutCounter(errorRate(f, tx, ty), len(tx)))
+	}
+	if s.Status == algos.IterationLimit {
+		p.Status = "ran its T iterations"
+	}
+	if s.I >= 0 {
+		j := s.I
+		p.Examined = fmt.Sprintf("Iteration %d samples j = %s (yⱼ = %s); αᵢ⁽ᵗ⁾ = βᵢ⁽ᵗ⁾/(2λt) with 2λt = %s.",
+			s.T, render.PointName(j), signed(r.kp.Y[j]), sig(2*r.kp.P.Lambda*float64(s.T)))
+		if s.Violated {
+			p.Changed = true
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s < 1, so βⱼ ← βⱼ + yⱼ = %s.", sig(s.Margin), sig(s.Beta[j]))}
+		} else {
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s ≥ 1, so β stays.", sig(s.Margin))}
+		}
+	}
+	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf(
+		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
+			"found by coordinate descent on the dual of the same problem.", sig(r.objective-r.optimum))})
+	p.Tables = append(p.Tables, weightTable(r))
+	return p
+}
+
+// maxWeightRows bounds the representer table: the heaviest points.
+const maxWeightRows = 12
+
+// weightTable lists the points with the largest |ᾱᵢ|: the training points
+// the answer is a weighted sum over.
+func weightTable(r kernelRun) Table {
+	idx := make([]int, 0, len(r.s.Avg))
+	for i, a := range r.s.Avg {
+		if a != 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Compare(math.Abs(r.s.Avg[b]), math.Abs(r.s.Avg[a]))
+	})
+	t := Table{TestID: "weights", Caption: "The heaviest weights of f = Σᵢ ᾱᵢK(xᵢ, ·)",
+		Head: []string{"point", "y", "ᾱᵢ", "βᵢ", "yᵢf(xᵢ)"}}
+	for n, i := range idx {
+		if n == maxWeightRows {
+			t.More = fmt.Sprintf("and %d more points with a weight", len(idx)-n)
+			break
+		}
+		t.Rows = append(t.Rows, []string{render.PointName(i), signed(r.kp.Y[i]), sig(r.s.Avg[i]), sig(r.s.Beta[i]), sig(r.margins[i])})
+	}
+	return t
+}
+
+// kernelTracker follows a kernelized SGD run step by step and keeps Kᾱ
+// without recomputing it: g = Kβ changes by yⱼK(·, xⱼ) when iteration t
+// updates βⱼ, and the sum of Kα⁽ᵗ⁾ = g/(2λt) over t is Kᾱ times t. The
+// objective of ᾱ at a sampled step then costs O(n), not O(n²).
+type kernelTracker struct {
+	kp     *svm.KernelPegasos
+	g, sum []float64
+}
+
+func newKernelTracker(kp *svm.KernelPegasos) *kernelTracker {
+	n := len(kp.X)
+	return &kernelTracker{kp: kp, g: make([]float64, n), sum: make([]float64, n)}
+}
+
+// Record implements algos.Recorder; it must see every step in order.
+func (t *kernelTracker) Record(k int, s svm.KernelPegasosState) error {
+	if k == 0 {
+		return nil
+	}
+	c := 2 * t.kp.P.Lambda * float64(k)
+	for i, v := range t.g {
+		t.sum[i] += v / c
+	}
+	if s.Violated {
+		j, yj := s.I, t.kp.Y[s.I]
+		for i, x := range t.kp.X {
+			t.g[i] += yj * t.kp.P.Kernel.Eval(x, t.kp.X[j])
+		}
+	}
+	return nil
+}
+
+// objective is λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢ(Kᾱ)ᵢ) at state s, which the
+// tracker has recorded: Kᾱ is the tracked sum over the T iterations.
+func (t *kernelTracker) objective(s svm.KernelPegasosState) float64 {
+	if s.T == 0 {
+		return 1 // ᾱ = 0: every hinge is 1
+	}
+	var quad, hinge float64
+	for i, a := range s.Avg {
+		ka := t.sum[i] / float64(s.T)
+		quad += a * ka
+		hinge += math.Max(0, 1-t.kp.Y[i]*ka)
+	}
+	return t.kp.P.Lambda*quad + hinge/float64(len(s.Avg))
+}

@@ -1,0 +1,205 @@
+package lessons
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// KernelSVMSpec declares the kernel lesson's SMO demo: the soft-margin
+// SVM of the SVM lessons, stepped the same way, with a kernel; its extra
+// figure is training and held-out error against γ.
+func KernelSVMSpec() Spec {
+	params := append(shapeParams("60", "seeds the random set (its held-out points use another seed)"), kernelParams(false)...)
+	params = append(params, cParam(), tolParam())
+	return Spec{
+		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
+		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"},
+		Compute: func(in Input) (Result, error) { return computeSVM(in, false, kernelExtra) },
+	}
+}
+
+// kernelExtra adds the held-out error to the counters and the γ sweep to
+// the figures.
+func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
+	tx, ty, ok := heldOut(in.State)
+	panel := res.Panel
+	res.Panel = func() Panel {
+		p := panel()
+		if !ok {
+			p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
+			return p
+		}
+		f := func(x []float64) float64 { return pr.Decision(s, x) }
+		p.Counters = append(p.Counters, heldOutCounter(errorRate(f, tx, ty), len(tx)))
+		return p
+	}
+	if !in.wants("gamma") || !usesGamma(pr.P.Kernel.Kind) {
+		delete(res.Panels, "gamma")
+		return
+	}
+	res.Panels["gamma"] = func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+		c, err := gammaSweep(pr, tx, ty, ok)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+	}
+}
+
+// heldOutCounter shows the error on n held-out points.
+func heldOutCounter(rate float64, n int) Counter {
+	return Counter{fmt.Sprintf("held-out error (%d points)", n), fmt.Sprintf("%.1f %%", 100*rate), "heldout"}
+}
+
+func usesGamma(k svm.KernelKind) bool { return k == svm.Poly || k == svm.RBF || k == svm.Laplace }
+
+// errorRate is the fraction of points f puts on the wrong side (a score
+// of 0 counts as wrong, as the training error does).
+func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
+	wrong := 0
+	for i, row := range x {
+		if float64(y[i])*f(row) <= 0 {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(x))
+}
+
+// sweepTol is the sweep's SMO tolerance: looser than the demo's, since
+// an error rate needs only the signs of f, which settle long before the
+// gap closes.
+const sweepTol = 1e-2
+
+// sweepGammas are the γ of the sweep: half decades from 10⁻² to 10³.
+func sweepGammas() []float64 {
+	g := make([]float64, 11)
+	for i := range g {
+		g[i] = math.Pow(10, -2+0.5*float64(i))
+	}
+	return g
+}
+
+// gammaSweep solves the demo's problem to LIBSVM's tolerance at each γ of
+// the sweep, keeping C and the rest, and charts training and held-out
+// error: small γ underfits, large γ memorises each point. The errors do
+// not depend on the γ or the step shown, so they are memoised: stepping
+// through a run, or moving γ, solves the sweep once.
+func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
+	gs := sweepGammas()
+	key := sweepKey(pr, tx)
+	errs, ok := sweeps.get(key)
+	if !ok {
+		var err error
+		if errs, err = solveSweep(pr, gs, tx, ty, held); err != nil {
+			return render.Curves{}, err
+		}
+		sweeps.put(key, errs)
+	}
+	c := render.Curves{
+		Title:  "training error against γ at C = " + sig(pr.P.C),
+		XLabel: "γ (log scale)", YLabel: "error", LogX: true, Percent: true,
+		Series: []render.Curve{{Name: "training error", X: gs, Y: errs[0]}}, Mark: pr.P.Kernel.Gamma,
+	}
+	if held {
+		c.Series = append(c.Series, render.Curve{Name: "held-out error", X: gs, Y: errs[1], Dashed: true})
+		c.Title = "training and held-out error against γ at C = " + sig(pr.P.C)
+	}
+	return c, nil
+}
+
+// solveSweep returns the training and held-out errors at each γ of gs.
+// The training error is read off SMO's gradient and the held-out error
+// sums over the support vectors only, so neither costs n² kernel values.
+func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([2][]float64, error) {
+	errs := [2][]float64{make([]float64, len(gs)), make([]float64, len(gs))}
+	y := labelsOf(pr)
+	for i, g := range gs {
+		p := pr.P
+		p.Kernel.Gamma, p.Tol, p.MaxIter = g, sweepTol, svmMaxIter
+		q, _, err := svm.New(pr.X, y, p)
+		if err != nil {
+			return errs, err
+		}
+		s, err := q.Solve(context.Background())
+		if err != nil {
+			return errs, err
+		}
+		wrong := 0
+		for _, m := range q.Margins(s) {
+			if m <= 0 {
+				wrong++
+			}
+		}
+		errs[0][i] = float64(wrong) / float64(len(y))
+		if held {
+			errs[1][i] = errorRate(q.Expansion(s).Eval, tx, ty)
+		}
+	}
+	return errs, nil
+}
+
+// sweepKey names a sweep by everything it depends on: the points and
+// labels, C, the kernel but its γ, and the held-out points.
+func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
+	h := sha256.New()
+	k := pr.P.Kernel
+	for _, v := range []float64{pr.P.C, float64(k.Kind), float64(k.Degree), k.Coef0} {
+		binary.Write(h, binary.LittleEndian, v)
+	}
+	for i, x := range pr.X {
+		binary.Write(h, binary.LittleEndian, x)
+		binary.Write(h, binary.LittleEndian, pr.Y[i])
+	}
+	h.Write([]byte{0xff})
+	for _, x := range tx {
+		binary.Write(h, binary.LittleEndian, x)
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// sweeps memoises recent γ sweeps. It holds results of a pure function,
+// not anyone's state, and is bounded: the oldest entry goes first.
+var sweeps = memo[[sha256.Size]byte, [2][]float64]{max: 64}
+
+// memo is a small bounded map, safe for concurrent use, that forgets its
+// oldest entry when full.
+type memo[K comparable, V any] struct {
+	mu    sync.Mutex
+	max   int
+	m     map[K]V
+	order []K
+}
+
+func (c *memo[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *memo[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	if len(c.order) == c.max {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[k] = v
+	c.order = append(c.order, k)
+}

@@ -1,0 +1,147 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos/dataset"
+	"github.com/margin-edu/margin/internal/algos/svm"
+)
+
+// Kernel demo limits the README lists with the parameters.
+const (
+	MinKernelGamma = 1e-3 // γ runs over [MinKernelGamma, MaxKernelGamma] on a log slider
+	MaxKernelGamma = 1e3
+	MaxCoef0       = 10.0 // |coef0| of the polynomial and sigmoid functions
+)
+
+// kernelSets are the data sets of the kernel demos: two classes that no
+// line separates, and the notes' XOR table.
+var kernelSets = []Option{{"circles", "circles (random)"}, {"moons", "two moons (random)"},
+	{"xor-cloud", "xor (random)"}, {"checkerboard", "checkerboard (random)"}, {"xor", "xor (notes, 4 points)"}}
+
+// kernelData is the data of the kernel demos, circles first.
+func kernelData() DataSpec {
+	return DataSpec{Labels: ClassLabels, MaxClasses: 2, Default: "circles", Sets: kernelSets, Make: datasetPoints}
+}
+
+// shapeSet reports whether the state's set is one of the random shapes,
+// which take a noise level.
+func shapeSet(s State) bool {
+	return s.Is(keyData, "circles") || s.Is(keyData, "moons") || s.Is(keyData, "xor-cloud") || s.Is(keyData, "checkerboard")
+}
+
+// shapeParams are the size, noise and seed of the kernel demos' sets.
+func shapeParams(n, seedDoc string) []Param {
+	return []Param{
+		{Key: "n", Label: "points", Doc: "points of a random set", Kind: Int, Group: GroupData,
+			Default: n, Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
+		{Key: "noise", Label: "noise", Doc: "standard deviation of the jitter added to each coordinate (random sets)",
+			Kind: Float, Group: GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: shapeSet},
+		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: Int, Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
+	}
+}
+
+// kernelKinds are the kernels of the SVM demos; functions adds the two
+// that are not kernels, for the Gram demo to show failing Mercer's test.
+func kernelKinds(functions bool) []Option {
+	o := []Option{{"linear", "linear ⟨x, z⟩"}, {"poly", "polynomial (coef0 + γ⟨x, z⟩)^degree"},
+		{"rbf", "Gaussian exp(−γ‖x − z‖²)"}, {"laplace", "Laplace exp(−γ‖x − z‖)"}}
+	if functions {
+		o = append(o, Option{"sigmoid", "tanh(γ⟨x, z⟩ + coef0): not a kernel"},
+			Option{"neg-sqdist", "−‖x − z‖²: not a kernel"})
+	}
+	return o
+}
+
+// kernelParams declares the kernel and its numbers once for every kernel
+// demo. functions admits the non-kernels, and a negative coef0 with them
+// (which can break a polynomial kernel too).
+func kernelParams(functions bool) []Param {
+	uses := func(kinds ...string) func(State) bool {
+		return func(s State) bool {
+			for _, k := range kinds {
+				if s.Is("kernel", k) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	minCoef0 := 0.0
+	if functions {
+		minCoef0 = -MaxCoef0
+	}
+	return []Param{
+		{Key: "kernel", Label: "kernel", Doc: "kernel k(x, z)", Kind: Choice, Group: GroupAlgo, Default: "rbf",
+			Options: kernelKinds(functions)},
+		{Key: "gamma", Label: "γ (σ = 1/γ)", Doc: "kernel γ; the notes' Gaussian width is σ = 1/γ (log slider)", Kind: Float,
+			Group: GroupAlgo, Default: "1", Min: MinKernelGamma, Max: MaxKernelGamma, Step: "any", Log: true,
+			When: uses("poly", "rbf", "laplace", "sigmoid")},
+		{Key: "degree", Label: "degree", Doc: "polynomial degree", Kind: Int, Group: GroupAlgo, Default: "2",
+			Min: 1, Max: svm.MaxDegree, When: uses("poly")},
+		{Key: "coef0", Label: "coef0", Doc: "constant term of the polynomial (and sigmoid) function", Kind: Float,
+			Group: GroupAlgo, Default: "1", Min: minCoef0, Max: MaxCoef0, Step: "0.1", When: uses("poly", "sigmoid")},
+	}
+}
+
+// kernelOf is the kernel s selects.
+func kernelOf(s State) svm.Kernel {
+	kind, err := svm.ParseFunctionKind(s.Str("kernel"))
+	if err != nil {
+		return svm.Kernel{Kind: svm.Linear}
+	}
+	return svm.Kernel{Kind: kind, Gamma: s.Float("gamma"), Degree: s.Int("degree"), Coef0: s.Float("coef0")}
+}
+
+// kernelName writes a kernel with its numbers, for titles and panels:
+// "Gaussian, γ = 2 (σ = 0.5)".
+func kernelName(k svm.Kernel) string {
+	g := "γ = " + sig(k.Gamma)
+	switch k.Kind {
+	case svm.Linear:
+		return "linear kernel"
+	case svm.Poly:
+		return fmt.Sprintf("polynomial (%s + %s⟨x, z⟩)^%d", sig(k.Coef0), sig(k.Gamma), k.Degree)
+	case svm.RBF:
+		return "Gaussian, " + g + " (σ = " + sig(1/k.Gamma) + ")"
+	case svm.Laplace:
+		return "Laplace, " + g + " (σ = " + sig(1/k.Gamma) + ")"
+	case svm.Sigmoid:
+		return fmt.Sprintf("tanh(%s⟨x, z⟩ %s)", sig(k.Gamma), signedTerm(k.Coef0))
+	case svm.NegSqDist:
+		return "−‖x − z‖²"
+	}
+	return k.String()
+}
+
+// signedTerm writes "+ 1" or "− 1".
+func signedTerm(v float64) string {
+	if v < 0 || math.Signbit(v) {
+		return "− " + sig(-v)
+	}
+	return "+ " + sig(v)
+}
+
+// heldOut draws the held-out points of a random set: the same set with
+// another seed, so they come from the same distribution as the training
+// points and are never among them. Fixed and custom sets have none.
+func heldOut(s State) (x [][]float64, y []int, ok bool) {
+	if !randomSet(s) {
+		return nil, nil, false
+	}
+	t, err := s.With("seed", strconv.Itoa(s.Int("seed")^heldOutSeed))
+	if err != nil {
+		return nil, nil, false
+	}
+	xs, ys, err := datasetPoints(t)
+	if err != nil {
+		return nil, nil, false
+	}
+	return xs, signLabels(ys), true
+}
+
+// heldOutSeed turns a training seed into its held-out one; seeds are
+// below 2³¹, so the flipped bit keeps them in range and distinct.
+const heldOutSeed = 1 << 30

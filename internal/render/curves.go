@@ -1,0 +1,335 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Curves is a small line chart for a sweep of a hyperparameter: training
+// and held-out error against γ, the polynomial degree or k, with the
+// current setting marked.
+type Curves struct {
+	Title, XLabel, YLabel string
+	LogX                  bool // a log10 x axis; every x must then be > 0
+	Percent               bool // y in [0, 1], labelled as percentages
+	Series                []Curve
+	// Mark is the x of the current setting, drawn as a vertical line;
+	// NaN for none (0 is a place on a linear axis).
+	Mark float64
+}
+
+// Curve is one series of a Curves chart, drawn in the next Okabe–Ito
+// colour and marker shape (blue discs, vermillion squares, bluish green
+// triangles, …), dashed when Dashed.
+type Curve struct {
+	Name   string
+	X, Y   []float64
+	Dashed bool
+}
+
+// DefaultCurvesHeight is CurvesSVG's default height in CSS pixels; it is
+// 600 px wide.
+const DefaultCurvesHeight = 300
+
+// maxCurves is the most series a chart tells apart by colour and marker.
+const maxCurves = 8
+
+// maxCurvePoints bounds each series; past a few hundred the markers merge
+// into a thick line anyway.
+const maxCurvePoints = 2000
+
+// CurvesSVG writes c as an SVG line chart, 600×300 px for a zero opt
+// size: each series as a line through markers at its points (in order of
+// x), a legend above, the mark as a vertical line labelled with its x,
+// and a y axis from 0 (or below, for negative values) with some room
+// above the largest value. A series with no points draws nothing.
+//
+// It returns ErrNoData for no series, ErrShape for more than 8 series or
+// 2000 points in one, an X and Y of different lengths, or with LogX an
+// x or a Mark ≤ 0, and ErrNotFinite for a NaN or infinite value or an
+// infinite Mark, before writing anything.
+func CurvesSVG(w io.Writer, c Curves, opt Options) error {
+	f, err := c.figure(opt)
+	if err != nil {
+		return err
+	}
+	return f.writeSVG(w)
+}
+
+func (c Curves) check() error {
+	switch n := len(c.Series); {
+	case n == 0:
+		return fmt.Errorf("%w: a chart needs at least one series", ErrNoData)
+	case n > maxCurves:
+		return fmt.Errorf("%w: %d series; at most %d are told apart", ErrShape, n, maxCurves)
+	case math.IsInf(c.Mark, 0):
+		return fmt.Errorf("mark: %w", ErrNotFinite)
+	case c.LogX && c.Mark <= 0:
+		return fmt.Errorf("%w: mark at x = %v on a log axis; want x > 0, or NaN for no mark", ErrShape, c.Mark)
+	}
+	for i, s := range c.Series {
+		switch {
+		case len(s.X) != len(s.Y):
+			return fmt.Errorf("%w: series %d (%q) has %d x and %d y", ErrShape, i, s.Name, len(s.X), len(s.Y))
+		case len(s.X) > maxCurvePoints:
+			return fmt.Errorf("%w: series %d (%q) has %d points; at most %d are drawn", ErrShape, i, s.Name, len(s.X), maxCurvePoints)
+		}
+		if err := finite(slices.Concat(s.X, s.Y)...); err != nil {
+			return fmt.Errorf("series %d (%q): %w", i, s.Name, err)
+		}
+		for _, x := range s.X {
+			if c.LogX && x <= 0 {
+				return fmt.Errorf("%w: series %d (%q) has x = %v on a log axis", ErrShape, i, s.Name, x)
+			}
+		}
+	}
+	return nil
+}
+
+// sorted returns s's points in order of x, ties in the order given.
+func (s Curve) sorted() []vec {
+	pts := make([]vec, len(s.X))
+	for i := range s.X {
+		pts[i] = vec{s.X[i], s.Y[i]}
+	}
+	slices.SortStableFunc(pts, func(a, b vec) int { return cmp.Compare(a.X, b.X) })
+	return pts
+}
+
+// xRange spans the points and the mark, padded by 3 % of the span (on a
+// log axis, of the decades) so the end markers are whole.
+func (c Curves) xRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Series {
+		for _, x := range s.X {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	if !math.IsNaN(c.Mark) {
+		lo, hi = math.Min(lo, c.Mark), math.Max(hi, c.Mark)
+	}
+	switch {
+	case math.IsInf(lo, 1) && c.LogX:
+		return 0.1, 10
+	case math.IsInf(lo, 1):
+		return 0, 1
+	case c.LogX:
+		a, b := math.Log10(lo), math.Log10(hi)
+		pad := 0.03 * math.Max(b-a, 1)
+		return math.Pow(10, a-pad), math.Pow(10, b+pad)
+	}
+	pad := 0.03 * (hi - lo)
+	if pad == 0 {
+		pad = math.Max(1, math.Abs(lo)/2)
+	}
+	return clampAxis(lo - pad), clampAxis(hi + pad)
+}
+
+func (c Curves) figure(opt Options) (*figure, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	fw, fh := opt.size(DefaultSize, DefaultCurvesHeight)
+	th := stripTheme(fw)
+
+	p := plot.New()
+	th.style(p, c.XLabel, c.YLabel, 13, 12, 11)
+	p.Title.Text = c.Title
+	fitTitle(p, fw-th.pt(14))
+	p.Title.Padding = th.pt(4)
+	p.X.Min, p.X.Max = c.xRange()
+	p.X.Tick.Marker = niceTicks{n: 5}
+	if c.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{n: 8}
+	}
+	var all []vec
+	for _, s := range c.Series {
+		all = append(all, s.sorted()...)
+	}
+	lo, hi := 0.0, 0.0
+	for _, q := range all {
+		lo, hi = math.Min(lo, q.Y), math.Max(hi, q.Y)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	if lo < 0 {
+		lo -= 0.06 * (hi - lo)
+	} else {
+		lo = -0.03 * hi // the markers on 0 stay whole
+	}
+	p.Y.Min, p.Y.Max = lo, hi+0.12*(hi-lo)
+	p.Y.Tick.Marker = niceTicks{n: 4}
+	if c.Percent {
+		p.Y.Tick.Marker = percentTicks{niceTicks{n: 4}}
+	}
+	cl := &curveLines{c: c, th: th}
+	p.Add(cl)
+
+	lg := &flowLegend{style: th.text(11, false, draw.XLeft, draw.YCenter), thumbW: th.pt(24), gap: th.pt(14), above: th.pt(4)}
+	for i, s := range c.Series {
+		lg.items = append(lg.items, LegendItem{Label: s.Name, Thumbs: []plot.Thumbnailer{curveThumb{cl, i}}})
+	}
+	if !math.IsNaN(c.Mark) {
+		lg.items = append(lg.items, LegendItem{Label: "current setting", Thumbs: []plot.Thumbnailer{curveThumb{cl, -1}}})
+	}
+	p.Add(lg)
+
+	f := &figure{w: fw, h: fh, title: c.Title, desc: c.describe()}
+	if f.title == "" {
+		f.title = strings.TrimSpace(c.YLabel + " against " + c.XLabel)
+	}
+	f.draw = func(cv draw.Canvas) {
+		paper(cv)
+		cv = draw.Crop(cv, th.pt(4), -th.pt(12), th.pt(2), -th.pt(4))
+		base := p.Title.Padding
+		for range 2 { // the legend's height depends on the data area's width
+			dc := p.DataCanvas(cv)
+			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+		}
+		p.Draw(cv)
+	}
+	return f, nil
+}
+
+// describe is the <desc>: the axes, and each series' range and best.
+func (c Curves) describe() string {
+	var d strings.Builder
+	scale := ""
+	if c.LogX {
+		scale = " (log scale)"
+	}
+	fmt.Fprintf(&d, "A line chart of %s against %s%s.", orDefault(c.YLabel, "y"), orDefault(c.XLabel, "x"), scale)
+	x := "x"
+	if n := len([]rune(c.XLabel)); n > 0 && n <= 4 {
+		x = c.XLabel
+	}
+	y := func(v float64) string {
+		if c.Percent {
+			return sig(100*v, 3) + "%"
+		}
+		return sig(v, 3)
+	}
+	for _, s := range c.Series {
+		pts := s.sorted()
+		if len(pts) == 0 {
+			fmt.Fprintf(&d, " %s: no points.", orDefault(s.Name, "a series"))
+			continue
+		}
+		low := slices.MinFunc(pts, func(a, b vec) int { return cmp.Compare(a.Y, b.Y) })
+		last := pts[len(pts)-1]
+		fmt.Fprintf(&d, " %s: from %s at %s = %s to %s at %s = %s, lowest %s at %s = %s.", orDefault(s.Name, "a series"),
+			y(pts[0].Y), x, sig(pts[0].X, 3), y(last.Y), x, sig(last.X, 3), y(low.Y), x, sig(low.X, 3))
+	}
+	if !math.IsNaN(c.Mark) {
+		fmt.Fprintf(&d, " A vertical line marks the current setting, %s = %s.", x, sig(c.Mark, 3))
+	}
+	return d.String()
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// percentTicks labels a ticker's ticks of values in [0, 1] as percentages.
+type percentTicks struct{ niceTicks }
+
+func (t percentTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.niceTicks.Ticks(lo, hi)
+	step := niceStep((hi - lo) / t.n)
+	decimals := int(math.Max(0, math.Ceil(-math.Log10(100*step)-1e-9)))
+	for i, tk := range ts {
+		if tk.Label != "" {
+			l := strconv.FormatFloat(100*tk.Value, 'f', decimals, 64)
+			if strings.Trim(l, "-0.") == "" {
+				l = strings.TrimPrefix(l, "-")
+			}
+			ts[i].Label = strings.Replace(l, "-", "−", 1) + "%"
+		}
+	}
+	return ts
+}
+
+// curveLines draws the mark and the series, each line under its markers.
+type curveLines struct {
+	c  Curves
+	th theme
+}
+
+func (cl *curveLines) style(i int) draw.LineStyle {
+	sty := draw.LineStyle{Color: classColor(i), Width: cl.th.pt(2)}
+	if cl.c.Series[i].Dashed {
+		sty.Dashes = []vg.Length{cl.th.pt(6), cl.th.pt(4)}
+	}
+	return sty
+}
+
+func (cl *curveLines) markStyle() draw.LineStyle {
+	return draw.LineStyle{Color: grey, Width: cl.th.pt(1.5), Dashes: []vg.Length{cl.th.pt(2), cl.th.pt(3)}}
+}
+
+func (cl *curveLines) radius(n int) vg.Length { return cl.th.pt(math.Max(2, 4-float64(n)/40)) }
+
+func (cl *curveLines) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	if m := cl.c.Mark; !math.IsNaN(m) {
+		x := trX(m)
+		c.StrokeLine2(cl.markStyle(), x, c.Min.Y, x, c.Max.Y)
+		sty := cl.th.text(11, false, draw.XLeft, draw.YTop)
+		at := vg.Point{X: x + cl.th.pt(4), Y: c.Max.Y - cl.th.pt(2)}
+		txt := sig(m, 3)
+		if n := len([]rune(cl.c.XLabel)); n > 0 && n <= 4 { // a symbol: "γ = 0.5"
+			txt = cl.c.XLabel + " = " + txt
+		}
+		if at.X+sty.Width(txt) > c.Max.X {
+			sty.XAlign, at.X = draw.XRight, x-cl.th.pt(4)
+		}
+		haloText(&c, sty, at, txt)
+	}
+	for i, s := range cl.c.Series {
+		pts := s.sorted()
+		line := make([]vg.Point, len(pts))
+		for k, q := range pts {
+			line[k] = vg.Point{X: trX(q.X), Y: trY(q.Y)}
+		}
+		if len(line) > 1 {
+			c.StrokeLines(cl.style(i), c.ClipLinesXY(line)...)
+		}
+		r := cl.radius(len(pts))
+		for _, at := range line {
+			if c.Contains(at) {
+				drawMarker(&c, cl.th, i, at, r, false)
+			}
+		}
+	}
+}
+
+// curveThumb is a series' legend swatch, its line through its marker, or
+// (series −1) the mark's line.
+type curveThumb struct {
+	cl *curveLines
+	i  int
+}
+
+func (t curveThumb) Thumbnail(c *draw.Canvas) {
+	ctr := c.Center()
+	if t.i < 0 {
+		c.StrokeLine2(t.cl.markStyle(), ctr.X, c.Min.Y, ctr.X, c.Max.Y)
+		return
+	}
+	c.StrokeLine2(t.cl.style(t.i), c.Min.X, ctr.Y, c.Max.X, ctr.Y)
+	drawMarker(c, t.cl.th, t.i, ctr, min(t.cl.th.pt(4), (c.Max.Y-c.Min.Y)/2), false)
+}

@@ -1,0 +1,108 @@
+package render
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Picks marks a few named points of the data plane, such as the two
+// points x and z a learner picked to check a kernel's value k(x, z): each
+// a yellow diamond outlined in black, larger than a data point, with its
+// name in bold beside it on a white halo, placed where it covers the
+// fewest of the picks and of Avoid. Add it after the data points, so the
+// marks are on top.
+//
+// Radius and Edge are for a figure of the default size; a DataFigure
+// scales them with its type. Picks has no DataRange: the figure chooses
+// the view, and picks outside it are not drawn.
+type Picks struct {
+	pts    []vec
+	labels []string
+
+	Radius vg.Length
+	Edge   draw.LineStyle
+	// Avoid lists other points, the data, for the names not to cover.
+	Avoid [][2]float64
+
+	th theme
+}
+
+// NewPicks returns the marks of pts named labels[i] ("x", "z"). labels
+// may be nil (no names) or have one entry per point, "" for an unnamed
+// one. No points is not an error: the layer then draws nothing, as before
+// a learner has picked any.
+//
+// It returns ErrShape when labels has another length than pts and
+// ErrNotFinite for a NaN or infinite coordinate.
+func NewPicks(pts [][2]float64, labels []string) (*Picks, error) {
+	if labels != nil && len(labels) != len(pts) {
+		return nil, fmt.Errorf("%w: %d picks, %d labels", ErrShape, len(pts), len(labels))
+	}
+	pk := &Picks{
+		Radius: vg.Points(7.5),
+		Edge:   draw.LineStyle{Color: black, Width: vg.Points(1.75)},
+		th:     theme{scale: 1},
+	}
+	for i, p := range pts {
+		if err := finite(p[0], p[1]); err != nil {
+			return nil, fmt.Errorf("pick %d: %w", i, err)
+		}
+		pk.pts = append(pk.pts, vec{p[0], p[1]})
+	}
+	if labels != nil {
+		pk.labels = append([]string(nil), labels...)
+	}
+	return pk, nil
+}
+
+// Plot implements plot.Plotter: the diamonds, then their names.
+func (pk *Picks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	at := func(q vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
+	var obs []obstacle
+	for _, q := range pk.Avoid {
+		if pt := at(vec{q[0], q[1]}); c.Contains(pt) {
+			obs = append(obs, obstacle{pt, pk.th.pt(5)})
+		}
+	}
+	var labels []noteLabel
+	for i, q := range pk.pts {
+		pt := at(q)
+		if !c.Contains(pt) {
+			continue
+		}
+		pk.mark(&c, pt, pk.Radius)
+		obs = append(obs, obstacle{pt, pk.Radius * 1.3})
+		if pk.labels != nil && pk.labels[i] != "" {
+			labels = append(labels, noteLabel{at: q, text: pk.labels[i], col: black, bold: true,
+				gap: 1.3 * float64(pk.Radius) / pk.th.scale})
+		}
+	}
+	drawLabels(&c, pk.th, labels, at, obs, nil)
+}
+
+// mark draws one diamond of radius r (its area about a disc's of r) at pt.
+func (pk *Picks) mark(c *draw.Canvas, pt vg.Point, r vg.Length) {
+	path := markerPath(3, pt, r)
+	c.SetColor(yellow)
+	c.Fill(path)
+	c.SetLineStyle(pk.Edge)
+	c.Stroke(path)
+}
+
+// Thumbnail implements plot.Thumbnailer: a diamond, for a legend.
+func (pk *Picks) Thumbnail(c *draw.Canvas) {
+	r := min(pk.Radius, (c.Max.Y-c.Min.Y)/2/1.3)
+	pk.mark(c, c.Center(), r)
+}
+
+func (pk *Picks) scaled(s float64) any {
+	q := *pk
+	q.Radius = vg.Length(s) * pk.Radius
+	q.Edge = scaleLine(pk.Edge, s)
+	q.th.scale *= s
+	return &q
+}
