@@ -15,7 +15,12 @@
 // The charts beside a demo take plain data, not algorithm states, so any
 // demo can use them: HistorySVG draws scalar series a demo recorded while
 // stepping (mistakes, error, a duality gap), BarsSVG a value per point
-// (an SVM's α in its box), MatrixSVG a heat map (a Gram matrix).
+// (an SVM's α in its box), MatrixSVG a heat map (a Gram matrix),
+// SpectrumSVG sorted eigenvalues on a signed log axis (so a tiny negative
+// one, which fails Mercer's test, is as visible as a large positive one),
+// CurvesSVG a hyperparameter sweep (training and held-out error against
+// γ) and LiftSVG points in three dimensions with a plane, for a feature
+// map's lift. Picks marks a few named points on a data figure.
 //
 // # Nonlinear functions of the plane
 //

@@ -43,7 +43,7 @@ type SVMScene struct {
 	// Size, when set, sizes each point by a weight, such as αᵢ in the
 	// representer theorem's f(x) = Σᵢ αᵢyᵢK(xᵢ, x) + b: a point's marker
 	// area grows with Size[i]/max(Size), from the normal radius at 0 to
-	// 2.2 times it for the largest, and a support vector's ring grows
+	// 1.7 times it for the largest, and a support vector's ring grows
 	// with its point. Nil draws every point the same.
 	Size []float64
 	// Pair is the SMO pair (i, j) this step optimised, ringed and
@@ -339,7 +339,7 @@ func (s *svmDraw) ringAt(i int) float64 { return 1.25*s.pointR(i) + 2 }
 
 // maxGrow is the radius of the point of the largest Size, as a multiple
 // of the normal radius.
-const maxGrow = 2.2
+const maxGrow = 1.7
 
 // growth returns each point's radius as a multiple of the normal one:
 // √(1 + (maxGrow² − 1)·size/max(size)), so that the marker's area grows

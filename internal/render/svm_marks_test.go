@@ -176,7 +176,7 @@ func TestSVMPointSize(t *testing.T) {
 		}
 	}
 	desc := sized[strings.Index(sized, "<desc>"):strings.Index(sized, "</desc>")]
-	if want := "up to 2.2 times the normal radius for the largest, x₁ (2)"; !strings.Contains(desc, want) {
+	if want := "up to 1.7 times the normal radius for the largest, x₁ (2)"; !strings.Contains(desc, want) {
 		t.Errorf("desc = %q\nwant it to contain %q", desc, want)
 	}
 	if strings.Contains(plain, "marker area") {
