@@ -304,7 +304,7 @@ func TestBrowserKernelDemos(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
 		t.Fatal(err)
 	}
-	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg title').textContent.includes("γ = 10")`); err != nil {
+	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg').textContent.includes("γ = 10")`); err != nil {
 		loc, _ := chromedp.Run(ctx, chromedp.Location())
 		t.Errorf("after moving the γ slider to 10¹: location %q, want ?gamma=10 and a figure of γ = 10", loc)
 	}

@@ -226,7 +226,7 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 		t += " · margin 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
 	}
 	if k := pr.P.Kernel; k.Kind != svm.Linear {
-		t += " · " + kernelName(k)
+		t += "\n" + kernelName(k) + ", C = " + sig(pr.P.C)
 	}
 	return t
 }
