@@ -115,6 +115,6 @@ func BenchmarkKernelGammaSVG(b *testing.B) {
 	benchGet(b, "/plots/kernel-svm-gamma.svg?"+kernelSVMState, nil)
 }
 func BenchmarkKernelPegasosPage(b *testing.B) {
-	benchGet(b, "/lessons/kernels?demo=kernel-pegasos&n=300", nil)
+	benchGet(b, "/lessons/kernels?demo=kernel-pegasos&n=300&step=2000", nil)
 }
 func BenchmarkKernelGramPage(b *testing.B) { benchGet(b, "/lessons/kernels?demo=kernel-gram", nil) }

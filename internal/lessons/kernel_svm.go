@@ -9,6 +9,9 @@ import (
 	"math"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 )
@@ -78,6 +81,12 @@ func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
 // gap closes.
 const sweepTol = 1e-2
 
+// sweepMaxIter bounds each solve of the sweep, so that an ill-conditioned
+// kernel (a degree-10 polynomial at γ = 1000) costs a fraction of a
+// second, not millions of SMO steps; the chart says when a solve stopped
+// there.
+const sweepMaxIter = 10000
+
 // sweepGammas are the γ of the sweep: half decades from 10⁻² to 10³.
 func sweepGammas() []float64 {
 	g := make([]float64, 11)
@@ -112,18 +121,22 @@ func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Cu
 		c.Series = append(c.Series, render.Curve{Name: "held-out error", X: gs, Y: errs[1], Dashed: true})
 		c.Title = "training and held-out error against γ at C = " + sig(pr.P.C)
 	}
+	if stopped := floats.Sum(errs[2]); stopped > 0 {
+		c.Title += fmt.Sprintf("\n%s stopped at %d SMO steps, short of ε", plural(int(stopped), "solves"), sweepMaxIter)
+	}
 	return c, nil
 }
 
 // solveSweep returns the training and held-out errors at each γ of gs.
 // The training error is read off SMO's gradient and the held-out error
 // sums over the support vectors only, so neither costs n² kernel values.
-func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([2][]float64, error) {
-	errs := [2][]float64{make([]float64, len(gs)), make([]float64, len(gs))}
+func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([3][]float64, error) {
+	// errs[2] flags (1) the γ whose solve stopped at sweepMaxIter.
+	errs := [3][]float64{make([]float64, len(gs)), make([]float64, len(gs)), make([]float64, len(gs))}
 	y := labelsOf(pr)
 	for i, g := range gs {
 		p := pr.P
-		p.Kernel.Gamma, p.Tol, p.MaxIter = g, sweepTol, svmMaxIter
+		p.Kernel.Gamma, p.Tol, p.MaxIter = g, sweepTol, sweepMaxIter
 		q, _, err := svm.New(pr.X, y, p)
 		if err != nil {
 			return errs, err
@@ -131,6 +144,9 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 		s, err := q.Solve(context.Background())
 		if err != nil {
 			return errs, err
+		}
+		if s.Status != algos.Converged {
+			errs[2][i] = 1
 		}
 		wrong := 0
 		for _, m := range q.Margins(s) {
@@ -169,7 +185,7 @@ func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
 
 // sweeps memoises recent γ sweeps. It holds results of a pure function,
 // not anyone's state, and is bounded: the oldest entry goes first.
-var sweeps = memo[[sha256.Size]byte, [2][]float64]{max: 64}
+var sweeps = memo[[sha256.Size]byte, [3][]float64]{max: 64}
 
 // memo is a small bounded map, safe for concurrent use, that forgets its
 // oldest entry when full.
