@@ -32,11 +32,6 @@ func computeGram(in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	scene := render.SVMScene{X: x, Y: y, C: 1, Pair: [2]int{-1, -1}}
-	if len(x) == 0 {
-		return Result{Done: true, Plot: emptyPlot(), Panel: func() Panel {
-			return Panel{Status: "no points", Done: true, Start: "Add points: click on the plot."}
-		}}, nil
-	}
 	order := gramOrder(y)
 	xs := make([][]float64, len(x))
 	for i, j := range order {
@@ -91,13 +86,7 @@ func gramOrder(y []int) []int {
 }
 
 func gramPanel(k svm.Kernel, sp svm.Spectrum, n int) Panel {
-	lo, hi := sp.Values[0], sp.Values[len(sp.Values)-1]
-	neg := 0
-	for _, v := range sp.Values {
-		if v < -1e-9*max(1, hi) {
-			neg++
-		}
-	}
+	lo, hi, neg := sp.Values[0], sp.Values[len(sp.Values)-1], sp.Negatives()
 	p := Panel{
 		Counters: []Counter{
 			{"points n", strconv.Itoa(n), "n"},
@@ -143,11 +132,4 @@ func kernelFormula(k svm.Kernel) string {
 		return "⟨x, z⟩"
 	}
 	return kernelName(k)
-}
-
-// emptyPlot draws an empty data plane, for a demo with no points yet.
-func emptyPlot() Drawer {
-	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-		return render.DataFigure{Title: "no points: click to add some", View: render.DataView(nil)}.Write(w, png, opt)
-	}
 }

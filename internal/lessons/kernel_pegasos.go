@@ -107,18 +107,12 @@ func nonzero(v []float64) int {
 
 func (r kernelRun) panel(st State) Panel {
 	s := r.s
-	wrong := 0
-	for _, m := range r.margins {
-		if m <= 0 {
-			wrong++
-		}
-	}
 	p := Panel{
 		Counters: []Counter{
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(r.margins))), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(r.margins)), "error"},
 			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
 		},
 		Status: s.Status.String(), Done: s.Status.Done(),
@@ -181,8 +175,8 @@ func weightTable(r kernelRun) Table {
 // updates βⱼ, and the sum of Kα⁽ᵗ⁾ = g/(2λt) over t is Kᾱ times t. The
 // objective of ᾱ at a sampled step then costs O(n), not O(n²).
 type kernelTracker struct {
-	kp     *svm.KernelPegasos
-	g, sum []float64
+	kp          *svm.KernelPegasos
+	g, sum, col []float64
 }
 
 func newKernelTracker(kp *svm.KernelPegasos) *kernelTracker {
@@ -200,9 +194,10 @@ func (t *kernelTracker) Record(k int, s svm.KernelPegasosState) error {
 		t.sum[i] += v / c
 	}
 	if s.Violated {
-		j, yj := s.I, t.kp.Y[s.I]
-		for i, x := range t.kp.X {
-			t.g[i] += yj * t.kp.P.Kernel.Eval(x, t.kp.X[j])
+		yj := t.kp.Y[s.I]
+		t.col = t.kp.Column(s.I, t.col)
+		for i, v := range t.col {
+			t.g[i] += yj * v
 		}
 	}
 	return nil

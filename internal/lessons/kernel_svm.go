@@ -76,6 +76,18 @@ func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
 	return float64(wrong) / float64(len(x))
 }
 
+// marginError is the fraction of margins yᵢf(xᵢ) that are ≤ 0: the
+// training error counted from margins a demo already has.
+func marginError(margins []float64) float64 {
+	wrong := 0
+	for _, m := range margins {
+		if m <= 0 {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(margins))
+}
+
 // sweepTol is the sweep's SMO tolerance: looser than the demo's, since
 // an error rate needs only the signs of f, which settle long before the
 // gap closes.
@@ -148,13 +160,7 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 		if s.Status != algos.Converged {
 			errs[2][i] = 1
 		}
-		wrong := 0
-		for _, m := range q.Margins(s) {
-			if m <= 0 {
-				wrong++
-			}
-		}
-		errs[0][i] = float64(wrong) / float64(len(y))
+		errs[0][i] = marginError(q.Margins(s))
 		if held {
 			errs[1][i] = errorRate(q.Expansion(s).Eval, tx, ty)
 		}

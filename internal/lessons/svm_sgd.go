@@ -282,18 +282,12 @@ func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
 // sgdPanel describes the primal trainer's state; margins are the points'
 // yᵢf(xᵢ), which the loss chart draws too.
 func sgdPanel(r primalRun, margins []float64) Panel {
-	wrong := 0
-	for _, m := range margins {
-		if m <= 0 {
-			wrong++
-		}
-	}
 	p := Panel{
 		Counters: []Counter{
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(margins))), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(margins)), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),

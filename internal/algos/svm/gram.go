@@ -49,6 +49,20 @@ type Spectrum struct {
 // −1e-13·largest, far above −1e-9·largest.
 const psdTol = 1e-9
 
+// Negatives counts the eigenvalues below −1e-9·max(1, largest): the ones
+// that are negative beyond rounding. PSD is Negatives() == 0.
+func (s Spectrum) Negatives() int {
+	if len(s.Values) == 0 {
+		return 0
+	}
+	cut := -psdTol * math.Max(1, s.Values[len(s.Values)-1])
+	k := 0
+	for k < len(s.Values) && s.Values[k] < cut {
+		k++
+	}
+	return k
+}
+
 // Eigenvalues returns the spectrum of K. It fails with ErrNoData for a
 // nil or empty K, ErrNotFinite when an entry of K is NaN or ±Inf, and
 // ErrEigen when the eigensolver does not converge. A 1×1 matrix [a] has
@@ -92,7 +106,9 @@ func Eigenvalues(K *mat.SymDense) (Spectrum, error) {
 	for i, v := range vals {
 		vals[i] = math.Ldexp(v, e)
 	}
-	return Spectrum{Values: vals, PSD: vals[0] >= -psdTol*math.Max(1, vals[n-1])}, nil
+	sp := Spectrum{Values: vals}
+	sp.PSD = sp.Negatives() == 0
+	return sp, nil
 }
 
 // eigenValues returns A's eigenvalues, ascending, from mat.EigenSym. A

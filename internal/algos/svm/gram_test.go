@@ -327,3 +327,29 @@ func ExampleEigenvalues() {
 	// ⎡  0  -25⎤
 	// ⎣-25    0⎦ [-25 25] false
 }
+
+// TestSpectrumNegatives counts only the eigenvalues negative beyond the
+// PSD tolerance, and PSD agrees with it.
+func TestSpectrumNegatives(t *testing.T) {
+	for _, tt := range []struct {
+		vals []float64
+		want int
+	}{
+		{[]float64{-2, -1e-3, -1e-12, 0, 5}, 2},
+		{[]float64{-4e-9, 1, 10}, 0},
+		{[]float64{-2e-8, 1, 10}, 1},
+		{nil, 0},
+	} {
+		if got := (Spectrum{Values: tt.vals}).Negatives(); got != tt.want {
+			t.Errorf("Negatives(%v) = %d, want %d", tt.vals, got, tt.want)
+		}
+	}
+	K := Gram(Kernel{Kind: Sigmoid, Gamma: 1, Coef0: -1}, [][]float64{{1, 0}, {3, 0}, {0, 2}})
+	sp, err := Eigenvalues(K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.PSD != (sp.Negatives() == 0) || sp.PSD {
+		t.Errorf("tanh(⟨x, z⟩ − 1): PSD %v with %d negative eigenvalues %v", sp.PSD, sp.Negatives(), sp.Values)
+	}
+}

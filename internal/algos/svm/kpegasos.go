@@ -162,6 +162,21 @@ func (kp *KernelPegasos) columnSum(a []float64, j int) float64 {
 	return f
 }
 
+// Column writes K(xᵢ, xⱼ) for every training point i into dst (of length
+// n) and returns it: read from the Gram matrix when the trainer keeps one,
+// else computed. A caller following the run, such as a lesson keeping Kβ
+// as β changes, then pays no kernel value twice.
+func (kp *KernelPegasos) Column(j int, dst []float64) []float64 {
+	if n := len(kp.X); kp.gram != nil {
+		return append(dst[:0], kp.gram[j*n:(j+1)*n]...)
+	}
+	dst = dst[:0]
+	for _, x := range kp.X {
+		dst = append(dst, kp.P.Kernel.Eval(x, kp.X[j]))
+	}
+	return dst
+}
+
 // Status reports where s stands: Running, then IterationLimit once the T
 // iterations are done. There is no convergence test; the answer is Avg
 // after exactly T iterations.

@@ -248,3 +248,24 @@ func benchKernelPegasos(b *testing.B, n int) {
 
 func BenchmarkKernelPegasosStep500(b *testing.B)  { benchKernelPegasos(b, 500) }
 func BenchmarkKernelPegasosStep5000(b *testing.B) { benchKernelPegasos(b, 5000) }
+
+// TestKernelPegasosColumn: Column gives K(xᵢ, xⱼ) from the kept Gram
+// matrix and, past fullGramMax, computed, the same values either way.
+func TestKernelPegasosColumn(t *testing.T) {
+	for _, n := range []int{40, fullGramMax + 1} {
+		x, y := NoisyData(n, 5)
+		k := Kernel{Kind: RBF, Gamma: 0.7}
+		kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: 0.1, T: 1, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range []int{0, n / 2, n - 1} {
+			col := kp.Column(j, nil)
+			for i := range x {
+				if col[i] != k.Eval(x[i], x[j]) {
+					t.Fatalf("n = %d: Column(%d)[%d] = %v, want K = %v", n, j, i, col[i], k.Eval(x[i], x[j]))
+				}
+			}
+		}
+	}
+}
