@@ -93,8 +93,18 @@ func Decode(r io.Reader) (Request, error) {
 // context.Canceled and context.DeadlineExceeded apart; a fit whose numbers
 // overflow returns an error wrapping ErrUnprocessable.
 func Run(ctx context.Context, req Request) (any, error) {
-	if err := req.validData(); err != nil {
-		return nil, err
+	// "gd" on a quadratic needs no data; it checks x and y itself when
+	// its objective does.
+	if req.Algorithm != "gd" {
+		if err := req.validData(); err != nil {
+			return nil, err
+		}
+	}
+	switch req.Algorithm {
+	case "perceptron", "svm", "pegasos", "kernel-pegasos":
+		if err := signLabels(req.Y); err != nil {
+			return nil, err
+		}
 	}
 	switch req.Algorithm {
 	case "perceptron":
@@ -105,15 +115,26 @@ func Run(ctx context.Context, req Request) (any, error) {
 		return fitPegasos(ctx, req)
 	case "kernel-pegasos":
 		return fitKernelPegasos(ctx, req)
+	case "linear-regression":
+		return fitLinearRegression(ctx, req)
+	case "logistic-regression":
+		return fitLogisticRegression(ctx, req)
+	case "softmax-regression":
+		return fitSoftmaxRegression(ctx, req)
+	case "gd":
+		return fitGD(ctx, req)
+	case "knn":
+		return fitKNN(ctx, req)
 	case "":
 		return nil, badf(`"algorithm" is missing; known algorithms: %s`, knownAlgorithms)
 	}
 	return nil, badf("unknown algorithm %s; known algorithms: %s", clip(req.Algorithm), knownAlgorithms)
 }
 
-const knownAlgorithms = "perceptron, svm, pegasos, kernel-pegasos"
+const knownAlgorithms = "perceptron, svm, pegasos, kernel-pegasos, linear-regression, logistic-regression, softmax-regression, gd, knn"
 
-// validData checks the shapes and values of x, y and predict.
+// validData checks the shapes and values of x, y and predict; each
+// algorithm checks its labels (signLabels for the ±1 classifiers).
 func (req Request) validData() error {
 	n := len(req.X)
 	switch {
@@ -133,12 +154,14 @@ func (req Request) validData() error {
 	if err := checkRows("x", req.X, d); err != nil {
 		return err
 	}
-	if err := checkRows("predict", req.Predict, d); err != nil {
-		return err
-	}
-	for i, y := range req.Y {
-		if y != 1 && y != -1 {
-			return badf(`"y[%d]" is %v; labels must be -1 or +1`, i, y)
+	return checkRows("predict", req.Predict, d)
+}
+
+// signLabels checks the labels of a two-class classifier: −1 or +1.
+func signLabels(y []float64) error {
+	for i, v := range y {
+		if v != 1 && v != -1 {
+			return badf(`"y[%d]" is %v; labels must be -1 or +1`, i, v)
 		}
 	}
 	return nil

@@ -89,7 +89,7 @@ func TestBadRequests(t *testing.T) {
 		{"not json", `{`, "not the JSON object"},
 		{"trailing", orBody + `}{}`, "after the JSON object"},
 		{"unknown field", orBody + `,"foo":1}`, "foo"},
-		{"unknown algorithm", `{"algorithm":"knn","x":[[1]],"y":[1]}`, `unknown algorithm "knn"`},
+		{"unknown algorithm", `{"algorithm":"naive-bayes","x":[[1]],"y":[1]}`, `unknown algorithm "naive-bayes"`},
 		{"missing algorithm", `{"x":[[1]],"y":[1]}`, "algorithm"},
 		{"unknown param", orBody + `,"params":{"rate":1}}`, "rate"},
 		{"empty x", `{"algorithm":"perceptron","x":[],"y":[]}`, `"x" is empty`},
