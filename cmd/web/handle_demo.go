@@ -249,7 +249,7 @@ func handleCSV(d *lessons.Demo) echo.HandlerFunc {
 			return bad(err)
 		}
 		var buf bytes.Buffer
-		if err := lessons.WriteCSV(&buf, pts); err != nil {
+		if err := d.WriteCSV(&buf, pts); err != nil {
 			return err
 		}
 		c.Response().Header().Set("Content-Disposition", `attachment; filename="points.csv"`)

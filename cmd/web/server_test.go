@@ -78,8 +78,8 @@ func TestIndexListsCourseInOrder(t *testing.T) {
 		t.Errorf("lessons = %s\nwant %s", got, want)
 	}
 	// The lessons with demos link to their pages; the rest are coming.
-	if n := doc.Find(`li.coming`).Length(); n != 4 {
-		t.Errorf("%d lessons marked coming, want 4", n)
+	if n := doc.Find(`li.coming`).Length(); n != 3 {
+		t.Errorf("%d lessons marked coming, want 3", n)
 	}
 	for _, slug := range []string{"perceptron", "hard-margin-svm", "soft-margin-svm", "kernels"} {
 		if href, _ := doc.Find(`[data-testid="lesson-` + slug + `"] a`).Attr("href"); href != "/lessons/"+slug {
@@ -296,7 +296,7 @@ func TestFitAPI(t *testing.T) {
 	bad := []struct{ body, want string }{
 		{`{`, "JSON"},
 		{`{"algorithm":"perceptron","x":[[1,2],[3]],"y":[1,-1]}`, "same length"},
-		{`{"algorithm":"knn","x":[[1]],"y":[1]}`, "unknown algorithm"},
+		{`{"algorithm":"naive-bayes","x":[[1]],"y":[1]}`, "unknown algorithm"},
 		{strings.Repeat(" ", 4<<20+10), "4 MiB"},
 	}
 	for _, tt := range bad {

@@ -52,7 +52,8 @@ func (c *Course) find(slug string) *Lesson {
 // DefaultCourse is Margin's course with all of its demos.
 func DefaultCourse() (*Course, error) {
 	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec(),
-		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec())
+		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec(),
+		InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec())
 }
 
 // Demo returns the demo with id, or nil.

@@ -46,6 +46,12 @@ type DataSpec struct {
 	Make func(s State) (X [][]float64, Y []float64, err error)
 	// Start names the two parameters a click sets when Labels is NoLabels.
 	Start [2]string
+	// Graph says the points are observations (x, y) of a function of one
+	// input, plotted as y against x: a regression demo's data. A Point
+	// holds x in X1 and y in Y (X2 is 0); URLs, CSV and forms write "x,y",
+	// and a click at (x, y) on the plot adds that observation. Only with
+	// RealLabels.
+	Graph bool
 }
 
 // Input is what a demo's Compute is given: the validated state, its points,
@@ -130,6 +136,9 @@ func NewDemo(spec Spec) (*Demo, error) {
 	if spec.ID == "" || spec.Compute == nil || spec.Lesson == "" {
 		return nil, errors.New("lessons: a demo needs an ID, a lesson and a Compute")
 	}
+	if spec.Data.Graph && spec.Data.Labels != RealLabels {
+		return nil, fmt.Errorf("lessons: demo %s: graph data need real labels", spec.ID)
+	}
 	d := &Demo{Spec: spec, index: map[string]int{}}
 	if spec.Data.Labels != NoLabels {
 		sets := append(slices.Clone(spec.Data.Sets), Option{Custom, "custom (only your points)"})
@@ -174,6 +183,15 @@ func (d *Demo) Params() []Param { return d.params }
 
 // HasPoints reports whether the demo's data are points one can add.
 func (d *Demo) HasPoints() bool { return d.Data.Labels != NoLabels }
+
+// PointFormat is how URLs, CSV and messages write one of the demo's
+// points: "x,y" for graph data, else "x1,x2,label".
+func (d *Demo) PointFormat() string {
+	if d.Data.Graph {
+		return "x,y"
+	}
+	return "x1,x2,label"
+}
 
 // LessonPath is the lesson page that shows the demo.
 func (d *Demo) LessonPath() string { return "/lessons/" + d.Lesson }

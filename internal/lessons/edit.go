@@ -70,9 +70,11 @@ func (d *Demo) SplitEdit(q url.Values) (e Edit, rest url.Values, ok bool, probs 
 	case len(probs) > 0:
 	case e.Op == "":
 		probs["op"] = "give op=add or op=remove"
-	case e.Op == "add" && d.HasPoints() && !(px && py && pl):
+	case e.Op == "add" && d.Data.Graph && !(px && pl):
+		probs["op"] = "op=add needs px and pl (x and y)"
+	case e.Op == "add" && d.HasPoints() && !d.Data.Graph && !(px && py && pl):
 		probs["op"] = "op=add needs px, py and pl (x₁, x₂ and the label)"
-	case e.Op == "add" && !(px && py):
+	case e.Op == "add" && !d.Data.Graph && !(px && py):
 		probs["op"] = "op=add needs px and py"
 	case e.Op == "remove" && !pi:
 		probs["op"] = "op=remove needs pi, the index of the point"
@@ -99,6 +101,9 @@ func (s State) Apply(e Edit) (State, error) {
 		return c, err
 	case !s.d.HasPoints():
 		return s, errors.New("op: this demo has no points to remove")
+	case e.Op == "add" && s.d.Data.Graph:
+		// A click's y is a coordinate like x; x₂ does not exist.
+		c.Add = append(c.Add, Point{x1, 0, round3(e.Point.Y)})
 	case e.Op == "add":
 		c.Add = append(c.Add, Point{x1, x2, e.Point.Y})
 	default:
@@ -149,7 +154,8 @@ func round3(v float64) float64 {
 // numbers fit with room to spare.
 const MaxCSV = 1 << 20
 
-// ParseCSV reads points as x1,x2,label lines, as the demo's labels allow.
+// ParseCSV reads points as x1,x2,label lines (x,y for graph data), as
+// the demo's labels allow.
 // A first line with a field that is not a number is a header and is
 // skipped; any other line that does not parse is an error naming it.
 // Blank lines are skipped.
@@ -164,14 +170,14 @@ func (d *Demo) ParseCSV(r io.Reader) ([]Point, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("line %d is not CSV; each line is x1,x2,label", line)
+			return nil, fmt.Errorf("line %d is not CSV; each line is %s", line, d.PointFormat())
 		}
 		pt, perr := d.parsePoint(strings.Join(rec, ","))
 		if perr != nil {
 			if line == 1 && isHeader(rec) {
 				continue
 			}
-			return nil, fmt.Errorf("line %d: %v; each line is x1,x2,label", line, perr)
+			return nil, fmt.Errorf("line %d: %v; each line is %s", line, perr, d.PointFormat())
 		}
 		if len(pts) == MaxPoints {
 			return nil, fmt.Errorf("more than %d points; a demo takes at most %d", MaxPoints, MaxPoints)
@@ -179,7 +185,7 @@ func (d *Demo) ParseCSV(r io.Reader) ([]Point, error) {
 		pts = append(pts, pt)
 	}
 	if len(pts) == 0 {
-		return nil, errors.New("no points found; each line is x1,x2,label, e.g. 0.5,1,-1")
+		return nil, fmt.Errorf("no points found; each line is %s, e.g. %s", d.PointFormat(), d.csvExample())
 	}
 	return pts, nil
 }
@@ -195,14 +201,21 @@ func isHeader(rec []string) bool {
 	return false
 }
 
+func (d *Demo) csvExample() string {
+	if d.Data.Graph {
+		return "0.5,1.25"
+	}
+	return "0.5,1,-1"
+}
+
 // WriteCSV writes points with a header, in the form ParseCSV reads.
-func WriteCSV(w io.Writer, pts []Point) error {
+func (d *Demo) WriteCSV(w io.Writer, pts []Point) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"x1", "x2", "label"}); err != nil {
+	if err := cw.Write(strings.Split(d.PointFormat(), ",")); err != nil {
 		return err
 	}
 	for _, p := range pts {
-		if err := cw.Write([]string{fmtNum(p.X1), fmtNum(p.X2), fmtNum(p.Y)}); err != nil {
+		if err := cw.Write(d.fields(p)); err != nil {
 			return err
 		}
 	}

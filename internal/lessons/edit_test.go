@@ -73,7 +73,7 @@ func TestCSV(t *testing.T) {
 	d := perceptronDemo(t)
 	pts := []Point{{0, 0, -1}, {1.25, -3, 1}, {1e-3, 200, 1}}
 	var b strings.Builder
-	if err := WriteCSV(&b, pts); err != nil {
+	if err := d.WriteCSV(&b, pts); err != nil {
 		t.Fatal(err)
 	}
 	got, err := d.ParseCSV(strings.NewReader(b.String()))

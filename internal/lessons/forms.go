@@ -24,6 +24,7 @@ type Control struct {
 	Log            bool
 	LogMin, LogMax string
 	LogValue       string
+	LogZero        bool // the slider's leftmost stop means 0
 	Options        []SelectOption
 }
 
@@ -89,11 +90,18 @@ func control(p Param, value string) Control {
 		if c.Step == "" {
 			c.Step = "any"
 		}
-		if p.Log && p.Min > 0 {
+		lo := p.Min
+		if p.Min == 0 && p.LogZero > 0 {
+			lo, c.LogZero = p.LogZero, true
+		}
+		if p.Log && lo > 0 {
 			c.Log = true
-			c.LogMin, c.LogMax = fmtNum(math.Log10(p.Min)), fmtNum(math.Log10(p.Max))
-			if v, err := strconv.ParseFloat(value, 64); err == nil && v > 0 {
-				c.LogValue = strconv.FormatFloat(math.Log10(v), 'f', 3, 64)
+			c.LogMin, c.LogMax = fmtNum(math.Log10(lo)), fmtNum(math.Log10(p.Max))
+			switch v, err := strconv.ParseFloat(value, 64); {
+			case err == nil && v > 0:
+				c.LogValue = strconv.FormatFloat(math.Log10(max(v, lo)), 'f', 3, 64)
+			case err == nil && v == 0 && c.LogZero:
+				c.LogValue = c.LogMin
 			}
 		}
 	}

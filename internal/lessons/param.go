@@ -57,7 +57,11 @@ type Param struct {
 	// Log puts a slider on a log scale beside a Float's number input (Min
 	// must be > 0): for a value such as C that matters by its order of
 	// magnitude. The URL keeps the number itself.
-	Log     bool
+	Log bool
+	// LogZero, with Log and Min 0, starts the slider at LogZero and makes
+	// its leftmost stop mean 0: a ridge λ that matters by its order of
+	// magnitude but whose natural default is none at all.
+	LogZero float64
 	Options []Option
 	// When reports whether the parameter applies in state s; nil means
 	// always. A parameter that does not apply keeps its default, is left

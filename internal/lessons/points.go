@@ -19,7 +19,7 @@ type Point struct {
 // parser (like many others) drops any pair that contains one.
 const PointSep = "~"
 
-// parsePoints reads add=x1,x2,y~x1,x2,y~….
+// parsePoints reads add=x1,x2,y~x1,x2,y~… (x,y~x,y~… for graph data).
 func (d *Demo) parsePoints(raw string, probs Problems) []Point {
 	items := strings.Split(raw, PointSep)
 	if len(items) > MaxPoints {
@@ -30,7 +30,7 @@ func (d *Demo) parsePoints(raw string, probs Problems) []Point {
 	for k, item := range items {
 		pt, err := d.parsePoint(item)
 		if err != nil {
-			probs[keyAdd] = fmt.Sprintf("point %d %s: %v; write x1,x2,label and separate points with %s", k+1, quote(item), err, PointSep)
+			probs[keyAdd] = fmt.Sprintf("point %d %s: %v; write %s and separate points with %s", k+1, quote(item), err, d.PointFormat(), PointSep)
 			return nil
 		}
 		pts = append(pts, pt)
@@ -38,9 +38,15 @@ func (d *Demo) parsePoints(raw string, probs Problems) []Point {
 	return pts
 }
 
-// parsePoint reads "x1,x2,y".
+// parsePoint reads "x1,x2,y", or "x,y" for graph data (x is X1).
 func (d *Demo) parsePoint(s string) (Point, error) {
 	f := strings.Split(strings.TrimSpace(s), ",")
+	if d.Data.Graph {
+		if len(f) != 2 {
+			return Point{}, fmt.Errorf("has %d fields, want 2 (x,y)", len(f))
+		}
+		f = []string{f[0], "0", f[1]}
+	}
 	if len(f) != 3 {
 		return Point{}, fmt.Errorf("has %d fields, want 3", len(f))
 	}
@@ -78,7 +84,7 @@ func (d *Demo) checkLabel(raw string, y float64, err error) error {
 func (d *Demo) formatPoints(pts []Point) string {
 	parts := make([]string, len(pts))
 	for i, p := range pts {
-		parts[i] = fmtNum(p.X1) + "," + fmtNum(p.X2) + "," + fmtNum(p.Y)
+		parts[i] = strings.Join(d.fields(p), ",")
 	}
 	return strings.Join(parts, PointSep)
 }
@@ -131,4 +137,12 @@ func Columns(pts []Point) (x [][]float64, y []float64) {
 		x[i], y[i] = []float64{p.X1, p.X2}, p.Y
 	}
 	return x, y
+}
+
+// fields are a point's columns as URLs and CSV write them.
+func (d *Demo) fields(p Point) []string {
+	if d.Data.Graph {
+		return []string{fmtNum(p.X1), fmtNum(p.Y)}
+	}
+	return []string{fmtNum(p.X1), fmtNum(p.X2), fmtNum(p.Y)}
 }

@@ -236,7 +236,9 @@ func TestSig(t *testing.T) {
 // parseSig reads a number sig or signed wrote (real minus signs).
 func parseSig(t *testing.T, s string) float64 {
 	t.Helper()
-	v, err := strconv.ParseFloat(strings.NewReplacer("−", "-", "+", "").Replace(s), 64)
+	s = strings.NewReplacer("−", "-", "+", "", "·10", "e", "⁻", "-", "⁰", "0", "¹", "1", "²", "2", "³", "3",
+		"⁴", "4", "⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9").Replace(s)
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		t.Fatalf("number %q: %v", s, err)
 	}

@@ -26,7 +26,7 @@ func (d *Demo) ParamTable() string {
 		row(p.Key, p.Doc, def, allowed)
 	}
 	if d.HasPoints() {
-		row(keyAdd, "added points `x1,x2,label~…`", "none",
+		row(keyAdd, "added points `"+d.PointFormat()+"~…`", "none",
 			fmt.Sprintf("≤ %d points, \\|x\\| ≤ %s, %s", MaxPoints, fmtNum(MaxCoord), d.labelDoc()))
 		row(keyDel, "indices of data-set points removed `i,j,…`", "none", "distinct existing indices")
 	}

@@ -72,7 +72,7 @@ type DemoView struct {
 	// FrameJSON tells the page's script where the data area sits inside
 	// the plot and where the points are, so a click maps to (x₁, x₂).
 	FrameJSON string
-	Click     string // "points", "start" or "" (clicks do nothing)
+	Click     string // "points", "graph", "start" or "" (clicks do nothing)
 	History   string // inline SVG, or ""
 	Panels    []Figure
 	Panel     Panel
@@ -81,6 +81,7 @@ type DemoView struct {
 	Classes   []ClassChoice // labels a click or the add form can give
 	Points    bool          // the demo has points to edit
 	Real      bool          // labels are real numbers
+	Graph     bool          // points are (x, y) observations: DataSpec.Graph
 	AtLimit   bool
 	MaxStep   int
 	Hidden    func(except ...string) []Field
@@ -118,13 +119,15 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		ID: d.ID, Title: d.Title, PanelID: "panel-" + d.ID, Page: page,
 		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: s.Int("speed"),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
-		Forms: d.forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels,
+		Forms: d.forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
 	}
-	if v.FrameJSON, err = frameJSON(frame, r.Points); err != nil {
+	if v.FrameJSON, err = frameJSON(frame, r.Points, d.Data.Graph); err != nil {
 		return nil, err
 	}
 	switch {
+	case d.Data.Graph:
+		v.Click = "graph"
 	case d.HasPoints():
 		v.Click = "points"
 	case d.Data.Start[0] != "":
@@ -152,10 +155,15 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	return v, nil
 }
 
-func frameJSON(f render.Frame, pts []Point) (string, error) {
+// frameJSON gives each point where the plot draws it first: (x₁, x₂),
+// or (x, y) for graph data.
+func frameJSON(f render.Frame, pts []Point, graph bool) (string, error) {
 	tri := make([][3]float64, len(pts))
 	for i, p := range pts {
 		tri[i] = [3]float64{p.X1, p.X2, p.Y}
+		if graph {
+			tri[i][1] = p.Y
+		}
 	}
 	b, err := json.Marshal(struct {
 		Frame  render.Frame `json:"frame"`

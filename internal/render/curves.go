@@ -21,7 +21,14 @@ type Curves struct {
 	Title, XLabel, YLabel string
 	LogX                  bool // a log10 x axis; every x must then be > 0
 	Percent               bool // y in [0, 1], labelled as percentages
-	Series                []Curve
+	// LogY is a log10 y axis, for a training and held-out error that
+	// grows by orders of magnitude with a polynomial's degree; points with
+	// y ≤ 0 cannot be drawn on it and are skipped, breaking the line.
+	LogY bool
+	// NoMarkers draws lines only, for a function sampled at many points
+	// (a loss ℓ(r) at 200 residuals) rather than a sweep of a few settings.
+	NoMarkers bool
+	Series    []Curve
 	// Mark is the x of the current setting, drawn as a vertical line;
 	// NaN for none (0 is a place on a linear axis).
 	Mark float64
@@ -134,6 +141,29 @@ func (c Curves) xRange() (lo, hi float64) {
 	return clampAxis(lo - pad), clampAxis(hi + pad)
 }
 
+// yRange spans 0 and the points, with room above the largest value for
+// the mark's label. On a log axis it spans the positive points, padded
+// by a fraction of the decades (and a decade each way for a single value).
+func (c Curves) yRange() (lo, hi float64) {
+	if c.LogY {
+		return c.logYRange()
+	}
+	for _, s := range c.Series {
+		for _, y := range s.Y {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	if lo < 0 {
+		lo -= 0.06 * (hi - lo)
+	} else {
+		lo = -0.03 * hi // the markers on 0 stay whole
+	}
+	return lo, hi + 0.12*(hi-lo)
+}
+
 func (c Curves) figure(opt Options) (*figure, error) {
 	if err := c.check(); err != nil {
 		return nil, err
@@ -152,25 +182,13 @@ func (c Curves) figure(opt Options) (*figure, error) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{n: 8}
 	}
-	var all []vec
-	for _, s := range c.Series {
-		all = append(all, s.sorted()...)
-	}
-	lo, hi := 0.0, 0.0
-	for _, q := range all {
-		lo, hi = math.Min(lo, q.Y), math.Max(hi, q.Y)
-	}
-	if hi == lo {
-		hi = lo + 1
-	}
-	if lo < 0 {
-		lo -= 0.06 * (hi - lo)
-	} else {
-		lo = -0.03 * hi // the markers on 0 stay whole
-	}
-	p.Y.Min, p.Y.Max = lo, hi+0.12*(hi-lo)
+	p.Y.Min, p.Y.Max = c.yRange()
 	p.Y.Tick.Marker = niceTicks{n: 4}
-	if c.Percent {
+	switch {
+	case c.LogY:
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logYTicks{percent: c.Percent}
+	case c.Percent:
 		p.Y.Tick.Marker = percentTicks{niceTicks{n: 4}}
 	}
 	cl := &curveLines{c: c, th: th}
@@ -209,7 +227,11 @@ func (c Curves) describe() string {
 	if c.LogX {
 		scale = " (log scale)"
 	}
-	fmt.Fprintf(&d, "A line chart of %s against %s%s.", orDefault(c.YLabel, "y"), orDefault(c.XLabel, "x"), scale)
+	yscale := ""
+	if c.LogY {
+		yscale = " (log scale)"
+	}
+	fmt.Fprintf(&d, "A line chart of %s%s against %s%s.", orDefault(c.YLabel, "y"), yscale, orDefault(c.XLabel, "x"), scale)
 	x := "x"
 	if n := len([]rune(c.XLabel)); n > 0 && n <= 4 {
 		x = c.XLabel
@@ -301,17 +323,19 @@ func (cl *curveLines) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	for i, s := range cl.c.Series {
 		pts := s.sorted()
-		line := make([]vg.Point, len(pts))
-		for k, q := range pts {
-			line[k] = vg.Point{X: trX(q.X), Y: trY(q.Y)}
-		}
-		if len(line) > 1 {
-			c.StrokeLines(cl.style(i), c.ClipLinesXY(line)...)
-		}
 		r := cl.radius(len(pts))
-		for _, at := range line {
-			if c.Contains(at) {
-				drawMarker(&c, cl.th, i, at, r, false)
+		for _, run := range cl.c.runs(pts) {
+			line := make([]vg.Point, len(run))
+			for k, q := range run {
+				line[k] = vg.Point{X: trX(q.X), Y: trY(q.Y)}
+			}
+			if len(line) > 1 {
+				c.StrokeLines(cl.style(i), c.ClipLinesXY(line)...)
+			}
+			for _, at := range line {
+				if c.Contains(at) && !cl.c.NoMarkers {
+					drawMarker(&c, cl.th, i, at, r, false)
+				}
 			}
 		}
 	}
@@ -331,5 +355,8 @@ func (t curveThumb) Thumbnail(c *draw.Canvas) {
 		return
 	}
 	c.StrokeLine2(t.cl.style(t.i), c.Min.X, ctr.Y, c.Max.X, ctr.Y)
+	if t.cl.c.NoMarkers {
+		return
+	}
 	drawMarker(c, t.cl.th, t.i, ctr, min(t.cl.th.pt(4), (c.Max.Y-c.Min.Y)/2), false)
 }

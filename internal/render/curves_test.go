@@ -120,3 +120,117 @@ func TestCurvesErrors(t *testing.T) {
 		}
 	}
 }
+
+// degreeSweep is a polynomial's training and held-out MSE against its
+// degree on 16 points: training MSE falls to exactly 0 at degree 15, the
+// interpolant, where a log axis cannot show it, and held-out MSE grows by
+// five orders of magnitude.
+func degreeSweep() Curves {
+	c := Curves{Title: "mean squared error against the degree", XLabel: "degree p", YLabel: "MSE", LogY: true, Mark: 3}
+	train := Curve{Name: "training"}
+	held := Curve{Name: "held-out", Dashed: true}
+	for d := 0; d <= 15; d++ {
+		p := float64(d)
+		tr := 0.6 * math.Exp(-0.45*p)
+		if d == 15 {
+			tr = 0
+		}
+		train.X, train.Y = append(train.X, p), append(train.Y, tr)
+		held.X, held.Y = append(held.X, p), append(held.Y, 0.08+0.6*math.Exp(-0.8*p)+1e-4*math.Pow(2.4, p))
+	}
+	c.Series = []Curve{train, held}
+	return c
+}
+
+// lossSweep is four losses of a residual at 200 points, lines only.
+func lossSweep() Curves {
+	c := Curves{Title: "loss of a residual r", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
+	losses := []struct {
+		name string
+		f    func(r float64) float64
+	}{
+		{"squared", func(r float64) float64 { return r * r }},
+		{"absolute", math.Abs},
+		{"Huber, δ = 1", func(r float64) float64 {
+			if math.Abs(r) <= 1 {
+				return r * r / 2
+			}
+			return math.Abs(r) - 0.5
+		}},
+		{"ε-insensitive, ε = 0.5", func(r float64) float64 { return math.Max(0, math.Abs(r)-0.5) }},
+	}
+	for i, l := range losses {
+		s := Curve{Name: l.name, Dashed: i%2 == 1}
+		for k := range 200 {
+			r := -3 + 6*float64(k)/199
+			s.X, s.Y = append(s.X, r), append(s.Y, l.f(r))
+		}
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
+func TestCurvesLogYGolden(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    Curves
+	}{{"curves_logy", degreeSweep()}, {"curves_nomarkers", lossSweep()}} {
+		a := curvesSVG(t, tt.c, Options{})
+		if b := curvesSVG(t, tt.c, Options{}); a != b {
+			t.Fatalf("%s: two renderings differ", tt.name)
+		}
+		checkTextAlternative(t, a)
+		checkGolden(t, tt.name, []byte(a))
+		if *look != "" {
+			writeSVGLook(t, tt.name, []byte(a))
+		}
+	}
+}
+
+// TestCurvesLogY: the axis spans the positive values, padded in decades
+// (6 % below, 15 % above), the 0 at degree 15 is skipped, and the <desc>
+// says the scale.
+func TestCurvesLogY(t *testing.T) {
+	c := Curves{LogY: true, Series: []Curve{{X: []float64{1, 2, 3}, Y: []float64{0.01, 0, 10}}}}
+	lo, hi := c.yRange()
+	if !near(lo, math.Pow(10, -2-0.06*3), 1e-12) || !near(hi, math.Pow(10, 1+0.15*3), 1e-9) {
+		t.Errorf("y range of 0.01…10 = [%v, %v], want [10^−2.18, 10^1.45]", lo, hi)
+	}
+	c.Series[0].Y = []float64{1, 1, -1}
+	if lo, hi := c.yRange(); !near(lo, math.Pow(10, -0.5-0.06), 1e-12) || !near(hi, math.Pow(10, 0.5+0.15), 1e-12) {
+		t.Errorf("y range of a single value 1 = [%v, %v], want [10^−0.56, 10^0.65]", lo, hi)
+	}
+	runs := c.runs([]vec{{0, 1}, {1, 0}, {2, 2}, {3, 3}, {4, -1}, {5, 4}})
+	if len(runs) != 3 || len(runs[0]) != 1 || len(runs[1]) != 2 || runs[1][0].X != 2 || len(runs[2]) != 1 || runs[2][0].X != 5 {
+		t.Errorf("runs split at y ≤ 0 = %v, want [(0,1)] [(2,2) (3,3)] [(5,4)]", runs)
+	}
+	svg := curvesSVG(t, degreeSweep(), Options{})
+	for _, want := range []string{"A line chart of MSE (log scale) against degree p.", ">0.01<", ">100<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the log-y chart lacks %q", want)
+		}
+	}
+	var got []string
+	for _, tk := range (logYTicks{}).Ticks(0.15, 1.5) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0.2 0.5 1" {
+		t.Errorf("log ticks on [0.15, 1.5] labelled %q, want \"0.2 0.5 1\" (a decade alone does not give the scale)", got)
+	}
+}
+
+// TestCurvesNoMarkers: without markers the chart loses exactly the two
+// paths (fill and edge) of each point's marker and of each legend
+// swatch's, and nothing else.
+func TestCurvesNoMarkers(t *testing.T) {
+	c := lossSweep()
+	without := curvesSVG(t, c, Options{})
+	c.NoMarkers = false
+	with := curvesSVG(t, c, Options{})
+	markers := 4*200 + 4
+	if d := strings.Count(with, "<path") - strings.Count(without, "<path"); d != 2*markers {
+		t.Errorf("NoMarkers removed %d paths, want %d (2 for each of %d markers)", d, 2*markers, markers)
+	}
+}

@@ -54,6 +54,9 @@ type Field struct {
 type Level struct {
 	Value float64
 	draw.LineStyle
+	// Label, when set, is written along the level's lines in small type,
+	// where it fits ("0.9" on a probability contour); see field_labels.go.
+	Label string
 }
 
 // Field grid sizes: f is evaluated at (Res+1)² points at most.
@@ -135,6 +138,7 @@ func (f *Field) Plot(c draw.Canvas, p *plot.Plot) {
 	if f.Fill != nil {
 		c.DrawImage(vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x1, Y: y1}}, g.raster(f.Fill))
 	}
+	var lines []levelLine
 	for _, l := range f.Levels {
 		for _, line := range g.contour(l.Value) {
 			pts := make([]vg.Point, len(line))
@@ -142,8 +146,10 @@ func (f *Field) Plot(c draw.Canvas, p *plot.Plot) {
 				pts[i] = vg.Point{X: trX(q.X), Y: trY(q.Y)}
 			}
 			c.StrokeLines(l.LineStyle, c.ClipLinesXY(pts)...)
+			lines = append(lines, levelLine{l.Label, l.Value, pts})
 		}
 	}
+	labelLevels(&c, p, f.Fill, lines)
 }
 
 // raster colours one pixel per grid cell, by the mean of the cell's

@@ -105,7 +105,10 @@
     var t = e.target;
     if (!t.matches || !t.matches("input[data-log-for]")) return;
     var num = t.form && t.form.querySelector('input[type="number"][name="' + t.dataset.logFor + '"]');
-    if (num) num.value = String(Number(Math.pow(10, Number(t.value)).toPrecision(3)));
+    if (!num) return;
+    // A slider whose leftmost stop means 0 (a ridge λ).
+    if (t.dataset.logZero && Number(t.value) <= Number(t.min)) { num.value = "0"; return; }
+    num.value = String(Number(Math.pow(10, Number(t.value)).toPrecision(3)));
   });
 
   document.addEventListener("change", function (e) {
@@ -146,6 +149,7 @@
       q.searchParams.set("px", x1.toFixed(3));
       q.searchParams.set("py", x2.toFixed(3));
     } else if (best >= 0) {
+      // (A graph's points are hit where they are drawn, at (x, y).)
       q.searchParams.set("op", "remove");
       q.searchParams.set("pi", String(best));
     } else {
@@ -154,6 +158,11 @@
       q.searchParams.set("px", x1.toFixed(3));
       q.searchParams.set("py", x2.toFixed(3));
       q.searchParams.set("pl", cls ? cls.value : "1");
+      if (mode === "graph") {
+        // An observation (x, y): the plot's vertical axis is y.
+        q.searchParams.delete("py");
+        q.searchParams.set("pl", x2.toFixed(3));
+      }
     }
     busy = true;
     go(q.pathname + q.search, p.id).then(done, done);

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestRegressionLessonPage checks the linear regression lesson as a
+// student gets it: five demos with their plots and figures, step controls
+// only on gradient descent, and no id twice on the page.
+func TestRegressionLessonPage(t *testing.T) {
+	h := newTestServer(t)
+	rec := get(t, h, "/lessons/linear-regression")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /lessons/linear-regression = %d: %.300s", rec.Code, rec.Body)
+	}
+	doc := parse(t, rec)
+	noDuplicateIDs(t, doc)
+	for _, d := range []struct {
+		id      string
+		panels  []string
+		static  bool
+		counter string
+	}{
+		{"interpolation", []string{"degree"}, true, "train-mse"},
+		{"ridge", []string{"norm"}, true, "w-ls"},
+		{"reg-losses", []string{"losses"}, true, "n"},
+		{"ls-gd", nil, false, "L"},
+		{"bias-variance", []string{"lambda", "degree"}, true, "variance"},
+	} {
+		p := doc.Find("#panel-" + d.id)
+		if p.Length() != 1 {
+			t.Errorf("no demo panel #panel-%s", d.id)
+			continue
+		}
+		if p.Find(`[data-testid="plot"] svg`).Length() != 1 {
+			t.Errorf("%s: no plot", d.id)
+		}
+		if got := p.Find(`[data-testid="next"]`).Length() == 0; got != d.static {
+			t.Errorf("%s: step controls shown = %v, want %v", d.id, !got, !d.static)
+		}
+		for _, name := range d.panels {
+			if p.Find(`[data-testid="panel-`+name+`"] svg`).Length() != 1 {
+				t.Errorf("%s: no %s figure", d.id, name)
+			}
+		}
+		if strings.TrimSpace(p.Find(`[data-testid="`+d.counter+`"]`).Text()) == "" {
+			t.Errorf("%s: counter %s is empty", d.id, d.counter)
+		}
+	}
+	if got := doc.Find(`#panel-ridge [data-testid="formula"]`).Text(); got != "−20" {
+		t.Errorf("ridge demo at ε = 0.1: −2/ε printed %q, want −20", got)
+	}
+}
+
+// TestLSGDSteps steps gradient descent on least squares: the objective
+// falls every step, and the plot URL draws the iterate's line.
+func TestLSGDSteps(t *testing.T) {
+	h := newTestServer(t)
+	prev := 1e300
+	for k := 1; k <= 5; k++ {
+		doc := parse(t, get(t, h, "/present/ls-gd?step="+strconv.Itoa(k)))
+		if got := doc.Find(`[data-testid="step"]`).Text(); got != strconv.Itoa(k) {
+			t.Errorf("step %d: counter %q", k, got)
+		}
+		j, err := strconv.ParseFloat(strings.Replace(doc.Find(`[data-testid="objective"]`).Text(), "−", "-", 1), 64)
+		if err != nil || j >= prev {
+			t.Errorf("step %d: J %q after %v; with η < 2/L it falls every step", k, doc.Find(`[data-testid="objective"]`).Text(), prev)
+		}
+		prev = j
+	}
+	rec := get(t, h, "/plots/ls-gd.svg?step=7")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "iteration 7") {
+		t.Errorf("plot at step 7: %d %.200s", rec.Code, rec.Body)
+	}
+}
+
+// TestRegressionBadQueries: out-of-range or malformed values are 400s that
+// name the key, never a 500.
+func TestRegressionBadQueries(t *testing.T) {
+	h := newTestServer(t)
+	for _, c := range []struct{ url, key string }{
+		{"/lessons/linear-regression?degree=21", "degree"},
+		{"/lessons/linear-regression?lambda=-1", "lambda"},
+		{"/lessons/linear-regression?demo=ridge&eps=0", "eps"},
+		{"/lessons/linear-regression?demo=ridge&eps=NaN", "eps"},
+		{"/lessons/linear-regression?demo=reg-losses&delta=0", "delta"},
+		{"/lessons/linear-regression?demo=bias-variance&fits=100000", "fits"},
+		{"/plots/ls-gd.svg?eta=1e9", "eta"},
+		{"/plots/interpolation.svg?data=custom&add=1,2,3", "add"},
+		{"/plots/bias-variance.svg?data=custom&add=0,1~1,0", "built-in"},
+	} {
+		rec := get(t, h, c.url)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), c.key) {
+			t.Errorf("%s = %d, want 400 naming %s: %.300s", c.url, rec.Code, c.key, rec.Body)
+		}
+	}
+}
+
+// TestRegressionClickAdds: an observation added by a click lands in the
+// URL as x,y and in the CSV.
+func TestRegressionClickAdds(t *testing.T) {
+	h := newTestServer(t)
+	rec := get(t, h, "/lessons/linear-regression?op=add&px=0.5&pl=1.25")
+	if rec.Code != http.StatusSeeOther && rec.Code != http.StatusFound && rec.Code != http.StatusMovedPermanently {
+		t.Fatalf("click = %d: %.200s", rec.Code, rec.Body)
+	}
+	loc := rec.Header().Get("Location")
+	if !strings.Contains(loc, "add=0.5%2C1.25") && !strings.Contains(loc, "add=0.5,1.25") {
+		t.Fatalf("click redirects to %s", loc)
+	}
+	csv := get(t, h, strings.Replace(loc, "/lessons/linear-regression", "/demos/interpolation/data.csv", 1)).Body.String()
+	if !strings.HasPrefix(csv, "x,y\n") || !strings.HasSuffix(csv, "0.5,1.25\n") {
+		t.Errorf("CSV after the click: %q", csv)
+	}
+}

@@ -1,0 +1,432 @@
+package fit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/margin-edu/margin/internal/algos/linreg"
+)
+
+// linRegBody returns a request on x, y with the given params JSON.
+func linRegBody(x [][]float64, y []float64, params string, extra string) string {
+	xs, _ := json.Marshal(x)
+	ys, _ := json.Marshal(y)
+	return fmt.Sprintf(`{"algorithm":"linear-regression","x":%s,"y":%s,"params":%s%s}`, xs, ys, params, extra)
+}
+
+func runLinReg(t *testing.T, body string) (*LinearRegressionResponse, error) {
+	t.Helper()
+	req, err := Decode(strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	resp, err := Run(context.Background(), req)
+	if err != nil {
+		return nil, err
+	}
+	return resp.(*LinearRegressionResponse), nil
+}
+
+func regressionData(n, d int, seed uint64) ([][]float64, []float64) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = make([]float64, d)
+		for j := range x[i] {
+			x[i][j] = r.NormFloat64()
+			y[i] += float64(j+1) * x[i][j]
+		}
+		y[i] += 2 + 0.1*r.NormFloat64()
+	}
+	return x, y
+}
+
+// TestLinearRegressionMatchesFit: the API's answer is linreg.Fit's, bit
+// for bit, with its objective and scores.
+func TestLinearRegressionMatchesFit(t *testing.T) {
+	x, y := regressionData(30, 4, 1)
+	predict := `,"predict":[[1,0,0,0],[0.5,-1,2,0]]`
+	for _, tc := range []struct {
+		params    string
+		lambda    float64
+		intercept bool
+	}{
+		{`{}`, 0, true},
+		{`null`, 0, true},
+		{`{"lambda":0.3}`, 0.3, true},
+		{`{"lambda":0.3,"fit_intercept":false,"solver":"exact"}`, 0.3, false},
+	} {
+		r, err := runLinReg(t, linRegBody(x, y, tc.params, predict))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.params, err)
+		}
+		m, err := linreg.Fit(x, y, tc.lambda, tc.intercept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range m.W {
+			if r.W[j] != m.W[j] {
+				t.Errorf("%s: w = %v, linreg.Fit %v", tc.params, r.W, m.W)
+				break
+			}
+		}
+		if r.B != m.B || r.Objective != linreg.Objective(x, y, m, tc.lambda) || r.Solver != "exact" || r.Algorithm != "linear-regression" {
+			t.Errorf("%s: b %v objective %v solver %q; want %v, %v, exact", tc.params, r.B, r.Objective, r.Solver, m.B, linreg.Objective(x, y, m, tc.lambda))
+		}
+		if want := m.Predict([]float64{0.5, -1, 2, 0}); len(r.Scores) != 2 || r.Scores[1] != want {
+			t.Errorf("%s: scores %v, want [_, %v]", tc.params, r.Scores, want)
+		}
+		if !tc.intercept && r.B != 0 {
+			t.Errorf("fit_intercept false: b = %v, want 0", r.B)
+		}
+	}
+}
+
+// TestLinearRegressionJSON: the answer's shape, with "scores": [] when
+// nothing is to be predicted and no gd fields for the exact solver.
+func TestLinearRegressionJSON(t *testing.T) {
+	// y = 2x + 1 exactly: w = 2, b = 1, objective 0.
+	r, err := runLinReg(t, `{"algorithm":"linear-regression","x":[[0],[1],[2]],"y":[1,3,5]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(r)
+	if math.Abs(r.W[0]-2) > 1e-14 || math.Abs(r.B-1) > 1e-14 || r.Objective > 1e-28 {
+		t.Errorf("line through (0,1), (1,3), (2,5): %s", out)
+	}
+	for _, want := range []string{`"algorithm":"linear-regression"`, `"scores":[]`, `"objective":`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("answer %s lacks %s", out, want)
+		}
+	}
+	for _, absent := range []string{`"iterations"`, `"trace"`, `"eta"`} {
+		if strings.Contains(string(out), absent) {
+			t.Errorf("exact answer %s has %s", out, absent)
+		}
+	}
+}
+
+func TestLinearRegressionBadRequests(t *testing.T) {
+	x, y := regressionData(5, 2, 2)
+	for _, tc := range []struct {
+		params string
+		want   string
+	}{
+		{`{"lambda":-1}`, "params.lambda"},
+		{`{"lambda":1e13}`, "params.lambda"},
+		{`{"solver":"foo"}`, "params.solver"},
+		{`{"solver":"gd","eta":0}`, "params.eta"},
+		{`{"solver":"gd","eta":-2}`, "params.eta"},
+		{`{"solver":"gd","iters":0}`, "params.iters"},
+		{`{"solver":"gd","iters":100001}`, "params.iters"},
+		{`{"eta":0.1}`, "params.eta"},
+		{`{"iters":10}`, "params.iters"},
+		{`{"alpha":1}`, "alpha"},
+		{`{"fit_intercept":"yes"}`, "fit_intercept"},
+	} {
+		_, err := runLinReg(t, linRegBody(x, y, tc.params, ""))
+		if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("params %s: error %v; want a bad request naming %s", tc.params, err, tc.want)
+		}
+	}
+	_, err := runLinReg(t, linRegBody(x, y, `{"alpha":1}`, ""))
+	if err == nil || !strings.Contains(err.Error(), "known parameters: lambda") {
+		t.Errorf("unknown param: %v; want the known ones listed", err)
+	}
+}
+
+// TestLinearRegressionGD: gd reaches the exact answer, its trace has one
+// entry per iteration (t = 1, 2, …) until it converges, and thins to
+// every k-th iterate plus the last when iters is large.
+func TestLinearRegressionGD(t *testing.T) {
+	x, y := regressionData(40, 3, 3)
+	exact, err := runLinReg(t, linRegBody(x, y, `{"lambda":0.01}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runLinReg(t, linRegBody(x, y, `{"lambda":0.01,"solver":"gd","iters":5000}`, `,"trace":true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Solver != "gd" || r.Status != "converged" || r.Iterations == nil || *r.Iterations >= 5000 {
+		t.Fatalf("gd: solver %q status %q iterations %v; want converged before 5000", r.Solver, r.Status, r.Iterations)
+	}
+	for j := range r.W {
+		if math.Abs(r.W[j]-exact.W[j]) > 1e-8*(1+math.Abs(exact.W[j])) {
+			t.Errorf("gd w = %v, exact %v", r.W, exact.W)
+		}
+	}
+	if math.Abs(r.B-exact.B) > 1e-8*(1+math.Abs(exact.B)) || math.Abs(r.Eta-1/r.L) > 1e-15/r.L {
+		t.Errorf("gd b = %v (exact %v), eta %v with L %v; want eta = 1/L", r.B, exact.B, r.Eta, r.L)
+	}
+	// iters 5000 thins the trace to every 5th iterate; the converged run
+	// ends early and records its last one too.
+	k := *r.Iterations
+	want := k / 5
+	if k%5 != 0 {
+		want++
+	}
+	if len(r.Trace) != want || r.TraceEvery != 5 || r.Trace[0].T != 5 || r.Trace[len(r.Trace)-1].T != k {
+		t.Fatalf("trace has %d entries (t = %d … %d) for %d iterations, trace_every %d; want %d, t = 5, 10, … and %d", len(r.Trace), r.Trace[0].T, r.Trace[len(r.Trace)-1].T, k, r.TraceEvery, want, k)
+	}
+	r, err = runLinReg(t, linRegBody(x, y, `{"lambda":0.01,"solver":"gd","iters":20}`, `,"trace":true`))
+	if err != nil || len(r.Trace) != 20 || r.TraceEvery != 1 || r.Trace[19].T != 20 || len(r.Trace[0].W) != 3 {
+		t.Fatalf("20 iterations with trace: %d entries, trace_every %d (%v); want t = 1 … 20", len(r.Trace), r.TraceEvery, err)
+	}
+	// A slow run: η far below 1/L does not converge in 3000 steps.
+	r, err = runLinReg(t, linRegBody(x, y, `{"solver":"gd","eta":1e-5,"iters":3000,"fit_intercept":false}`, `,"trace":true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "iteration limit" || *r.Iterations != 3000 || r.TraceEvery != 3 || len(r.Trace) != 1000 {
+		t.Fatalf("slow gd: status %q, %d iterations, trace_every %d, %d entries; want the limit, 3000, 3, 1000", r.Status, *r.Iterations, r.TraceEvery, len(r.Trace))
+	}
+	for i, st := range r.Trace {
+		if st.T != 3*(i+1) || len(st.W) != 3 || st.B != 0 {
+			t.Fatalf("trace[%d] = t %d, w %v, b %v; want t = %d, 3 weights, b = 0", i, st.T, st.W, st.B, 3*(i+1))
+		}
+		if i > 0 && st.Objective > r.Trace[i-1].Objective {
+			t.Fatalf("objective rose from %v to %v at t = %d", r.Trace[i-1].Objective, st.Objective, st.T)
+		}
+	}
+	if last := r.Trace[len(r.Trace)-1]; last.Objective != r.Objective || last.W[0] != r.W[0] {
+		t.Errorf("last trace entry %+v is not the answer (objective %v)", last, r.Objective)
+	}
+	// Without trace: no trace fields.
+	r, err = runLinReg(t, linRegBody(x, y, `{"solver":"gd","iters":10}`, ""))
+	if err != nil || r.Trace != nil || r.TraceEvery != 0 || *r.Iterations != 10 {
+		t.Errorf("gd without trace: %+v, %v", r, err)
+	}
+}
+
+func TestLinearRegressionDiverges(t *testing.T) {
+	x, y := regressionData(20, 2, 4)
+	r, err := runLinReg(t, linRegBody(x, y, `{"solver":"gd"}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runLinReg(t, linRegBody(x, y, fmt.Sprintf(`{"solver":"gd","eta":%v,"iters":100000}`, 2.1/r.L), ""))
+	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "diverged") || !strings.Contains(err.Error(), fmt.Sprintf("2/L = %g", 2/r.L)) {
+		t.Errorf("eta = 2.1/L: %v; want a 422 saying it diverged and naming 2/L = %g", err, 2/r.L)
+	}
+}
+
+func TestLinearRegressionUnprocessable(t *testing.T) {
+	// w = y/x = 1e300/1e-300 overflows.
+	_, err := runLinReg(t, `{"algorithm":"linear-regression","x":[[1e-300],[2e-300]],"y":[1e300,2e300],"params":{"fit_intercept":false}}`)
+	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "rescale") {
+		t.Errorf("overflowing weights: %v; want a 422 saying to rescale", err)
+	}
+	// The objective at 0 is the mean of y² ≈ 1e600.
+	_, err = runLinReg(t, `{"algorithm":"linear-regression","x":[[1],[2]],"y":[1e300,-1e300],"params":{"solver":"gd"}}`)
+	if !errors.Is(err, ErrUnprocessable) {
+		t.Errorf("gd on y ≈ 1e300: %v; want a 422", err)
+	}
+}
+
+// TestLinearRegressionMinNorm: a duplicated column gets two equal
+// weights, the minimum-norm split (what LinearRegression answers).
+func TestLinearRegressionMinNorm(t *testing.T) {
+	x, y := regressionData(15, 2, 5)
+	for i := range x {
+		x[i] = append(x[i], x[i][0])
+	}
+	r, err := runLinReg(t, linRegBody(x, y, `{}`, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.W[0]-r.W[2]) > 1e-10*math.Abs(r.W[0]) || math.Abs(r.W[0]+r.W[2]-1) > 0.1 {
+		t.Errorf("w = %v; want w₀ = w₂ ≈ ½ (the true weight 1 split between the twins)", r.W)
+	}
+}
+
+// TestLinearRegressionLimits: the work limit refuses, before any work,
+// a request it cannot afford, naming the limit and what to send instead.
+func TestLinearRegressionLimits(t *testing.T) {
+	exact := linRegSetup{}
+	if w, _ := linRegWork(exact, 1000, 1000, 0); w <= MaxLinRegWork {
+		t.Fatalf("a 1000×1000 exact solve is within the limit (%.3g); the test needs one that is not", w)
+	}
+	x, y := regressionData(1000, 1000, 6)
+	req := Request{Algorithm: "linear-regression", X: x, Y: y}
+	start := time.Now()
+	_, err := Run(context.Background(), req)
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "1.5e+09") || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("1000×1000: %v; want a bad request naming the limit", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Logf("the refusal took %v (it should come before any work)", time.Since(start))
+	}
+	req.Params = json.RawMessage(`{"solver":"gd","iters":100000}`)
+	x, y = regressionData(2000, 10, 7)
+	req.X, req.Y = x, y
+	_, err = Run(context.Background(), req)
+	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "lower params.iters to at most") {
+		t.Errorf("gd 2000×10 with 100000 iterations: %v; want a bad request naming the most iterations", err)
+	}
+}
+
+func TestLinearRegressionContext(t *testing.T) {
+	x, y := regressionData(50, 2, 8)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, params := range []string{`{}`, `{"solver":"gd"}`} {
+		req := Request{Algorithm: "linear-regression", X: x, Y: y, Params: json.RawMessage(params)}
+		if _, err := Run(ctx, req); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: %v; want context.Canceled", params, err)
+		}
+	}
+}
+
+// linRegWorstBodies are the largest requests the limits allow, found from
+// the cost model along its boundary within the 4 MiB body (at most about
+// 2·10⁶ one-digit numbers): the exact solver on the largest square
+// design, tall (3300 rows) and wide (1000 features) ones, and the row
+// limit; gd with the most iterations at the row limit with one feature,
+// on 2000×600 and, with a trace, on 10000×200 (η tiny, so that it runs
+// every iteration).
+func linRegWorstBodies() map[string]string {
+	digits := func(n, d int) (string, string) {
+		r := rand.New(rand.NewPCG(uint64(n), uint64(d)))
+		var xb, yb strings.Builder
+		for i := range n {
+			if i > 0 {
+				xb.WriteByte(',')
+				yb.WriteByte(',')
+			}
+			xb.WriteByte('[')
+			for j := range d {
+				if j > 0 {
+					xb.WriteByte(',')
+				}
+				xb.WriteByte(byte('0' + r.IntN(10)))
+			}
+			xb.WriteByte(']')
+			yb.WriteByte(byte('0' + r.IntN(10)))
+		}
+		return xb.String(), yb.String()
+	}
+	body := func(n, d int, params string, trace bool) string {
+		x, y := digits(n, d)
+		return fmt.Sprintf(`{"algorithm":"linear-regression","x":[%s],"y":[%s],"params":%s,"trace":%v}`, x, y, params, trace)
+	}
+	exact := func(n, d int) bool { w, _ := linRegWork(linRegSetup{}, n, d, 0); return w <= MaxLinRegWork }
+	gd := func(n, d int) string {
+		_, most := linRegWork(linRegSetup{gd: true, intercept: true, iters: 1}, n, d, 0)
+		return fmt.Sprintf(`{"solver":"gd","eta":1e-9,"iters":%d}`, min(most, MaxLinRegIters))
+	}
+	sq := sort.Search(MaxD+1, func(k int) bool { return !exact(k, k) }) - 1
+	tall := min(sort.Search(MaxD+1, func(d int) bool { return !exact(3300, d) })-1, 2000000/3300)
+	wide := sort.Search(MaxD+1, func(n int) bool { return !exact(n, MaxD) }) - 1
+	return map[string]string{
+		"exact-square":       body(sq, sq, `{}`, false),
+		"exact-tall":         body(3300, tall, `{}`, false),
+		"exact-wide":         body(wide, MaxD, `{"lambda":0.01}`, false),
+		"exact-rows":         body(MaxN, 200, `{"fit_intercept":false}`, false),
+		"gd-rows":            body(MaxN, 1, gd(MaxN, 1), false),
+		"gd-2000x600":        body(2000, 600, gd(2000, 600), false),
+		"gd-10000x200-trace": body(MaxN, 200, gd(MaxN, 200), true),
+	}
+}
+
+// BenchmarkLinearRegressionWorst times linRegWorstBodies from body to
+// encoded answer (without HTTP).
+func BenchmarkLinearRegressionWorst(b *testing.B) {
+	for name, body := range linRegWorstBodies() {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req, err := Decode(strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp, err := Run(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(resp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestLinearRegressionWorstCPU prints each worst request's CPU time,
+// with MARGIN_WORST_CPU=1 (run it with GOMAXPROCS=1).
+func TestLinearRegressionWorstCPU(t *testing.T) {
+	if os.Getenv("MARGIN_WORST_CPU") == "" {
+		t.Skip("set MARGIN_WORST_CPU=1")
+	}
+	for name, body := range linRegWorstBodies() {
+		var before, after syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+		start := time.Now()
+		req, err := Decode(strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		resp, err := Run(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out, _ := json.Marshal(resp)
+		wall := time.Since(start)
+		syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+		cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+		r := resp.(*LinearRegressionResponse)
+		iters := 0
+		if r.Iterations != nil {
+			iters = *r.Iterations
+		}
+		fmt.Printf("%-20s %5d×%-4d cpu %6.3f s  wall %6.3f s  body %5.2f MB  answer %5.2f MB  iterations %d\n",
+			name, len(req.X), len(req.X[0]), cpu.Seconds(), wall.Seconds(), float64(len(body))/1e6, float64(len(out))/1e6, iters)
+	}
+}
+
+// TestLinearRegressionCrosscheck serves tools/crosscheck/linreg.py: with
+// MARGIN_LINREG_CROSSCHECK set to a directory, it answers every
+// request*.json there into answer*.json (or error*.txt).
+func TestLinearRegressionCrosscheck(t *testing.T) {
+	dir := os.Getenv("MARGIN_LINREG_CROSSCHECK")
+	if dir == "" {
+		t.Skip("set MARGIN_LINREG_CROSSCHECK to a directory of request*.json")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "request*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no request*.json in %s (%v)", dir, err)
+	}
+	for _, f := range files {
+		in, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := Decode(in)
+		in.Close()
+		var resp any
+		if err == nil {
+			resp, err = Run(context.Background(), req)
+		}
+		base := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "request"), ".json")
+		if err != nil {
+			os.WriteFile(filepath.Join(dir, "error"+base+".txt"), []byte(err.Error()), 0o644)
+			continue
+		}
+		out, _ := json.Marshal(resp)
+		if err := os.WriteFile(filepath.Join(dir, "answer"+base+".json"), out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

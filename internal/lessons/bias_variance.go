@@ -1,0 +1,268 @@
+package lessons
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/algos/linreg"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// Limits of the bias–variance demo: every page refits fits × (1 + the
+// two sweeps' 26 settings) polynomials, so both stay small.
+const (
+	maxFits     = 200
+	maxBVDegree = 12
+	maxBVN      = 50
+)
+
+// BiasVarianceSpec declares 003's experiment: the same inputs, fresh
+// Gaussian noise on y each time, a polynomial refitted to every resample;
+// the fan of fits shows the variance, the gap between their mean and the
+// true curve the bias, as the degree and λ change.
+func BiasVarianceSpec() Spec {
+	return Spec{
+		ID: "bias-variance", Title: "Bias and variance over many noisy resamples", Lesson: "linear-regression",
+		Data: curveData(nil, "sine", "line", "cubic"),
+		Params: append(curveParams("15", maxBVN, "0.3"),
+			Param{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Kind: Int, Group: GroupAlgo,
+				Default: "50", Min: 2, Max: maxFits},
+			degreeParam("3", maxBVDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
+		Panels: []string{"lambda", "degree"}, Static: true,
+		Compute: computeBiasVariance,
+	}
+}
+
+// bvGrid is where bias² and variance are averaged: 101 points across
+// [−1, 1], the inputs' range.
+var bvGrid = func() []float64 {
+	g := make([]float64, 101)
+	for i := range g {
+		g[i] = -1 + float64(i)/50
+	}
+	return g
+}()
+
+// bvSetup is everything a resampling run depends on but the degree and λ.
+type bvSetup struct {
+	xs    []float64
+	f     func(float64) float64
+	sigma float64
+	fits  int
+	seed  uint64
+	name  string // names f in the memo key
+}
+
+func (b bvSetup) run(p int, lambda float64) (linreg.BiasVariance, error) {
+	return linreg.ResampleFits(b.xs, b.f, b.sigma, b.fits, p, lambda, b.seed, bvGrid)
+}
+
+func computeBiasVariance(in Input) (Result, error) {
+	st := in.State
+	xy, xs, _ := graphXY(in.Points)
+	f, ok := curveTruth(st)
+	if !ok {
+		return Result{}, fmt.Errorf("bias and variance need the true curve: choose a built-in data set, not %s", Custom)
+	}
+	setup := bvSetup{xs: xs, f: f, sigma: st.Float("noise"), fits: st.Int("fits"), seed: uint64(st.Int("seed")), name: st.Str(keyData)}
+	p, lambda := st.Int("degree"), st.Float("lambda")
+	bv, err := setup.run(p, lambda)
+	if err != nil {
+		return Result{}, err
+	}
+	plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		fig, err := bvFigure(bv, f, xy, p, lambda, setup)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return fig.Write(w, png, opt)
+	}
+	sweep := func(byDegree bool) Drawer {
+		return func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+			c, err := bvSweep(setup, p, lambda, byDegree)
+			if err != nil {
+				return render.Frame{}, err
+			}
+			return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+		}
+	}
+	return Result{
+		Done: true, Plot: plotFig,
+		Panels: map[string]Drawer{"lambda": sweep(false), "degree": sweep(true)},
+		Panel:  func() Panel { return bvPanel(bv, p, lambda, setup) },
+	}, nil
+}
+
+func polyAt(m linreg.Model, p int) func(float64) float64 {
+	return func(x float64) float64 { return m.Predict(linreg.Poly(x, p)) }
+}
+
+func bvFigure(bv linreg.BiasVariance, f func(float64) float64, xy [][2]float64, p int, lambda float64, b bvSetup) (render.DataFigure, error) {
+	fs := make([]func(float64) float64, len(bv.Fits))
+	for i, m := range bv.Fits {
+		fs[i] = polyAt(m, p)
+	}
+	fan, err := render.NewFan(fs)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	mean, err := render.NewGraph(polyAt(bv.Mean, p), render.GraphStyle(0, false))
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	truth, err := render.NewGraph(f, render.TruthStyle)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	obs, err := render.NewObservations(xy)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	title := fmt.Sprintf("degree %d · bias² %s · variance %s", p, sig(bv.Bias2), sig(bv.Variance))
+	title += fmt.Sprintf("\n%d refits on fresh noise σ = %s", b.fits, sig(b.sigma))
+	if lambda > 0 {
+		title += ", ridge λ = " + sig(lambda)
+	}
+	desc := fmt.Sprintf("%d polynomials of degree %d, each fitted to the same %d inputs with fresh Gaussian noise of standard deviation %s "+
+		"on y (thin grey), their mean (blue), the true curve (dashed) and one sample of the data. Averaged over [−1, 1], the squared "+
+		"bias is %s and the variance %s.", b.fits, p, len(xy), sig(b.sigma), sig(bv.Bias2), sig(bv.Variance))
+	return graphFigure(title, desc, graphView(xy), []plot.Plotter{fan, truth, mean, obs}, []render.LegendItem{
+		{Label: "refits", Thumbs: []plot.Thumbnailer{fan}},
+		{Label: "mean of refits", Thumbs: []plot.Thumbnailer{mean}},
+		{Label: "true curve", Thumbs: []plot.Thumbnailer{truth}},
+		{Label: "one sample", Thumbs: []plot.Thumbnailer{obs.Thumb(false)}},
+	}), nil
+}
+
+// bvLambdas are the λ of the sweep chart, 10⁻⁶ to 10².
+var bvLambdas = func() []float64 {
+	var ls []float64
+	for e := -6.0; e <= 2; e += 2.0 / 3 {
+		ls = append(ls, math.Pow(10, e))
+	}
+	return ls
+}()
+
+// bvCurves holds a sweep's three curves; memoised, since a sweep refits
+// every resample at 13 settings.
+type bvCurves struct{ x, bias, variance []float64 }
+
+var bvSweeps = memo[[sha256.Size]byte, bvCurves]{max: 64}
+
+func (b bvSetup) key(p int, lambda float64, byDegree bool) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(b.name))
+	binary.Write(h, binary.LittleEndian, b.xs)
+	flag := 0.0
+	if byDegree {
+		flag = 1
+	}
+	binary.Write(h, binary.LittleEndian, []float64{b.sigma, float64(b.fits), float64(b.seed), float64(p), lambda, flag})
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// bvSweep charts bias², variance and their sum against λ (at the degree
+// shown) or against the degree (at the λ shown).
+func bvSweep(b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, error) {
+	// The sweep does not depend on the setting it varies.
+	kp, kl := p, 0.0
+	if byDegree {
+		kp, kl = 0, lambda
+	}
+	key := b.key(kp, kl, byDegree)
+	cv, ok := bvSweeps.get(key)
+	if !ok {
+		var err error
+		if cv, err = b.sweep(p, lambda, byDegree); err != nil {
+			return render.Curves{}, err
+		}
+		bvSweeps.put(key, cv)
+	}
+	c := render.Curves{Title: "bias² and variance against λ (degree " + strconv.Itoa(p) + ")", XLabel: "ridge λ", YLabel: "averaged over x",
+		LogX: true, LogY: true, Mark: lambda}
+	if lambda == 0 {
+		c.Mark = math.NaN()
+	}
+	if byDegree {
+		c.Title, c.XLabel, c.LogX, c.Mark = "bias² and variance against the degree", "degree p", false, float64(p)
+		if lambda > 0 {
+			c.Title += " (λ = " + sig(lambda) + ")"
+		}
+	}
+	total := make([]float64, len(cv.x))
+	for i := range total {
+		total[i] = cv.bias[i] + cv.variance[i]
+	}
+	c.Series = []render.Curve{{Name: "bias²", X: cv.x, Y: floorAll(cv.bias)}, {Name: "variance", X: cv.x, Y: floorAll(cv.variance)},
+		{Name: "bias² + variance", X: cv.x, Y: floorAll(total), Dashed: true}}
+	return c, nil
+}
+
+func (b bvSetup) sweep(p int, lambda float64, byDegree bool) (bvCurves, error) {
+	var cv bvCurves
+	n := len(bvLambdas)
+	if byDegree {
+		n = maxBVDegree + 1
+	}
+	for i := range n {
+		q, l, x := p, 0.0, 0.0
+		if byDegree {
+			q, l, x = i, lambda, float64(i)
+		} else {
+			l = bvLambdas[i]
+			x = l
+		}
+		r, err := b.run(q, l)
+		if err != nil {
+			return cv, err
+		}
+		cv.x, cv.bias, cv.variance = append(cv.x, x), append(cv.bias, r.Bias2), append(cv.variance, r.Variance)
+	}
+	return cv, nil
+}
+
+// floorAll lifts values below the chart's floor to it, so a log axis
+// keeps a bias² of 10⁻³⁰ (round-off) on the chart.
+func floorAll(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.Max(x, mseFloor)
+	}
+	return out
+}
+
+func bvPanel(bv linreg.BiasVariance, p int, lambda float64, b bvSetup) Panel {
+	diff := 0.0
+	for i, w := range bv.Mean.W {
+		diff = math.Max(diff, math.Abs(w-bv.Expected.W[i]))
+	}
+	diff = math.Max(diff, math.Abs(bv.Mean.B-bv.Expected.B))
+	noise := b.sigma * b.sigma
+	return Panel{
+		Counters: []Counter{
+			{"bias²", sig(bv.Bias2), "bias2"},
+			{"variance", sig(bv.Variance), "variance"},
+			{"noise σ²", sig(noise), "noise"},
+			{"expected test MSE", sig(bv.Bias2 + bv.Variance + noise), "expected"},
+		},
+		Done: true, Status: fmt.Sprintf("%d refits", b.fits),
+		Examined: fmt.Sprintf("Each refit draws yᵢ = f(xᵢ) + N(0, %s) at the same %d inputs and fits a degree-%d polynomial by "+
+			"least squares%s: with Gaussian noise that is the maximum-likelihood fit.", sig(noise), len(b.xs), p, ridgeTerm(lambda)),
+		Model: []ModelLine{
+			{Prefix: "mean of the refits:", Facts: []Fact{{"θ̄", vec(append(append([]float64{}, bv.Mean.W...), bv.Mean.B)), "mean-theta"}}},
+			{Prefix: "E[θ̂] in closed form:", Facts: []Fact{{"E[θ̂]", vec(append(append([]float64{}, bv.Expected.W...), bv.Expected.B)), "expected-theta"}}},
+		},
+		Notes: []Note{{TestID: "shrinkage", Text: fmt.Sprintf(
+			"Ridge is linear in y, so E[θ̂] is the fit of the noiseless f(xᵢ); when f is itself a polynomial of degree ≤ %d this is "+
+				"003's shrinkage (I − nλ(XᵀX + nλI)⁻¹)θ*. The mean of the %d refits is within %s of it (largest entry); more resamples close the gap.",
+			p, b.fits, sig(diff))}},
+	}
+}

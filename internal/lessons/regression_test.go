@@ -1,0 +1,294 @@
+package lessons
+
+import (
+	"bytes"
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/linreg"
+)
+
+// vandermondeMSE fits a degree-p polynomial with an intercept by an
+// independent route, gonum's QR least squares on the Vandermonde matrix
+// [1 x … xᵖ], and returns its training MSE.
+func vandermondeMSE(t *testing.T, xs, ys []float64, p int) float64 {
+	t.Helper()
+	n := len(xs)
+	a := mat.NewDense(n, p+1, nil)
+	for i, x := range xs {
+		for j := 0; j <= p; j++ {
+			a.Set(i, j, math.Pow(x, float64(j)))
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var c mat.Dense
+	if err := qr.SolveTo(&c, false, mat.NewDense(n, 1, append([]float64(nil), ys...))); err != nil {
+		t.Fatal(err)
+	}
+	var fit mat.Dense
+	fit.Mul(a, &c)
+	var s float64
+	for i := range ys {
+		r := fit.At(i, 0) - ys[i]
+		s += r * r
+	}
+	return s / float64(n)
+}
+
+// TestInterpolationDemo: the training MSE the demo prints is the one an
+// independent least-squares solve gives; at degree n − 1 the polynomial
+// passes through every point (Thm 1.3.2) and the panel says so, and the
+// held-out error is then far above the training error.
+func TestInterpolationDemo(t *testing.T) {
+	r := runSVM(t, InterpolationSpec(), "degree=3")
+	_, xs, ys := graphXY(r.Points)
+	if got, want := parseSig(t, counter(r.Panel(), "train-mse")), vandermondeMSE(t, xs, ys, 3); math.Abs(got-want) > 1e-3*want {
+		t.Errorf("degree 3: training MSE printed %v, QR gives %v", got, want)
+	}
+	if note(r.Panel(), "interpolates") != nil {
+		t.Error("degree 3 of 10 points claims to interpolate")
+	}
+	r = runSVM(t, InterpolationSpec(), "degree=9")
+	p := r.Panel()
+	if n := note(p, "interpolates"); n == nil {
+		t.Fatal("degree 9 on 10 points: no interpolation note")
+	}
+	train, test := parseSig(t, counter(p, "train-mse")), parseSig(t, counter(p, "test-mse"))
+	if train > 1e-12 || test < 100*train || test < 0.1 {
+		t.Errorf("degree 9 on 10 points: training MSE %v, held-out %v; want ≈ 0 and large", train, test)
+	}
+}
+
+// TestInterpolationSweep: the degree chart's training error never rises
+// with the degree (nested least-squares models) and reaches round-off at
+// n − 1.
+func TestInterpolationSweep(t *testing.T) {
+	r := runSVM(t, InterpolationSpec(), "n=8")
+	_, xs, ys := graphXY(r.Points)
+	hx, hy, _ := heldOutCurve(mustParse(t, mustDemo(t, InterpolationSpec()), "n=8"))
+	c, err := degreeSweep(xs, ys, hx, hy, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := c.Series[0].Y
+	for p := 1; p < len(tr); p++ {
+		if tr[p] > tr[p-1]*(1+1e-6)+1e-12 {
+			t.Errorf("training MSE rises from degree %d (%v) to %d (%v)", p-1, tr[p-1], p, tr[p])
+		}
+	}
+	if tr[7] != mseFloor {
+		t.Errorf("degree 7 on 8 points: training MSE %v, want the floor %v", tr[7], mseFloor)
+	}
+}
+
+// TestRidgeDemo: the notes' example gives w = (−2/ε, 1), and ridge equals
+// its closed form (XᵀX + nλI)⁻¹Xᵀy solved apart, and its augmented-data
+// least squares (Remark 1.3.6).
+func TestRidgeDemo(t *testing.T) {
+	for _, eps := range []float64{1, 1e-3, 1e-6} {
+		x, y := epsProblem(eps)
+		m, err := linreg.Fit(x, y, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(m.W[0]+2/eps) > 1e-9*2/eps || math.Abs(m.W[1]-1) > 1e-9 {
+			t.Errorf("ε = %g: w = %v, want (%g, 1)", eps, m.W, -2/eps)
+		}
+	}
+	const eps, lambda = 1e-3, 0.05
+	x, y := epsProblem(eps)
+	a := mat.NewDense(2, 2, []float64{0, 1, eps, 1})
+	var ata mat.Dense
+	ata.Mul(a.T(), a)
+	for i := 0; i < 2; i++ {
+		ata.Set(i, i, ata.At(i, i)+2*lambda)
+	}
+	var aty, want mat.Dense
+	aty.Mul(a.T(), mat.NewDense(2, 1, y))
+	if err := want.Solve(&ata, &aty); err != nil {
+		t.Fatal(err)
+	}
+	r := runSVM(t, RidgeSpec(), "eps=0.001&lambda=0.05")
+	p := r.Panel()
+	m, _ := linreg.Fit(x, y, lambda, false)
+	for i := range 2 {
+		if math.Abs(m.W[i]-want.At(i, 0)) > 1e-9 {
+			t.Errorf("ridge w[%d] = %v, closed form %v", i, m.W[i], want.At(i, 0))
+		}
+	}
+	if counter(p, "w-ridge") != vec(m.W) || note(p, "augment") == nil || note(p, "ridge") == nil {
+		t.Errorf("panel: ridge w %q (want %q), notes %v", counter(p, "w-ridge"), vec(m.W), p.Notes)
+	}
+	if counter(p, "formula") != counter(p, "w-ls")[1:len(sig(-2/eps))+1] {
+		t.Errorf("panel: −2/ε = %s but least squares w = %s", counter(p, "formula"), counter(p, "w-ls"))
+	}
+	if rows := p.Tables[0].Rows; parseSig(t, rows[1][3]) < 2*lambda {
+		t.Errorf("σ₂² + nλ = %s, below nλ = %v", rows[1][3], 2*lambda)
+	}
+}
+
+// TestRegLossesDemo: the squared loss's line is least squares, and
+// moving the outlier further moves it much more than the absolute
+// loss's line.
+func TestRegLossesDemo(t *testing.T) {
+	slopes := func(q string) []float64 {
+		r := runSVM(t, RegLossesSpec(), q)
+		_, xs, ys := graphXY(r.Points)
+		fits := regLosses(r.State)
+		out := make([]float64, len(fits))
+		for i, f := range fits {
+			w, _, err := linreg.FitLine(xs, ys, f.loss, f.param)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = w
+		}
+		m, _ := linreg.Fit(linreg.PolyRows(xs, 1), ys, 0, true)
+		if math.Abs(out[0]-m.W[0]) > 1e-7 {
+			t.Errorf("%s: squared-loss slope %v, least squares %v", q, out[0], m.W[0])
+		}
+		if rows := r.Panel().Tables[0].Rows; len(rows) != 4 || rows[0][1] != sig(out[0]) {
+			t.Errorf("%s: panel rows %v", q, rows)
+		}
+		return out
+	}
+	near, far := slopes("oy=1"), slopes("oy=-6")
+	dSq, dAbs := math.Abs(far[0]-near[0]), math.Abs(far[1]-near[1])
+	if !(dSq > 0.5 && dAbs < dSq/5) {
+		t.Errorf("moving the outlier from y = 1 to −6 moves the squared slope by %v and the absolute one by %v", dSq, dAbs)
+	}
+}
+
+// TestOutlierIndex: the ringed point follows removals.
+func TestOutlierIndex(t *testing.T) {
+	d := mustDemo(t, RegLossesSpec())
+	for q, want := range map[string]int{"": 20, "del=0,3": 18, "del=20": -1, "n=5&del=1": 4, "data=custom&add=0,0": -1} {
+		if got := outlierIndex(mustParse(t, d, q)); got != want {
+			t.Errorf("%q: outlier index %d, want %d", q, got, want)
+		}
+	}
+}
+
+// TestLSGDDemo: gradient descent reaches the normal equation's answer
+// with a safe step, and a step above 2/L stops as diverged with finite
+// numbers on screen.
+func TestLSGDDemo(t *testing.T) {
+	r := runSVM(t, LSGDSpec(), "step=end")
+	p := r.Panel()
+	if !r.Done || parseSig(t, counter(p, "distance")) > 1e-6 {
+		t.Errorf("η = 0.25 to the end: done %v, ‖θ − θ*‖ = %s", r.Done, counter(p, "distance"))
+	}
+	L := parseSig(t, counter(p, "L"))
+	r = runSVM(t, LSGDSpec(), "eta="+sig(2.2/L)+"&step=end")
+	p = r.Panel()
+	if p.Status != "diverged" || note(p, "diverged") == nil || strings.Contains(counter(p, "objective"), "NaN") {
+		t.Errorf("η = 2.2/L: status %q, objective %s", p.Status, counter(p, "objective"))
+	}
+	var b bytes.Buffer
+	if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil || bytes.Contains(b.Bytes(), []byte("NaN")) {
+		t.Errorf("diverged plot: %v", err)
+	}
+	h := runSVM(t, LSGDSpec(), "step=50").History
+	if h == nil || len(h.Series) != 2 || h.Series[0].Y[len(h.Series[0].Y)-1] >= h.Series[0].Y[0] {
+		t.Errorf("history after 50 steps: %+v", h)
+	}
+}
+
+// TestBiasVarianceDemo: a line fitted to a line has no bias and little
+// variance; a degree-10 polynomial on 15 points has far more variance;
+// custom data, with no true curve, is a clear error.
+func TestBiasVarianceDemo(t *testing.T) {
+	p1 := runSVM(t, BiasVarianceSpec(), "data=line&degree=1").Panel()
+	p10 := runSVM(t, BiasVarianceSpec(), "data=line&degree=10").Panel()
+	if b := parseSig(t, counter(p1, "bias2")); b > 1e-3 {
+		t.Errorf("degree 1 on a line: bias² %v; the mean of 50 refits should sit on the line", b)
+	}
+	if v1, v10 := parseSig(t, counter(p1, "variance")), parseSig(t, counter(p10, "variance")); v10 < 5*v1 {
+		t.Errorf("variance at degree 1 %v, at degree 10 %v: want far more", v1, v10)
+	}
+	d := mustDemo(t, BiasVarianceSpec())
+	if _, err := d.Execute(mustParse(t, d, "data=custom&add=0,0~0.5,1~1,0")); err == nil || !strings.Contains(err.Error(), "built-in") {
+		t.Errorf("custom data: %v", err)
+	}
+	// The mean of many refits approaches E[θ̂] (the panel's shrinkage note).
+	r := runSVM(t, BiasVarianceSpec(), "data=line&degree=1&lambda=0.1&fits=200")
+	if n := note(r.Panel(), "shrinkage"); n == nil || !strings.Contains(n.Text, "within") {
+		t.Error("no shrinkage note")
+	}
+}
+
+// TestGraphDataKit: graph demos write points as x,y in URLs and CSV and
+// take a click's (x, y) as an observation.
+func TestGraphDataKit(t *testing.T) {
+	d := mustDemo(t, InterpolationSpec())
+	s := mustParse(t, d, "data=custom&add=0.5,1.25~-1,2")
+	if len(s.Add) != 2 || s.Add[0] != (Point{0.5, 0, 1.25}) {
+		t.Fatalf("add = %v", s.Add)
+	}
+	if q := s.Encode(ForPage); !strings.Contains(q, "add=0.5%2C1.25~-1%2C2") && !strings.Contains(q, "add=0.5,1.25~-1,2") {
+		t.Errorf("encoded %q", q)
+	}
+	if _, probs := d.Parse(url.Values{"data": {"custom"}, "add": {"0.5,0,1.25"}}); probs["add"] == "" {
+		t.Error("three fields accepted for graph data")
+	}
+	var b strings.Builder
+	if err := d.WriteCSV(&b, s.Add); err != nil || b.String() != "x,y\n0.5,1.25\n-1,2\n" {
+		t.Errorf("CSV %q, %v", b.String(), err)
+	}
+	pts, err := d.ParseCSV(strings.NewReader(b.String()))
+	if err != nil || len(pts) != 2 || pts[1] != (Point{-1, 0, 2}) {
+		t.Errorf("CSV round trip %v, %v", pts, err)
+	}
+	e, _, ok, probs := d.SplitEdit(url.Values{"op": {"add"}, "px": {"0.25"}, "pl": {"-0.7504"}})
+	if !ok || len(probs) > 0 {
+		t.Fatalf("edit: %v", probs)
+	}
+	c, err := s.Apply(e)
+	if err != nil || c.Add[2] != (Point{0.25, 0, -0.75}) {
+		t.Errorf("click (0.25, −0.7504) added %v, %v", c.Add, err)
+	}
+	run, err := d.Execute(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewView(run, d.PresentPath())
+	if err != nil || v.Click != "graph" || !strings.Contains(v.FrameJSON, "[0.25,0,-0.75]") && !strings.Contains(v.FrameJSON, "[0.25,-0.75,-0.75]") {
+		t.Errorf("view: click %q, frame %s, %v", v.Click, v.FrameJSON, err)
+	}
+}
+
+// TestRegressionDeterministic: every figure of every regression demo
+// draws the same bytes twice.
+func TestRegressionDeterministic(t *testing.T) {
+	for _, spec := range []Spec{InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec()} {
+		var a, b bytes.Buffer
+		for _, buf := range []*bytes.Buffer{&a, &b} {
+			r := runSVM(t, spec, "")
+			if _, err := r.Plot(buf, false, r.PlotOptions()); err != nil {
+				t.Fatalf("%s: %v", spec.ID, err)
+			}
+			for _, name := range spec.Panels {
+				if _, err := r.WriteFigure(buf, name, false); err != nil {
+					t.Fatalf("%s %s: %v", spec.ID, name, err)
+				}
+			}
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) || bytes.Contains(a.Bytes(), []byte("NaN")) {
+			t.Errorf("%s: figures differ between two runs or hold NaN", spec.ID)
+		}
+	}
+}
+
+func mustDemo(t *testing.T, spec Spec) *Demo {
+	t.Helper()
+	d, err := NewDemo(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

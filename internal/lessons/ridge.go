@@ -1,0 +1,197 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/algos/linreg"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// RidgeSpec declares the notes' instability example (§1.3): two points
+// x₁ = (0, 1) and x₂ = (ε, 1), the second coordinate the padded 1, with
+// y = (1, −1). Least squares needs w = (−2/ε, 1), which explodes as
+// ε → 0; ridge (Def. 1.3.4) keeps it bounded. The weights are the notes'
+// padded w: both entries are penalised, as Def. 1.3.4 writes it.
+func RidgeSpec() Spec {
+	return Spec{
+		ID: "ridge", Title: "Least squares blows up; ridge does not", Lesson: "linear-regression",
+		Data: DataSpec{Labels: NoLabels},
+		Params: []Param{
+			{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Kind: Float, Group: GroupData,
+				Default: "0.1", Min: 1e-6, Max: 1, Step: "any", Log: true},
+			{Key: "lambda", Label: "ridge λ", Doc: "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", Kind: Float, Group: GroupAlgo,
+				Default: "0", Min: 0, Max: 10, Step: "any", Log: true, LogZero: 1e-6},
+		},
+		Panels: []string{"norm"}, Static: true,
+		Compute: computeRidge,
+	}
+}
+
+// epsProblem is the example's data for ε: rows are the points.
+func epsProblem(eps float64) ([][]float64, []float64) {
+	return [][]float64{{0, 1}, {eps, 1}}, []float64{1, -1}
+}
+
+func computeRidge(in Input) (Result, error) {
+	eps, lambda := in.State.Float("eps"), in.State.Float("lambda")
+	x, y := epsProblem(eps)
+	ls, err := linreg.Fit(x, y, 0, false)
+	if err != nil {
+		return Result{}, err
+	}
+	rg, err := linreg.Fit(x, y, lambda, false)
+	if err != nil {
+		return Result{}, err
+	}
+	ax, ay := linreg.Augment(x, y, lambda)
+	aug, err := linreg.Fit(ax, ay, 0, false)
+	if err != nil {
+		return Result{}, err
+	}
+	plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		f, err := ridgeFigure(eps, lambda, ls, rg)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return f.Write(w, png, opt)
+	}
+	norm := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+		c, err := normSweep(eps, lambda)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+	}
+	return Result{
+		Done: true, Plot: plotFig,
+		Panels: map[string]Drawer{"norm": norm},
+		Panel:  func() Panel { return ridgePanel(eps, lambda, x, ls, rg, aug) },
+	}, nil
+}
+
+// ridgeView shows both points with room for the lines between them.
+var ridgeView = render.View{XMin: -1.5, XMax: 1.5, YMin: -2.5, YMax: 2.5}
+
+// ridgeFigure draws the two points, the least-squares line
+// y = w₁x + w₂ through both, and the ridge line when λ > 0.
+func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, error) {
+	obs, err := render.NewObservations([][2]float64{{0, 1}, {eps, -1}})
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	line := func(m linreg.Model) func(float64) float64 {
+		return func(t float64) float64 { return m.W[0]*t + m.W[1] }
+	}
+	lsg, err := render.NewGraph(line(ls), render.GraphStyle(1, false))
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	rgg, err := render.NewGraph(line(rg), render.GraphStyle(0, false))
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	layers := []plot.Plotter{lsg}
+	if lambda > 0 {
+		layers = append(layers, rgg)
+	}
+	layers = append(layers, obs)
+	title := fmt.Sprintf("ε = %s · least squares w = %s", sig(eps), vec(ls.W))
+	detail := "\nλ = 0: ridge is least squares"
+	if lambda > 0 {
+		detail = fmt.Sprintf("\nridge λ = %s: w = %s", sig(lambda), vec(rg.W))
+	}
+	desc := fmt.Sprintf("The points (0, 1) and (%s, −1), and the least-squares line through both, y = %s·x + %s, "+
+		"whose slope −2/ε grows without bound as ε shrinks.", sig(eps), sig(ls.W[0]), sig(ls.W[1]))
+	if lambda > 0 {
+		desc += fmt.Sprintf(" The ridge line with λ = %s is y = %s·x + %s.", sig(lambda), sig(rg.W[0]), sig(rg.W[1]))
+	}
+	return graphFigure(title+detail, desc, ridgeView, layers, []render.LegendItem{
+		{Label: "least squares (λ = 0)", Thumbs: []plot.Thumbnailer{lsg}},
+		{Label: "ridge", Thumbs: []plot.Thumbnailer{rgg}, Hidden: lambda == 0},
+		{Label: "x₁ = (0, 1), x₂ = (ε, 1)", Thumbs: []plot.Thumbnailer{obs.Thumb(false)}},
+	}), nil
+}
+
+// normSweep charts ‖w‖ against ε on log axes, for least squares and for
+// the chosen λ: the first grows like 2/ε, the second levels off.
+func normSweep(eps, lambda float64) (render.Curves, error) {
+	c := render.Curves{Title: "‖w‖ against ε", XLabel: "ε", YLabel: "‖w‖", LogX: true, LogY: true, Mark: eps}
+	ls := render.Curve{Name: "least squares"}
+	rg := render.Curve{Name: "ridge λ = " + sig(lambda)}
+	for k := 0; k <= 24; k++ {
+		e := math.Pow(10, -6+float64(k)/4)
+		x, y := epsProblem(e)
+		for _, s := range []struct {
+			c *render.Curve
+			l float64
+		}{{&ls, 0}, {&rg, lambda}} {
+			m, err := linreg.Fit(x, y, s.l, false)
+			if err != nil {
+				return c, err
+			}
+			s.c.X, s.c.Y = append(s.c.X, e), append(s.c.Y, floats.Norm(m.W, 2))
+		}
+	}
+	c.Series = []render.Curve{ls}
+	if lambda > 0 {
+		c.Series = append(c.Series, rg)
+	}
+	return c, nil
+}
+
+func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Panel {
+	want := []float64{-2 / eps, 1}
+	rel := math.Max(math.Abs(ls.W[0]-want[0])/math.Abs(want[0]), math.Abs(ls.W[1]-want[1]))
+	sv := linreg.SingularValues(x)
+	n := float64(len(x))
+	p := Panel{
+		Counters: []Counter{
+			{"least squares w", vec(ls.W), "w-ls"},
+			{"−2/ε", sig(want[0]), "formula"},
+			{"‖w‖ (λ = 0)", sig(floats.Norm(ls.W, 2)), "norm-ls"},
+			{"ridge w", vec(rg.W), "w-ridge"},
+			{"‖w‖ ridge", sig(floats.Norm(rg.W, 2)), "norm-ridge"},
+		},
+		Done: true, Status: "solved",
+		Examined: fmt.Sprintf("X has rows x₁ = (0, 1) and x₂ = (%s, 1); y = (1, −1).", sig(eps)),
+		Lines: []string{
+			fmt.Sprintf("Least squares solves both equations exactly: w₂ = 1 from x₁, then %s·w₁ + 1 = −1, so w₁ = −2/ε = %s "+
+				"(%s).", sig(eps), sig(want[0]), agreement(rel)),
+		},
+	}
+	ratio := sv[0] / sv[len(sv)-1]
+	p.Tables = []Table{{
+		TestID: "svd", Caption: "Singular values of X and of the ridge system (Prop. 1.3.5): XᵀX + nλI has eigenvalues σᵢ² + nλ.",
+		Head: []string{"i", "σᵢ", "σᵢ²", "σᵢ² + nλ"},
+		Rows: [][]string{
+			{"1", sig(sv[0]), sig(sv[0] * sv[0]), sig(sv[0]*sv[0] + n*lambda)},
+			{"2", sig(sv[1]), sig(sv[1] * sv[1]), sig(sv[1]*sv[1] + n*lambda)},
+		},
+	}}
+	p.Notes = append(p.Notes, Note{TestID: "condition", Text: fmt.Sprintf(
+		"σ₁/σ₂ = %s: the columns of X are nearly dependent, so the normal equation divides by the tiny σ₂² = %s.", sig(ratio), sig(sv[1]*sv[1]))})
+	if lambda > 0 {
+		cond := (sv[0]*sv[0] + n*lambda) / (sv[1]*sv[1] + n*lambda)
+		p.Notes = append(p.Notes, Note{TestID: "ridge", Text: fmt.Sprintf(
+			"With λ = %s the smallest eigenvalue of XᵀX + nλI is at least nλ = %s, its condition number falls to %s, and w stays bounded as ε → 0.",
+			sig(lambda), sig(n*lambda), sig(cond))})
+		diff := math.Max(math.Abs(aug.W[0]-rg.W[0]), math.Abs(aug.W[1]-rg.W[1]))
+		p.Notes = append(p.Notes, Note{TestID: "augment", Text: fmt.Sprintf(
+			"Remark 1.3.6: plain least squares on X with two more rows √(nλ)·e₁, √(nλ)·e₂ (labels 0) gives w = %s, the ridge answer to within %s.",
+			vec(aug.W), sig(diff))})
+	}
+	return p
+}
+
+// agreement says how closely a solver's answer matches a formula.
+func agreement(rel float64) string {
+	if rel == 0 {
+		return "the SVD solve gives exactly this"
+	}
+	return "the SVD solve agrees to a relative " + sig(rel)
+}
