@@ -176,7 +176,10 @@ func fitLinearRegression(ctx context.Context, req Request) (*LinearRegressionRes
 	if err != nil {
 		return nil, linRegError(err)
 	}
-	return resp, resp.finish(req, s.lambda)
+	if err := resp.finish(req, s.lambda); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 // linRegAdvice says how to bring a request within the limit: the most

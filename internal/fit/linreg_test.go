@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -27,15 +28,8 @@ func linRegBody(x [][]float64, y []float64, params string, extra string) string 
 
 func runLinReg(t *testing.T, body string) (*LinearRegressionResponse, error) {
 	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*LinearRegressionResponse), nil
+	r, _, err := answerBody(body)
+	return r, err
 }
 
 func regressionData(n, d int, seed uint64) ([][]float64, []float64) {
@@ -76,14 +70,8 @@ func TestLinearRegressionMatchesFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for j := range m.W {
-			if r.W[j] != m.W[j] {
-				t.Errorf("%s: w = %v, linreg.Fit %v", tc.params, r.W, m.W)
-				break
-			}
-		}
-		if r.B != m.B || r.Objective != linreg.Objective(x, y, m, tc.lambda) || r.Solver != "exact" || r.Algorithm != "linear-regression" {
-			t.Errorf("%s: b %v objective %v solver %q; want %v, %v, exact", tc.params, r.B, r.Objective, r.Solver, m.B, linreg.Objective(x, y, m, tc.lambda))
+		if !slices.Equal(r.W, m.W) || r.B != m.B || r.Objective != linreg.Objective(x, y, m, tc.lambda) || r.Solver != "exact" || r.Algorithm != "linear-regression" {
+			t.Errorf("%s: w %v b %v objective %v solver %q; want linreg.Fit's %v, %v, %v, exact", tc.params, r.W, r.B, r.Objective, r.Solver, m.W, m.B, linreg.Objective(x, y, m, tc.lambda))
 		}
 		if want := m.Predict([]float64{0.5, -1, 2, 0}); len(r.Scores) != 2 || r.Scores[1] != want {
 			t.Errorf("%s: scores %v, want [_, %v]", tc.params, r.Scores, want)
@@ -106,14 +94,10 @@ func TestLinearRegressionJSON(t *testing.T) {
 	if math.Abs(r.W[0]-2) > 1e-14 || math.Abs(r.B-1) > 1e-14 || r.Objective > 1e-28 {
 		t.Errorf("line through (0,1), (1,3), (2,5): %s", out)
 	}
-	for _, want := range []string{`"algorithm":"linear-regression"`, `"scores":[]`, `"objective":`} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("answer %s lacks %s", out, want)
-		}
-	}
-	for _, absent := range []string{`"iterations"`, `"trace"`, `"eta"`} {
-		if strings.Contains(string(out), absent) {
-			t.Errorf("exact answer %s has %s", out, absent)
+	has := map[string]bool{`"algorithm":"linear-regression"`: true, `"scores":[]`: true, `"objective":`: true, `"iterations"`: false, `"trace"`: false, `"eta"`: false}
+	for key, want := range has {
+		if strings.Contains(string(out), key) != want {
+			t.Errorf("exact answer %s: contains %s is %v, want %v", out, key, !want, want)
 		}
 	}
 }
@@ -256,15 +240,15 @@ func TestLinearRegressionMinNorm(t *testing.T) {
 // a request it cannot afford, naming the limit and what to send instead.
 func TestLinearRegressionLimits(t *testing.T) {
 	exact := linRegSetup{}
-	if w, _ := linRegWork(exact, 1000, 1000, 0); w <= MaxLinRegWork {
-		t.Fatalf("a 1000×1000 exact solve is within the limit (%.3g); the test needs one that is not", w)
+	if w, _ := linRegWork(exact, 750, 750, 0); w <= MaxLinRegWork {
+		t.Fatalf("a 750×750 exact solve is within the limit (%.3g); the test needs one that is not", w)
 	}
-	x, y := regressionData(1000, 1000, 6)
+	x, y := regressionData(750, 750, 6)
 	req := Request{Algorithm: "linear-regression", X: x, Y: y}
 	start := time.Now()
 	_, err := Run(context.Background(), req)
 	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "1.5e+09") || !strings.Contains(err.Error(), "at most") {
-		t.Errorf("1000×1000: %v; want a bad request naming the limit", err)
+		t.Errorf("750×750: %v; want a bad request naming the limit", err)
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Logf("the refusal took %v (it should come before any work)", time.Since(start))
@@ -298,29 +282,18 @@ func TestLinearRegressionContext(t *testing.T) {
 // on 2000×600 and, with a trace, on 10000×200 (η tiny, so that it runs
 // every iteration).
 func linRegWorstBodies() map[string]string {
-	digits := func(n, d int) (string, string) {
-		r := rand.New(rand.NewPCG(uint64(n), uint64(d)))
-		var xb, yb strings.Builder
-		for i := range n {
-			if i > 0 {
-				xb.WriteByte(',')
-				yb.WriteByte(',')
-			}
-			xb.WriteByte('[')
-			for j := range d {
-				if j > 0 {
-					xb.WriteByte(',')
-				}
-				xb.WriteByte(byte('0' + r.IntN(10)))
-			}
-			xb.WriteByte(']')
-			yb.WriteByte(byte('0' + r.IntN(10)))
-		}
-		return xb.String(), yb.String()
-	}
 	body := func(n, d int, params string, trace bool) string {
-		x, y := digits(n, d)
-		return fmt.Sprintf(`{"algorithm":"linear-regression","x":[%s],"y":[%s],"params":%s,"trace":%v}`, x, y, params, trace)
+		r := rand.New(rand.NewPCG(uint64(n), uint64(d)))
+		x, y := make([][]int, n), make([]int, n)
+		for i := range x {
+			x[i], y[i] = make([]int, d), r.IntN(10)
+			for j := range x[i] {
+				x[i][j] = r.IntN(10)
+			}
+		}
+		xs, _ := json.Marshal(x)
+		ys, _ := json.Marshal(y)
+		return fmt.Sprintf(`{"algorithm":"linear-regression","x":%s,"y":%s,"params":%s,"trace":%v}`, xs, ys, params, trace)
 	}
 	exact := func(n, d int) bool { w, _ := linRegWork(linRegSetup{}, n, d, 0); return w <= MaxLinRegWork }
 	gd := func(n, d int) string {
@@ -341,22 +314,29 @@ func linRegWorstBodies() map[string]string {
 	}
 }
 
+// answerBody decodes, fits and encodes one request, as the server does
+// without HTTP.
+func answerBody(body string) (*LinearRegressionResponse, []byte, error) {
+	req, err := Decode(strings.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := Run(context.Background(), req)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := json.Marshal(resp)
+	return resp.(*LinearRegressionResponse), out, err
+}
+
 // BenchmarkLinearRegressionWorst times linRegWorstBodies from body to
-// encoded answer (without HTTP).
+// encoded answer.
 func BenchmarkLinearRegressionWorst(b *testing.B) {
 	for name, body := range linRegWorstBodies() {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				req, err := Decode(strings.NewReader(body))
-				if err != nil {
-					b.Fatal(err)
-				}
-				resp, err := Run(context.Background(), req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := json.Marshal(resp); err != nil {
+				if _, _, err := answerBody(body); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -374,25 +354,19 @@ func TestLinearRegressionWorstCPU(t *testing.T) {
 		var before, after syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 		start := time.Now()
-		req, err := Decode(strings.NewReader(body))
+		r, out, err := answerBody(body)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		resp, err := Run(context.Background(), req)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out, _ := json.Marshal(resp)
 		wall := time.Since(start)
 		syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 		cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
-		r := resp.(*LinearRegressionResponse)
 		iters := 0
 		if r.Iterations != nil {
 			iters = *r.Iterations
 		}
-		fmt.Printf("%-20s %5d×%-4d cpu %6.3f s  wall %6.3f s  body %5.2f MB  answer %5.2f MB  iterations %d\n",
-			name, len(req.X), len(req.X[0]), cpu.Seconds(), wall.Seconds(), float64(len(body))/1e6, float64(len(out))/1e6, iters)
+		fmt.Printf("%-20s d=%-4d cpu %6.3f s  wall %6.3f s  body %5.2f MB  answer %5.2f MB  iterations %d\n",
+			name, len(r.W), cpu.Seconds(), wall.Seconds(), float64(len(body))/1e6, float64(len(out))/1e6, iters)
 	}
 }
 
@@ -409,23 +383,16 @@ func TestLinearRegressionCrosscheck(t *testing.T) {
 		t.Fatalf("no request*.json in %s (%v)", dir, err)
 	}
 	for _, f := range files {
-		in, err := os.Open(f)
+		body, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, err := Decode(in)
-		in.Close()
-		var resp any
-		if err == nil {
-			resp, err = Run(context.Background(), req)
-		}
 		base := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "request"), ".json")
-		if err != nil {
-			os.WriteFile(filepath.Join(dir, "error"+base+".txt"), []byte(err.Error()), 0o644)
-			continue
+		name, out := "answer"+base+".json", []byte(nil)
+		if _, out, err = answerBody(string(body)); err != nil {
+			name, out = "error"+base+".txt", []byte(err.Error())
 		}
-		out, _ := json.Marshal(resp)
-		if err := os.WriteFile(filepath.Join(dir, "answer"+base+".json"), out, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

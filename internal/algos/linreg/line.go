@@ -16,9 +16,11 @@ import (
 // (EpsInsensitive), or the root of the piecewise-linear Huber score
 // equation. The slope is then found by golden-section search on that
 // profile, from a bracket grown around the least-squares slope, to about
-// 1e-13 relative; a Huber line is finished by solving its optimality
-// conditions exactly for the final split into quadratic and linear
-// points. The answer is the minimiser to about 1e-9 relative.
+// 1e-13 relative. A Huber search stops at 1e-7, enough to tell which
+// points are in the quadratic zone, and the line is then solved exactly
+// from the optimality conditions for that split (searching on if the
+// split is degenerate). The answer is the minimiser to about 1e-9
+// relative, usually to rounding.
 //
 // Which minimiser: when all x are equal only w·x + b is determined, and
 // FitLine returns w = 0. Absolute and EpsInsensitive can have a whole
@@ -91,62 +93,6 @@ type profile struct {
 	param float64
 	u     []float64 // yᵢ − w·xᵢ
 	buf   []float64
-}
-
-// middle returns the median of s, the midpoint of the two middle values
-// for an even count, reordering s (Hoare's selection, O(len(s))).
-func middle(s []float64) float64 {
-	k := len(s) / 2
-	hi := selectK(s, k)
-	if len(s)%2 == 1 {
-		return hi
-	}
-	return (slices.Max(s[:k]) + hi) / 2
-}
-
-// selectK reorders s so that s[k] is its k-th smallest value (from 0),
-// with nothing larger before it and nothing smaller after, and returns
-// it. The pivot is the median of three, so sorted input stays linear;
-// there is no randomness, so the result never varies.
-func selectK(s []float64, k int) float64 {
-	lo, hi := 0, len(s)-1
-	for hi-lo > 16 {
-		mid := lo + (hi-lo)/2
-		if s[mid] < s[lo] {
-			s[mid], s[lo] = s[lo], s[mid]
-		}
-		if s[hi] < s[lo] {
-			s[hi], s[lo] = s[lo], s[hi]
-		}
-		if s[hi] < s[mid] {
-			s[hi], s[mid] = s[mid], s[hi]
-		}
-		pivot := s[mid]
-		i, j := lo, hi
-		for i <= j {
-			for s[i] < pivot {
-				i++
-			}
-			for s[j] > pivot {
-				j--
-			}
-			if i <= j {
-				s[i], s[j] = s[j], s[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return s[k]
-		}
-	}
-	slices.Sort(s[lo : hi+1])
-	return s[k]
 }
 
 // intercept returns the optimal b for slope w (the midpoint of the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -199,6 +200,28 @@ func TestFitLineErrors(t *testing.T) {
 	} {
 		if _, _, err := FitLine(tc.x, tc.y, tc.loss, tc.param); !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestMiddle checks the selection-based median against sorting, with
+// duplicates, on every size up to 70.
+func TestMiddle(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for n := 1; n <= 70; n++ {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(r.IntN(n/2 + 1))
+		}
+		sorted := slices.Sorted(slices.Values(s))
+		want := (sorted[(n-1)/2] + sorted[n/2]) / 2
+		if got := middle(slices.Clone(s)); got != want {
+			t.Errorf("n = %d: middle(%v) = %v, want %v", n, s, got, want)
+		}
+		k := r.IntN(n)
+		c := slices.Clone(s)
+		if got := selectK(c, k); got != sorted[k] || slices.Max(c[:k+1]) != got || slices.Min(c[k:]) != got {
+			t.Errorf("n = %d: selectK(k = %d) = %v, want %v with smaller values first", n, k, got, sorted[k])
 		}
 	}
 }
