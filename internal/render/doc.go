@@ -19,8 +19,15 @@
 // SpectrumSVG sorted eigenvalues on a signed log axis (so a tiny negative
 // one, which fails Mercer's test, is as visible as a large positive one),
 // CurvesSVG a hyperparameter sweep (training and held-out error against
-// γ) and LiftSVG points in three dimensions with a plane, for a feature
-// map's lift. Picks marks a few named points on a data figure.
+// γ, on a log y axis when it spans decades, or lines only for a function
+// sampled finely) and LiftSVG points in three dimensions with a plane,
+// for a feature map's lift. Picks marks a few named points on a data
+// figure.
+//
+// A regression of y on x is drawn on the same DataFigure, x across and y
+// up: Observations for the data, Graph for a fitted curve (clipped and
+// broken where a high-degree polynomial explodes), Fan for many fits at
+// once (bias and variance), Residuals and an ε-Tube.
 //
 // # Nonlinear functions of the plane
 //
@@ -28,7 +35,9 @@
 // the raster is small where a vector heat map is not, and the lines give
 // the edges that matter (f = 0, f = ±1) the crispness a raster lacks. The
 // lines come from the package's own marching squares (contour.go), not
-// plotter.Contour, whose output order is random.
+// plotter.Contour, whose output order is random. A Level with a Label
+// has it written along its lines where it fits: ProbabilityLevels label a
+// logistic model's P = 0.1, …, 0.9 over the ProbabilityFill.
 //
 // # Why the figures look the way they do
 //
