@@ -9,6 +9,7 @@ type grid struct {
 	nx, ny int
 	v      View
 	z      []float64
+	edgeAt [][2]int32 // contour's scratch, kept between levels
 }
 
 // sample evaluates f on an nx×ny-cell grid over v; nx, ny ≥ 1.
@@ -101,7 +102,10 @@ func saddle(cs int, centreHigh bool) [][2]int {
 func (g *grid) contour(level float64) [][]vec {
 	type seg struct{ a, b int } // the two grid edges a piece joins
 	var segs []seg
-	at := make([][2]int32, g.edges()) // the pieces on each edge (at most two)
+	if len(g.edgeAt) != g.edges() {
+		g.edgeAt = make([][2]int32, g.edges())
+	}
+	at := g.edgeAt // the pieces on each edge (at most two)
 	for e := range at {
 		at[e] = [2]int32{-1, -1}
 	}
