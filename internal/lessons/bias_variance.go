@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -99,20 +98,20 @@ func computeBiasVariance(in Input) (Result, error) {
 	}, nil
 }
 
-func polyAt(m linreg.Model, p int) func(float64) float64 {
-	return func(x float64) float64 { return m.Predict(linreg.Poly(x, p)) }
+func polyAt(m linreg.Model) func(float64) float64 {
+	return func(x float64) float64 { return horner(m, x) }
 }
 
 func bvFigure(bv linreg.BiasVariance, f func(float64) float64, xy [][2]float64, p int, lambda float64, b bvSetup) (render.DataFigure, error) {
 	fs := make([]func(float64) float64, len(bv.Fits))
 	for i, m := range bv.Fits {
-		fs[i] = polyAt(m, p)
+		fs[i] = polyAt(m)
 	}
 	fan, err := render.NewFan(fs)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	mean, err := render.NewGraph(polyAt(bv.Mean, p), render.GraphStyle(0, false))
+	mean, err := render.NewGraph(polyAt(bv.Mean), render.GraphStyle(0, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
@@ -156,17 +155,11 @@ type bvCurves struct{ x, bias, variance []float64 }
 var bvSweeps = memo[[sha256.Size]byte, bvCurves]{max: 64}
 
 func (b bvSetup) key(p int, lambda float64, byDegree bool) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(b.name))
-	binary.Write(h, binary.LittleEndian, b.xs)
 	flag := 0.0
 	if byDegree {
 		flag = 1
 	}
-	binary.Write(h, binary.LittleEndian, []float64{b.sigma, float64(b.fits), float64(b.seed), float64(p), lambda, flag})
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
+	return floatsKey(b.name, b.xs, []float64{b.sigma, float64(b.fits), float64(b.seed), float64(p), lambda, flag})
 }
 
 // bvSweep charts bias², variance and their sum against λ (at the degree

@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -118,9 +120,18 @@ func interpolationFigure(in Input, fit polyFit, xy [][2]float64, hx, hy []float6
 	return graphFigure(title, desc, graphView(xy, hxy), layers, legend), nil
 }
 
+// degreeSweeps memoises recent sweeps: they depend on the data and λ but
+// not on the degree shown, so moving the degree slider pays for one.
+var degreeSweeps = memo[[sha256.Size]byte, []render.Curve]{max: 64}
+
 // degreeSweep charts the training and held-out MSE of every degree.
 func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curves, error) {
 	c := render.Curves{Title: "mean squared error against the degree", XLabel: "degree p", YLabel: "MSE", LogY: true, Mark: float64(now)}
+	key := floatsKey("degree", xs, ys, hx, hy, []float64{lambda})
+	if series, ok := degreeSweeps.get(key); ok {
+		c.Series = series
+		return c, nil
+	}
 	train := render.Curve{Name: "training"}
 	test := render.Curve{Name: "held-out"}
 	for p := 0; p <= maxDegree; p++ {
@@ -137,7 +148,22 @@ func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curv
 	if len(test.X) > 0 {
 		c.Series = append(c.Series, test)
 	}
+	degreeSweeps.put(key, c.Series)
 	return c, nil
+}
+
+// floatsKey names a tag and a tuple of float slices, each slice
+// length-prefixed so that different splits of the same numbers differ.
+func floatsKey(tag string, parts ...[]float64) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(tag + "\x00"))
+	for _, p := range parts {
+		binary.Write(h, binary.LittleEndian, int64(len(p)))
+		binary.Write(h, binary.LittleEndian, p)
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
 }
 
 // mseFloor is where the log axis stops: an interpolating fit's training

@@ -117,7 +117,18 @@ func fitPoly(xs, ys []float64, p int, lambda float64) (polyFit, error) {
 	return polyFit{p, m}, err
 }
 
-func (f polyFit) at(x float64) float64 { return f.m.Predict(linreg.Poly(x, f.p)) }
+func (f polyFit) at(x float64) float64 { return horner(f.m, x) }
+
+// horner evaluates the polynomial model b + w₁x + … + wₚxᵖ by Horner's
+// rule: a plot samples a fit at hundreds of x, and a fan draws fifty fits,
+// so this skips building the feature vector (x, …, xᵖ) at each x.
+func horner(m linreg.Model, x float64) float64 {
+	v := 0.0
+	for k := len(m.W) - 1; k >= 0; k-- {
+		v = (v + m.W[k]) * x
+	}
+	return v + m.B
+}
 
 // mse is the mean squared error of f on (xs, ys).
 func (f polyFit) mse(xs, ys []float64) float64 {

@@ -292,3 +292,13 @@ func mustDemo(t *testing.T, spec Spec) *Demo {
 	}
 	return d
 }
+
+// TestHorner: Horner's rule gives the model's own prediction.
+func TestHorner(t *testing.T) {
+	m := linreg.Model{W: []float64{0.5, -2, 0, 3}, B: 1.25}
+	for _, x := range []float64{-1.5, -0.3, 0, 0.7, 2} {
+		if got, want := horner(m, x), m.Predict(linreg.Poly(x, 4)); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("x = %v: Horner %v, Predict %v", x, got, want)
+		}
+	}
+}
