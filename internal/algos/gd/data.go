@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/symeig"
 )
 
 // data is what LeastSquares and Logistic share: n rows of p features,
@@ -102,7 +104,7 @@ func (dt data) designTop() float64 {
 	} else {
 		g.SymOuterK(1, x.T())
 	}
-	return largestEigen(&g)
+	return symeig.Largest(&g)
 }
 
 // LeastSquares is f(w, b) = (1/n) Σᵢ (w·xᵢ + b − yᵢ)² + λ‖w‖² on data,
@@ -174,7 +176,7 @@ func (ls *LeastSquares) L() float64 {
 	if ls.Lambda == 0 {
 		return 2 * ls.designTop() / float64(ls.N())
 	}
-	return largestEigen(ls.Hessian(nil))
+	return symeig.Largest(ls.Hessian(nil))
 }
 
 // Minimiser returns θ* and f(θ*). With λ > 0 it solves the augmented

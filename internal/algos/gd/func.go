@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/symeig"
 )
 
 // Func is an objective f: Rᵈ → R that descent can minimise, after
@@ -87,71 +89,6 @@ func finite(v []float64) bool {
 	return true
 }
 
-// eigenSym returns the eigenvalues of the symmetric a in ascending order
-// and, when vectors is set, its eigenvectors (columns). It factorises a
-// copy scaled by a power of two to max |aᵢⱼ| ∈ [½, 1) and scales the
-// values back, exactly: gonum v0.17's EigenSym panics ("insufficient
-// length of a") on matrices whose entries are all below about 1e-140,
-// which is the path its own rescaling takes. ok is false if it fails.
-func eigenSym(a *mat.SymDense, vectors bool) (vals []float64, vecs *mat.Dense, ok bool) {
-	n := a.SymmetricDim()
-	var top float64
-	for i := range n {
-		for j := i; j < n; j++ {
-			top = math.Max(top, math.Abs(a.At(i, j)))
-		}
-	}
-	if top == 0 || math.IsNaN(top) || math.IsInf(top, 0) {
-		if top != 0 {
-			return nil, nil, false
-		}
-		vecs = mat.NewDense(n, n, nil)
-		for i := range n {
-			vecs.Set(i, i, 1)
-		}
-		return make([]float64, n), vecs, true
-	}
-	_, e := math.Frexp(top)
-	scaled := mat.NewSymDense(n, nil)
-	for i := range n {
-		for j := i; j < n; j++ {
-			scaled.SetSym(i, j, math.Ldexp(a.At(i, j), -e))
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(scaled, vectors) {
-		return nil, nil, false
-	}
-	vals = es.Values(nil)
-	for i := range vals {
-		vals[i] = math.Ldexp(vals[i], e)
-	}
-	if vectors {
-		vecs = new(mat.Dense)
-		es.VectorsTo(vecs)
-	}
-	return vals, vecs, true
-}
-
-// largestEigen returns the largest eigenvalue of the symmetric a; should
-// the factorisation fail, it falls back to the Gershgorin bound
-// max_i Σ_j |a_ij|, which is still a valid L.
-func largestEigen(a *mat.SymDense) float64 {
-	if vals, _, ok := eigenSym(a, false); ok {
-		return vals[len(vals)-1]
-	}
-	n := a.SymmetricDim()
-	best := math.Inf(-1)
-	for i := range n {
-		var s float64
-		for j := range n {
-			s += math.Abs(a.At(i, j))
-		}
-		best = math.Max(best, s)
-	}
-	return best
-}
-
 // newtonDir returns the Newton direction H⁻¹g: by Cholesky when H is
 // positive definite, and otherwise by H's eigendecomposition as the
 // pseudo-inverse H⁺g, which inverts every eigenvalue above 1e-12 of the
@@ -168,7 +105,7 @@ func newtonDir(h *mat.SymDense, g []float64) (dir []float64, ok bool) {
 			return x.RawVector().Data, true
 		}
 	}
-	vals, v, ok := eigenSym(h, true)
+	vals, v, ok := symeig.Decompose(h, true)
 	if !ok {
 		return nil, false
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/symeig"
 )
 
 // Quadratic is f(x) = ½xᵀAx − cᵀx with A symmetric: ∇f = Ax − c, ∇²f = A.
@@ -130,11 +132,11 @@ func (q *Quadratic) Minimiser() ([]float64, float64, error) {
 
 // L returns λ_max(A), the smallest L with LI ⪰ ∇²f. It is ≤ 0 when A has
 // no positive eigenvalue (then no step size converges).
-func (q *Quadratic) L() float64 { return largestEigen(q.sym) }
+func (q *Quadratic) L() float64 { return symeig.Largest(q.sym) }
 
 // Eigenvalues returns A's eigenvalues in ascending order (nil should the
 // factorisation fail).
 func (q *Quadratic) Eigenvalues() []float64 {
-	vals, _, _ := eigenSym(q.sym, false)
+	vals, _, _ := symeig.Decompose(q.sym, false)
 	return vals
 }

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/margin-edu/margin/internal/algos"
+
+	"github.com/margin-edu/margin/internal/algos/symeig"
 )
 
 // GD is gradient descent on Fit's objective
@@ -200,10 +202,6 @@ func (g *GD) hessianMax() float64 {
 			}
 		}
 	}
-	var es mat.EigenSym
-	if !es.Factorize(h, false) {
-		return math.Inf(1)
-	}
-	vals := es.Values(nil)
-	return math.Max(vals[len(vals)-1], 0)
+	// symeig, not mat.EigenSym: gonum's panics on a Hessian of tiny data.
+	return math.Max(symeig.Largest(h), 0)
 }

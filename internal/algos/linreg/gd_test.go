@@ -201,3 +201,16 @@ func TestGDHessianByHand(t *testing.T) {
 		t.Errorf("L = %v, want %v = (7 + √45)/2", got, want)
 	}
 }
+
+// TestGDTinyData: a Hessian with every entry near 1e-300 (no intercept,
+// tiny x) still has its L, where gonum's EigenSym alone would panic.
+func TestGDTinyData(t *testing.T) {
+	g, _, err := NewGD([][]float64{{1e-150}, {2e-150}}, []float64{1, 2}, 0, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// H = (2/n) Σ xᵢ² = 5e-300.
+	if L := g.L(); math.Abs(L-5e-300) > 1e-14*5e-300 {
+		t.Errorf("L = %g, want 5e-300", L)
+	}
+}

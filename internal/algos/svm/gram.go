@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/symeig"
 )
 
 // ErrEigen is returned (wrapped) by Eigenvalues when gonum's symmetric
@@ -73,56 +75,22 @@ func Eigenvalues(K *mat.SymDense) (Spectrum, error) {
 	}
 	n := K.SymmetricDim()
 	raw := K.RawSymmetric()
-	var largest float64
 	for i := range n {
 		for j := i; j < n; j++ {
 			v := raw.Data[i*raw.Stride+j]
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return Spectrum{}, fmt.Errorf("%w: K[%d][%d] is %v", ErrNotFinite, i, j, v)
 			}
-			largest = math.Max(largest, math.Abs(v))
 		}
 	}
-	// Scale K by 2^−e so that its largest entry is in [½, 1), exactly,
-	// and the eigenvalues back by 2^e. This keeps gonum v0.17.0's Dsterf
-	// off its own scaling path, which panics ("insufficient length of a")
-	// whenever the entries are all below about 1e-123, as −‖x − z‖² of
+	// symeig scales K by a power of two first: gonum v0.17's EigenSym
+	// panics on a matrix whose entries are all tiny, as −‖x − z‖² of
 	// points 1e-160 apart are.
-	_, e := math.Frexp(largest)
-	A := K
-	if e != 0 {
-		data := make([]float64, n*n)
-		for i := range n {
-			for j := i; j < n; j++ {
-				data[i*n+j] = math.Ldexp(raw.Data[i*raw.Stride+j], -e)
-			}
-		}
-		A = mat.NewSymDense(n, data)
-	}
-	vals, err := eigenValues(A)
-	if err != nil {
-		return Spectrum{}, err
-	}
-	for i, v := range vals {
-		vals[i] = math.Ldexp(v, e)
+	vals, _, ok := symeig.Decompose(K, false)
+	if !ok {
+		return Spectrum{}, fmt.Errorf("%w (n = %d)", ErrEigen, n)
 	}
 	sp := Spectrum{Values: vals}
 	sp.PSD = sp.Negatives() == 0
 	return sp, nil
-}
-
-// eigenValues returns A's eigenvalues, ascending, from mat.EigenSym. A
-// panic inside gonum's LAPACK, which validated input should never cause,
-// is returned as ErrEigen rather than taking down the caller.
-func eigenValues(A *mat.SymDense) (vals []float64, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			vals, err = nil, fmt.Errorf("%w: the eigensolver failed: %v", ErrEigen, r)
-		}
-	}()
-	var es mat.EigenSym
-	if !es.Factorize(A, false) {
-		return nil, fmt.Errorf("%w (n = %d)", ErrEigen, A.SymmetricDim())
-	}
-	return es.Values(nil), nil
 }
