@@ -118,3 +118,22 @@ func BenchmarkKernelPegasosPage(b *testing.B) {
 	benchGet(b, "/lessons/kernels?demo=kernel-pegasos&n=300&step=2000", nil)
 }
 func BenchmarkKernelGramPage(b *testing.B) { benchGet(b, "/lessons/kernels?demo=kernel-gram", nil) }
+
+// The regression lessons' pages draw every demo at its state; the SVGs
+// are the plot URLs a slide embeds (goals: page < 10 ms, SVG < 5 ms and
+// < 100 KB).
+func BenchmarkRegressionPage(b *testing.B) { benchGet(b, "/lessons/linear-regression", nil) }
+func BenchmarkRegressionPartialLSGD(b *testing.B) {
+	benchGet(b, "/lessons/linear-regression?demo=ls-gd&step=100", map[string]string{"HX-Request": "true"})
+}
+func BenchmarkRegressionSVGInterpolation(b *testing.B) {
+	benchGet(b, "/plots/interpolation.svg?degree=9", nil)
+}
+func BenchmarkRegressionSVGDegree(b *testing.B) { benchGet(b, "/plots/interpolation-degree.svg", nil) }
+func BenchmarkRegressionSVGRidge(b *testing.B)  { benchGet(b, "/plots/ridge.svg?lambda=0.01", nil) }
+func BenchmarkRegressionSVGLosses(b *testing.B) { benchGet(b, "/plots/reg-losses.svg", nil) }
+func BenchmarkRegressionSVGLSGD(b *testing.B)   { benchGet(b, "/plots/ls-gd.svg?step=100", nil) }
+func BenchmarkRegressionSVGBiasVariance(b *testing.B) {
+	benchGet(b, "/plots/bias-variance.svg", nil)
+}
+func BenchmarkLogisticLessonPage(b *testing.B) { benchGet(b, "/lessons/logistic-regression", nil) }

@@ -53,7 +53,8 @@ func (c *Course) find(slug string) *Lesson {
 func DefaultCourse() (*Course, error) {
 	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec(),
 		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec(),
-		InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec())
+		InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec(),
+		LogisticSpec(), SoftmaxSpec())
 }
 
 // Demo returns the demo with id, or nil.

@@ -1,0 +1,421 @@
+package lessons
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// logisticProblem builds, apart from the demo, the problem the run r
+// solves and replays its method to r's step from scratch: the route the
+// demo's cached track must agree with.
+func logisticProblem(t *testing.T, r *Run) (*logistic.Problem, algos.Method[logistic.State], logistic.State) {
+	t.Helper()
+	x, yf := Columns(r.Points)
+	pr, err := logistic.New(x, floatLabels(signLabels(yf)), r.State.Float("lambda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m algos.Method[logistic.State] = logistic.Newton{P: pr}
+	if r.State.Is("method", "gd") {
+		m = logistic.GD{P: pr, Eta: r.State.Float("eta")}
+	}
+	s, _, err := algos.Replay(m, pr.Start(), r.Step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr, m, s
+}
+
+// TestLogisticPanelIsTheAlgorithm: the panel's numbers are those of the
+// state a plain replay reaches, evaluated by the problem itself.
+func TestLogisticPanelIsTheAlgorithm(t *testing.T) {
+	for _, q := range []string{"step=25", "method=newton&step=3", "data=separable&lambda=0.05&eta=0.5&step=40", "data=moons&step=7"} {
+		r := runSVM(t, LogisticSpec(), q)
+		pr, _, s := logisticProblem(t, r)
+		p := r.Panel()
+		wrong := 0
+		for i, x := range pr.X {
+			if pr.Y[i]*s.Model.Score(x) <= 0 {
+				wrong++
+			}
+		}
+		for id, want := range map[string]string{
+			"objective": sig(pr.Objective(s.Model)),
+			"grad":      sig(s.GradNorm),
+			"wnorm":     sig(floats.Norm(s.Model.W, 2)),
+			"error":     fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(pr.X))),
+		} {
+			if got := counter(p, id); got != want {
+				t.Errorf("%s: counter %s = %q, want %q", q, id, got, want)
+			}
+		}
+		if got := p.Model[0].Facts[0].Value; got != vec(s.Model.W) {
+			t.Errorf("%s: w = %s, want %s", q, got, vec(s.Model.W))
+		}
+	}
+}
+
+// TestLogisticFirstStepByHand: from w = 0 every point has σ(−yᵢf) = ½,
+// so J = log 2 and one gradient step gives w = (η/2n) Σ yᵢxᵢ and
+// b = (η/2n) Σ yᵢ; on these three points (1/6, 1/6) and 1/6.
+func TestLogisticFirstStepByHand(t *testing.T) {
+	const pts = "add=0,0,-1~1,0,1~0,1,1&data=custom"
+	p0 := runSVM(t, LogisticSpec(), pts+"&step=0").Panel()
+	if got := counter(p0, "objective"); got != sig(math.Ln2) {
+		t.Errorf("J at w = 0 = %s, want log 2 = %s", got, sig(math.Ln2))
+	}
+	p1 := runSVM(t, LogisticSpec(), pts+"&step=1").Panel()
+	if w, b := p1.Model[0].Facts[0].Value, p1.Model[0].Facts[1].Value; w != "(0.1667, 0.1667)" || b != "0.1667" {
+		t.Errorf("after one step w = %s, b = %s; want (1/6, 1/6) and 1/6", w, b)
+	}
+}
+
+// TestLogisticTrackIsReplay: a track reached in any order of requests
+// gives the very state (and scalars) a replay from 0 gives, for a run that
+// goes on (GD on separable data) and one that stops (Newton).
+func TestLogisticTrackIsReplay(t *testing.T) {
+	r := runSVM(t, LogisticSpec(), "data=separable&seed=7&step=0")
+	pr, _, _ := logisticProblem(t, r)
+	scalars := func(s logistic.State) (float64, float64) { return s.Objective, floats.Norm(s.Model.W, 2) }
+	for _, m := range []algos.Method[logistic.State]{logistic.GD{P: pr, Eta: 1}, logistic.Newton{P: pr}} {
+		tr := &track[logistic.State]{}
+		for _, k := range []int{70, 33, 64, 65, 0, 200, 71, 31, 32, 1000} {
+			got, gk, err := tr.at(m, pr.Start(), k, scalars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wk, _ := algos.Replay(m, pr.Start(), k)
+			if gk != wk || !reflect.DeepEqual(got, want) {
+				t.Errorf("%T: track at %d = step %d %+v, replay = step %d %+v", m, k, gk, got, wk, want)
+			}
+			if tr.a[gk] != want.Objective || tr.b[gk] != floats.Norm(want.Model.W, 2) {
+				t.Errorf("%T: track scalars at %d = %v, %v; want %v, %v", m, gk, tr.a[gk], tr.b[gk], want.Objective, floats.Norm(want.Model.W, 2))
+			}
+		}
+	}
+}
+
+// TestLogisticTrackConcurrent: requests for one run at several steps at
+// once share its track and each gets the state a replay gives.
+func TestLogisticTrackConcurrent(t *testing.T) {
+	const q = "data=separable&seed=99&n=60&step="
+	d, _ := NewDemo(LogisticSpec())
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, _ := url.ParseQuery(q + strconv.Itoa(40*i+3))
+			st, _ := d.Parse(v)
+			st.Step = 40*i + 3
+			r, err := d.Execute(st)
+			if err != nil {
+				got[i] = err.Error()
+				return
+			}
+			got[i] = r.Panel().Model[0].Facts[0].Value
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		r := runSVM(t, LogisticSpec(), q+strconv.Itoa(40*i+3))
+		if _, _, s := logisticProblem(t, r); g != vec(s.Model.W) {
+			t.Errorf("step %d: w = %s concurrently, %s by replay", 40*i+3, g, vec(s.Model.W))
+		}
+	}
+}
+
+// TestLogisticNoMinimiserNote: the overconfidence note shows exactly when
+// the data are separable (Problem.Separable, decided apart from Solve),
+// λ = 0 and ‖w‖ grew in the step shown.
+func TestLogisticNoMinimiserNote(t *testing.T) {
+	seen := map[bool]bool{}
+	for _, q := range []string{
+		"data=separable&step=50", "data=separable&step=0", "data=separable&lambda=0.1&step=50", "step=50",
+		"data=separable&method=newton&step=5", "add=0,0,-1~1,0,1~0,1,1&data=custom&step=1", "data=separable&lambda=0.1&step=end",
+	} {
+		r := runSVM(t, LogisticSpec(), q)
+		pr, m, s := logisticProblem(t, r)
+		sep, err := pr.Separable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grows := false
+		if r.Step > 0 {
+			prev, _, _ := algos.Replay(m, pr.Start(), r.Step-1)
+			grows = floats.Norm(s.Model.W, 2) > floats.Norm(prev.Model.W, 2)
+		}
+		want := sep && pr.Lambda == 0 && grows
+		n := note(r.Panel(), "no-minimiser")
+		if (n != nil) != want {
+			t.Errorf("%s: no-minimiser note shown = %v, want %v (separable %v, λ = %v, ‖w‖ grows %v)", q, n != nil, want, sep, pr.Lambda, grows)
+		}
+		if n != nil && (!n.Alert || !strings.Contains(n.Text, "‖w‖ = "+sig(floats.Norm(s.Model.W, 2))+" and growing")) {
+			t.Errorf("%s: note %q should alert and give ‖w‖", q, n.Text)
+		}
+		if pr.Lambda > 0 {
+			if mn := note(r.Panel(), "minimiser"); mn == nil || !strings.Contains(mn.Text, "‖w*‖") {
+				t.Errorf("%s: with λ > 0 the panel should give the finite ‖w*‖", q)
+			}
+		}
+		seen[want] = true
+	}
+	if !seen[true] || !seen[false] {
+		t.Errorf("cases cover note shown %v and not shown %v; want both", seen[true], seen[false])
+	}
+}
+
+// TestLogisticStepSizeNote checks L against an eigendecomposition of
+// X̃ᵀX̃ and the alert for a step beyond 2/L that makes J rise.
+func TestLogisticStepSizeNote(t *testing.T) {
+	r := runSVM(t, LogisticSpec(), "eta=30&step=200")
+	x, _ := Columns(r.Points)
+	var g mat.SymDense
+	xt := mat.NewDense(len(x), 3, nil)
+	for i, row := range x {
+		xt.SetRow(i, []float64{row[0], row[1], 1})
+	}
+	g.SymOuterK(1, xt.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, false) {
+		t.Fatal("eigendecomposition failed")
+	}
+	vals := eig.Values(nil)
+	L := vals[len(vals)-1] / (4 * float64(len(x)))
+	n := note(r.Panel(), "smooth")
+	if n == nil || !n.Alert || !strings.Contains(n.Text, "L = λ_max(X̃ᵀX̃)/(4n) + λ = "+sig(L)) || !strings.Contains(n.Text, "rose") {
+		t.Errorf("smooth note = %+v; want an alert giving L = %s and the steps where J rose", n, sig(L))
+	}
+	if n := note(runSVM(t, LogisticSpec(), "eta=0.5&step=200").Panel(), "smooth"); n == nil || n.Alert {
+		t.Errorf("η = 0.5 < 1/L: note %+v should not alert", n)
+	}
+}
+
+// TestLogisticHistory: J − J* against ‖w‖ and ‖w*‖ when the minimiser
+// exists; J itself, with nothing to compare, when it does not.
+func TestLogisticHistory(t *testing.T) {
+	for _, tt := range []struct {
+		q, label string
+		compare  bool
+	}{{"step=30", "J − J*", true}, {"data=separable&step=30", "J (log scale)", false}} {
+		r := runSVM(t, LogisticSpec(), tt.q)
+		h := r.History
+		if h == nil || len(h.Series) != 2 || h.Now != 30 {
+			t.Fatalf("%s: history %+v, want two series to 30", tt.q, h)
+		}
+		if h.Series[0].Label != tt.label || (h.Series[1].Compare != nil) != tt.compare || !h.Series[0].Log {
+			t.Errorf("%s: series %q (log %v), ‖w*‖ compared %v; want %q on a log scale, compared %v",
+				tt.q, h.Series[0].Label, h.Series[0].Log, h.Series[1].Compare != nil, tt.label, tt.compare)
+		}
+		if n := len(h.Series[1].T); n != 31 || h.Series[1].Y[n-1] != floats.Norm(mustReplay(t, r).Model.W, 2) {
+			t.Errorf("%s: ‖w‖ series ends %v after %d samples", tt.q, h.Series[1].Y[n-1], n)
+		}
+	}
+}
+
+func mustReplay(t *testing.T, r *Run) logistic.State {
+	_, _, s := logisticProblem(t, r)
+	return s
+}
+
+// softmaxReplay replays the softmax demo's run from scratch.
+func softmaxReplay(t *testing.T, r *Run) (*logistic.Softmax, logistic.SoftmaxState) {
+	t.Helper()
+	x, yf := Columns(r.Points)
+	y, c, _ := softmaxClasses(yf)
+	sm, err := logistic.NewSoftmax(x, y, c, r.State.Float("lambda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := algos.Replay(logistic.SoftmaxGD{S: sm, Eta: r.State.Float("eta")}, sm.Start(), r.Step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sm, s
+}
+
+// TestSoftmaxProbe: the probe table is SoftmaxModel's probabilities and
+// scores at q, which sum to 1, with the arg max marked; the panel's J is
+// the problem's objective.
+func TestSoftmaxProbe(t *testing.T) {
+	for _, q := range []string{"step=30&q1=0.5&q2=-1", "step=0", "step=400&q1=-9&q2=9.5&lambda=0.001"} {
+		r := runSVM(t, SoftmaxSpec(), q)
+		sm, s := softmaxReplay(t, r)
+		p := r.Panel()
+		if got := counter(p, "objective"); got != sig(sm.Objective(s.Model)) {
+			t.Errorf("%s: J = %s, want %s", q, got, sig(sm.Objective(s.Model)))
+		}
+		pt := []float64{r.State.Float("q1"), r.State.Float("q2")}
+		probs, scores, pred := s.Model.Proba(pt), s.Model.Scores(pt), s.Model.Predict(pt)
+		if sum := floats.Sum(probs); math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: P(c | q) sums to %v", q, sum)
+		}
+		rows := p.Tables[0].Rows
+		if len(rows) != len(probs) {
+			t.Fatalf("%s: %d rows for %d classes", q, len(rows), len(probs))
+		}
+		for c, row := range rows {
+			if row[1] != sig(scores[c]) || row[2] != sig(probs[c]) || (row[3] != "") != (c == pred) {
+				t.Errorf("%s: row %d = %q, want score %s, P %s, marked %v", q, c, row, sig(scores[c]), sig(probs[c]), c == pred)
+			}
+		}
+	}
+	if got := counter(runSVM(t, SoftmaxSpec(), "step=0").Panel(), "objective"); got != sig(math.Log(3)) {
+		t.Errorf("J at W = 0 = %s, want log 3", got)
+	}
+}
+
+// TestSoftmaxRegionsArePredict: the tinted regions, painted in order,
+// put every point of the plane in the class Predict gives it.
+func TestSoftmaxRegionsArePredict(t *testing.T) {
+	r := runSVM(t, SoftmaxSpec(), "step=15")
+	sm, s := softmaxReplay(t, r)
+	run := &softmaxRun{sm: sm, s: s}
+	layers, err := run.regions()
+	if err != nil || len(layers) != 3 {
+		t.Fatalf("regions = %d layers, %v", len(layers), err)
+	}
+	for i := -40; i <= 40; i++ {
+		for j := -40; j <= 40; j++ {
+			x := []float64{float64(i) / 8, float64(j) / 8}
+			shown := -1
+			for c, l := range layers {
+				if inside(l.(*render.Region), x) {
+					shown = c
+				}
+			}
+			if want := s.Model.Predict(x); shown != want {
+				t.Fatalf("at %v the figure shows class %d, Predict says %d", x, shown, want)
+			}
+		}
+	}
+}
+
+func inside(r *render.Region, x []float64) bool {
+	for _, h := range r.Planes {
+		v := h.A[0]*x[0] + h.A[1]*x[1] + h.B
+		if v < 0 || h.Strict && v == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSoftmaxClasses(t *testing.T) {
+	for _, tt := range []struct {
+		y       []float64
+		want    []int
+		c, miss int
+	}{
+		{[]float64{0, 1, 2, 1}, []int{0, 1, 2, 1}, 3, -1},
+		{[]float64{1, -1, 1}, []int{0, 1, 0}, 2, -1}, // +1 is blue, class 0
+		{[]float64{-1, 2, 2}, []int{0, 2, 2}, 3, 1},
+		{[]float64{1, 1}, []int{0, 0}, 1, -1},
+	} {
+		y, c, miss := softmaxClasses(tt.y)
+		if !slices.Equal(y, tt.want) || c != tt.c || miss != tt.miss {
+			t.Errorf("softmaxClasses(%v) = %v, %d, %d; want %v, %d, %d", tt.y, y, c, miss, tt.want, tt.c, tt.miss)
+		}
+	}
+}
+
+// TestSoftmaxMissingClass: softmax needs every class up to the largest.
+func TestSoftmaxMissingClass(t *testing.T) {
+	for q, want := range map[string]string{
+		"data=custom&add=0,0,0~1,1,2~2,0,2": "class 1 has no points",
+		"data=custom&add=0,0,2~1,1,2~2,2,1": "class 0 has no points",
+		"data=custom&add=0,0,0~1,1,0":       "one class only",
+	} {
+		r := runSVM(t, SoftmaxSpec(), q)
+		var buf bytes.Buffer
+		if _, err := r.WriteFigure(&buf, "", false); err != nil || !strings.Contains(buf.String(), want) {
+			t.Errorf("%s: figure (%v) should say %q", q, err, want)
+		}
+		if p := r.Panel(); !p.Bad || note(p, "one-class") == nil {
+			t.Errorf("%s: panel %+v should ask for the missing class", q, p)
+		}
+	}
+}
+
+// TestRegressionFiguresDeterministic: a state's figures are the same
+// bytes drawn cold and drawn again after its track has run further.
+func TestRegressionFiguresDeterministic(t *testing.T) {
+	for _, tt := range []struct {
+		spec Spec
+		q    string
+	}{{LogisticSpec(), "data=separable&seed=4242"}, {LogisticSpec(), "seed=4242&method=newton"}, {SoftmaxSpec(), "seed=4242&q1=1"}} {
+		draw := func(step string) [2][]byte {
+			r := runSVM(t, tt.spec, tt.q+"&step="+step)
+			var out [2][]byte
+			for i, fig := range []string{"", "history"} {
+				var buf bytes.Buffer
+				if _, err := r.WriteFigure(&buf, fig, false); err != nil {
+					t.Fatal(err)
+				}
+				out[i] = buf.Bytes()
+			}
+			return out
+		}
+		cold := draw("40")
+		draw("300")
+		if warm := draw("40"); !bytes.Equal(cold[0], warm[0]) || !bytes.Equal(cold[1], warm[1]) {
+			t.Errorf("%s: step 40 drew different bytes before and after the run went on", tt.q)
+		}
+	}
+}
+
+// TestRegressionBadParams: each bad value is a problem naming its key.
+func TestRegressionBadParams(t *testing.T) {
+	for _, tt := range []struct {
+		spec Spec
+		q    string
+	}{
+		{LogisticSpec(), "lambda=-1"}, {LogisticSpec(), "lambda=NaN"}, {LogisticSpec(), "method=foo"}, {LogisticSpec(), "eta=0"},
+		{LogisticSpec(), "eta=1000"}, {SoftmaxSpec(), "q1=NaN"}, {SoftmaxSpec(), "q2=11"}, {SoftmaxSpec(), "lambda=0"},
+		{SoftmaxSpec(), "eta=-1"},
+	} {
+		d, err := NewDemo(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := url.ParseQuery(tt.q)
+		key := tt.q[:strings.Index(tt.q, "=")]
+		if _, probs := d.Parse(v); probs[key] == "" {
+			t.Errorf("%s %s: problems %v, want one for %s", d.ID, tt.q, probs, key)
+		}
+	}
+	d, _ := NewDemo(LogisticSpec())
+	if _, probs := d.Parse(url.Values{"lambda": {"0"}}); len(probs) > 0 {
+		t.Errorf("logistic λ = 0 refused: %v", probs)
+	}
+}
+
+func TestCertainty(t *testing.T) {
+	for _, tt := range []struct {
+		doubt       float64
+		want, rough string
+	}{
+		{0.25, "75.0 %", "75.0 %"}, {3e-4, "99.97 %", "99.97 %"}, {1.5e-5, "99.998 %", "1 − 10⁻⁵"}, {0.001, "99.9 %", "99.9 %"},
+		{3.2e-9, "1 − 3.20·10⁻⁹", "1 − 10⁻⁸"}, {0, "1 (to double precision)", "1"},
+	} {
+		if got, rough := certainty(tt.doubt), roughCertainty(tt.doubt); got != tt.want || rough != tt.rough {
+			t.Errorf("certainty(%v) = %q, %q; want %q, %q", tt.doubt, got, rough, tt.want, tt.rough)
+		}
+	}
+}
