@@ -78,7 +78,7 @@ const pngDPI = 96
 
 func (f *figure) writePNG(w io.Writer) error {
 	c := vgimg.NewWith(vgimg.UseWH(f.w, f.h), vgimg.UseDPI(pngDPI))
-	f.draw(draw.New(c))
+	f.draw(draw.New(pngCanvas{c}))
 	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w); err != nil {
 		return fmt.Errorf("render: writing png: %w", err)
 	}
