@@ -1,0 +1,214 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/logistic"
+)
+
+// roughCertainty is certainty short enough for a counter: a percentage
+// down to 99.99 %, then 1 − 10⁻ⁿ, rounded to the nearest power of ten.
+func roughCertainty(doubt float64) string {
+	if doubt <= 0 {
+		return "1"
+	}
+	if doubt < 1e-4 {
+		return "1 − 10" + superscript(int(math.Round(math.Log10(doubt))))
+	}
+	return certainty(doubt)
+}
+
+// certainty writes a probability near 1 so that its distance from 1
+// shows, rounded down: "75.0 %", "99.97 %", and "1 − 3.2·10⁻⁹" past six
+// nines. doubt is 1 − p, computed directly (σ(−m), not 1 − σ(m)), so it
+// keeps its digits.
+func certainty(doubt float64) string {
+	switch {
+	case doubt <= 0:
+		return "1 (to double precision)"
+	case doubt < 1e-6:
+		return "1 − " + sig(doubt)
+	}
+	d := min(max(int(math.Ceil(-math.Log10(doubt)))-2, 1), 4)
+	scale := math.Pow(10, float64(d))
+	// Rounded down, so that "P ≥ 99.99 %" holds.
+	return strconv.FormatFloat(math.Floor(100*(1-doubt)*scale)/scale, 'f', d, 64) + " %"
+}
+
+// panel states the run in numbers and words: the counters, what the step
+// did, and the notes that carry the lesson (no minimiser on separable
+// data with λ = 0, the smoothness bound on η).
+func (r *logisticRun) panel(st State) Panel {
+	s, m := r.s, r.s.Model
+	norm := floats.Norm(m.W, 2)
+	p := Panel{
+		Counters: []Counter{
+			{"iteration k", strconv.Itoa(r.k), "step"},
+			{"J(w, b)", sig(s.Objective), "objective"},
+			{"‖∇J‖", sig(s.GradNorm), "grad"},
+			{"‖w‖", sig(norm), "wnorm"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(r.margins)), "error"},
+		},
+		Status: logisticStatus(s.Status, s.GradNorm),
+		Done:   s.Status.Done(),
+		Bad:    s.Status == algos.Diverged,
+		Start:  "Start: w = 0 and b = 0, so P(y = +1 | x) = ½ everywhere and there is no boundary yet. Press → or Step for the first iteration.",
+		Model:  []ModelLine{{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}},
+	}
+	if tx, ty, ok := heldOut(st); ok {
+		p.Counters = append(p.Counters, heldOutCounter(errorRate(m.Score, tx, ty), len(tx)))
+	} else {
+		p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
+	}
+	p.Counters = append(p.Counters, Counter{"largest confidence", roughCertainty(r.leastDoubt()), "confidence"})
+	if r.opt.ok() {
+		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", sig(r.opt.s.Objective), "optimum"})
+	}
+	if r.opt.none && s.Status == algos.Converged {
+		p.Status, p.Bad = "stopped: J and ‖∇J‖ are ≈ 0, yet J has no minimiser", true
+	}
+	if r.k > 0 {
+		r.describeStep(&p)
+	}
+	p.Notes = r.notes(norm)
+	return p
+}
+
+// logisticStatus says where the run stands in words; a Converged run
+// with ‖∇J‖ still above the tolerance stalled on rounding.
+func logisticStatus(s algos.Status, grad float64) string {
+	switch {
+	case s == algos.Converged && grad >= logistic.Tol:
+		return "stopped: no step lowers J any more (‖∇J‖ = " + sig(grad) + ", its rounding error)"
+	}
+	switch s {
+	case algos.Converged:
+		return "converged: ‖∇J‖ < 10⁻¹⁰"
+	case algos.Diverged:
+		return "diverged: the next iterate overflowed"
+	case algos.Running:
+		return "running"
+	}
+	return s.String()
+}
+
+// leastDoubt is min over the points of min(P, 1 − P) = σ(−|f(xᵢ)|): one
+// minus the largest confidence, computed without cancellation.
+func (r *logisticRun) leastDoubt() float64 {
+	top := 0.0
+	for _, mg := range r.margins {
+		top = math.Max(top, math.Abs(mg))
+	}
+	return logistic.Sigmoid(-top)
+}
+
+// describeStep writes out the update that led to the state shown.
+func (r *logisticRun) describeStep(p *Panel) {
+	p.Changed = true
+	if r.gd {
+		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (w, b) ← (w, b) − η∇J(w, b) with η = %s.", r.k, sig(r.eta))
+		p.Lines = []string{"∇J = (1/n) Σᵢ −yᵢ σ(−yᵢf(xᵢ)) (xᵢ, 1) + λ(w, 0): each point pulls with the probability the model gives its wrong label."}
+	} else {
+		p.Examined = fmt.Sprintf("Iteration %d is a Newton step (w, b) ← (w, b) − t H⁻¹∇J, with t the first of 1, ½, ¼, … that lowers J enough (Armijo).", r.k)
+		p.Lines = []string{"H = (1/n) Σᵢ σᵢ(1 − σᵢ) (xᵢ, 1)(xᵢ, 1)ᵀ + λ diag(1, 1, 0), with σᵢ = σ(f(xᵢ)): the curvature of J."}
+	}
+	if k := r.k; k > 0 {
+		d, verb := r.j[k]-r.j[k-1], "fell"
+		if d > 0 {
+			verb = "rose"
+		}
+		p.Lines = append(p.Lines, fmt.Sprintf("J %s by %s, to %s; ‖∇J‖ is now %s.", verb, sig(math.Abs(d)), sig(r.j[k]), sig(r.s.GradNorm)))
+	}
+}
+
+// notes carry the lesson: whether J has a minimiser and what λ does to
+// ‖w‖, gradient descent's step-size bound, and a divergence.
+func (r *logisticRun) notes(norm float64) []Note {
+	var ns []Note
+	lam := r.pr.Lambda
+	switch {
+	case r.opt.none && r.k > 0 && r.w[r.k] > r.w[r.k-1]:
+		ns = append(ns, Note{TestID: "no-minimiser", Alert: true, Text: fmt.Sprintf(
+			"The data are separable and λ = 0: J has no minimiser. ‖w‖ = %s and growing; %s: overconfident. "+
+				"Set λ > 0 and ‖w‖ stays finite.", sig(norm), r.sureness())})
+	case r.opt.none:
+		ns = append(ns, Note{TestID: "separable", Text: "The data are separable and λ = 0: J has no minimiser, " +
+			"so ‖w‖ will grow without bound as J falls towards 0. Set λ > 0 and ‖w‖ stays finite."})
+	case r.opt.ok():
+		optW := floats.Norm(r.opt.s.Model.W, 2)
+		why := fmt.Sprintf("λ = %s > 0, so J has one minimiser, with ‖w*‖ = %s: finite, whatever the data.", sig(lam), sig(optW))
+		if lam == 0 {
+			why = fmt.Sprintf("No line separates these classes, so J has a minimiser even with λ = 0: ‖w*‖ = %s.", sig(optW))
+		}
+		ns = append(ns, Note{TestID: "minimiser", Text: why + " " + gapText(r.s.Objective, r.opt.s.Objective)})
+	default:
+		ns = append(ns, Note{TestID: "no-optimum", Text: "The exact minimiser could not be computed here: " + r.opt.err.Error()})
+	}
+	if r.gd {
+		ns = append(ns, smoothNote(r.pr.L(), r.eta, "λ_max(X̃ᵀX̃)/(4n) + λ = ", r.j))
+	}
+	if r.s.Status == algos.Diverged {
+		ns = append(ns, divergedNote())
+	}
+	return ns
+}
+
+// sureness says how sure the model is of the training points: of its
+// surest, and of every one when it classifies them all correctly.
+func (r *logisticRun) sureness() string {
+	worst := math.Inf(1)
+	for _, mg := range r.margins {
+		worst = math.Min(worst, mg)
+	}
+	s := "its surest prediction already has P = " + certainty(r.leastDoubt())
+	if worst > 0 {
+		s += ", and it gives every training point its own label with P ≥ " + certainty(logistic.Sigmoid(-worst))
+	}
+	return s + ", more so at every step"
+}
+
+// smoothNote states gradient descent's step-size bound for an L-smooth J
+// (formula, when given, says where L comes from): η ≤ 1/L lowers J every
+// step and η < 2/L converges; beyond, J can rise, oscillate or blow up.
+// L bounds the curvature everywhere, so a larger η may still work: the
+// note counts the steps that raised J so far (j holds J of states 0…k).
+func smoothNote(L, eta float64, formula string, j []float64) Note {
+	n := Note{TestID: "smooth", Text: fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step "+
+		"for η ≤ 1/L = %s and converges for η < 2/L = %s.", formula, sig(L), sig(1/L), sig(2/L))}
+	rises := 0
+	for i := 1; i < len(j); i++ {
+		if j[i] > j[i-1] {
+			rises++
+		}
+	}
+	switch {
+	case eta >= 2/L && rises > 0:
+		n.Alert = true
+		n.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", sig(eta), rises, len(j)-1)
+	case eta >= 2/L:
+		n.Text += fmt.Sprintf(" Here η = %s ≥ 2/L, which the bound does not cover; L bounds the steepest curvature anywhere, "+
+			"and J has fallen at every step so far.", sig(eta))
+	case rises > 0:
+		n.Text += fmt.Sprintf(" J rose at %d of the %d steps so far.", rises, len(j)-1)
+	}
+	return n
+}
+
+// gapText says how far J is above the exact minimum J*.
+func gapText(j, opt float64) string {
+	if math.Abs(j-opt) <= 1e-12*math.Max(1, math.Abs(opt)) {
+		return fmt.Sprintf("J equals its minimum J* = %s to rounding (Newton's method finds J* to ‖∇J‖ < 10⁻¹⁰).", sig(opt))
+	}
+	return fmt.Sprintf("J is %s above its minimum J* = %s, which Newton's method finds to ‖∇J‖ < 10⁻¹⁰.", sig(j-opt), sig(opt))
+}
+
+// divergedNote explains a run that stopped on an overflow.
+func divergedNote() Note {
+	return Note{TestID: "diverged", Alert: true,
+		Text: "The next iterate would have overflowed: η is far too large for this J. Lower η below 2/L."}
+}

@@ -1,0 +1,127 @@
+package lessons
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// problemKey names a regression problem by everything its solution
+// depends on: the kind, the points, their labels and the numbers.
+func problemKey(kind string, x [][]float64, y []float64, nums ...float64) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(kind))
+	binary.Write(h, binary.LittleEndian, nums)
+	for i, row := range x {
+		binary.Write(h, binary.LittleEndian, row)
+		binary.Write(h, binary.LittleEndian, y[i])
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// track is a run of a deterministic method, kept between requests so that
+// stepping through it costs a few iterations, not a replay from 0: the
+// state at every markEvery-th step, the furthest state reached, and two
+// scalars (J and ‖w‖) of every state so far, for the history. State k
+// comes from the mark before it, so it is the same to the last bit as a
+// replay from 0 would give. A track is used under its lock.
+type track[S any] struct {
+	mu    sync.Mutex
+	marks []S // marks[i] is state i·markEvery
+	last  S   // state end, where the run stopped if done
+	end   int
+	done  bool
+	a, b  []float64 // the scalars of states 0…end
+}
+
+// markEvery spaces a track's marks: state k is at most markEvery − 1
+// iterations from one.
+const markEvery = 32
+
+// tracks memoise recent runs by everything they depend on (the points,
+// labels, method and its numbers); like sweeps, they hold results of pure
+// functions and forget the oldest first. A run of MaxStep iterations keeps
+// about 320 KB of scalars and 625 small states, so each memo stays under
+// about 15 MB.
+var (
+	logisticTracks = memo[[sha256.Size]byte, *track[logistic.State]]{max: 32}
+	softmaxTracks  = memo[[sha256.Size]byte, *track[logistic.SoftmaxState]]{max: 32}
+)
+
+// runTracked returns state k of m's run from start (or the last, if the
+// run stops before k), its step and the scalars of the states up to it,
+// from the track of key in c, which it starts or extends as needed.
+func runTracked[S any](c *memo[[sha256.Size]byte, *track[S]], key [sha256.Size]byte, m algos.Method[S], start S, k int,
+	scalars func(S) (float64, float64)) (s S, step int, a, b []float64, err error) {
+	t, ok := c.get(key)
+	if !ok {
+		t = &track[S]{}
+		c.put(key, t)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, step, err = t.at(m, start, k, scalars)
+	// The scalars of states 0…step never change once computed, so the
+	// caller may read them after the lock is released.
+	return s, step, t.a[: step+1 : step+1], t.b[: step+1 : step+1], err
+}
+
+// at returns state k of m's run from start (or the last, if the run stops
+// before k) and its step, extending the track as far as k first.
+func (t *track[S]) at(m algos.Method[S], start S, k int, scalars func(S) (float64, float64)) (S, int, error) {
+	if t.a == nil {
+		a, b := scalars(start)
+		t.marks, t.last, t.a, t.b, t.done = []S{start}, start, []float64{a}, []float64{b}, m.Status(start).Done()
+	}
+	rec := algos.RecorderFunc[S](func(i int, s S) error {
+		if i > 0 {
+			a, b := scalars(s)
+			t.a, t.b = append(t.a, a), append(t.b, b)
+		}
+		return nil
+	})
+	for t.end < k && !t.done {
+		want := min(k, (t.end/markEvery+1)*markEvery) - t.end
+		s, i, err := algos.Replay(m, t.last, want, rec)
+		if err != nil {
+			return s, 0, err
+		}
+		t.last, t.end, t.done = s, t.end+i, m.Status(s).Done()
+		if t.end%markEvery == 0 && t.end/markEvery == len(t.marks) {
+			t.marks = append(t.marks, s)
+		}
+	}
+	if k >= t.end {
+		return t.last, t.end, nil
+	}
+	base := k / markEvery * markEvery
+	s, i, err := algos.Replay(m, t.marks[k/markEvery], k-base)
+	return s, base + i, err
+}
+
+// sampled returns a track's scalars v (t.a or t.b) at the steps a
+// sampleClock picks from 0 to k, and at k: the series a history draws.
+func sampled(v []float64, k int) render.Series {
+	var s render.Series
+	c := newSampleClock(k)
+	for i := 0; i <= k; i++ {
+		if c.due(i) || i == k {
+			s.T, s.Y = append(s.T, float64(i)), append(s.Y, v[i])
+		}
+	}
+	return s
+}
+
+// b2f is 1 for true, for hashing a flag with numbers.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
