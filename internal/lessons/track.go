@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"sync"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -13,16 +12,7 @@ import (
 // problemKey names a regression problem by everything its solution
 // depends on: the kind, the points, their labels and the numbers.
 func problemKey(kind string, x [][]float64, y []float64, nums ...float64) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(kind))
-	binary.Write(h, binary.LittleEndian, nums)
-	for i, row := range x {
-		binary.Write(h, binary.LittleEndian, row)
-		binary.Write(h, binary.LittleEndian, y[i])
-	}
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	return key
+	return floatsKey(kind, append([][]float64{nums, y}, x...)...)
 }
 
 // track is a run of a deterministic method, kept between requests so that
