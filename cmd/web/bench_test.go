@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -137,3 +138,22 @@ func BenchmarkRegressionSVGBiasVariance(b *testing.B) {
 	benchGet(b, "/plots/bias-variance.svg", nil)
 }
 func BenchmarkLogisticLessonPage(b *testing.B) { benchGet(b, "/lessons/logistic-regression", nil) }
+
+// BenchmarkRegressionPageCold shows the interpolation and bias–variance
+// demos on data never seen before (a new seed each time), so their
+// memoised sweeps (21 degrees; 26 settings × 50 refits) are computed.
+func BenchmarkRegressionPageCold(b *testing.B) {
+	h := NewServer(discardLogger())
+	b.ReportAllocs()
+	seed := 1000
+	for b.Loop() {
+		seed++
+		for _, q := range []string{"?seed=", "?demo=bias-variance&seed="} {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/lessons/linear-regression"+q+strconv.Itoa(seed), nil))
+			if rec.Code != http.StatusOK {
+				b.Fatalf("seed %d: %d", seed, rec.Code)
+			}
+		}
+	}
+}
