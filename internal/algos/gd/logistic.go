@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/algos/logistic"
 )
 
 // Logistic is f(w, b) = (1/n) Σᵢ log(1 + exp(−yᵢ(w·xᵢ + b))) + (λ/2)‖w‖²
@@ -120,6 +122,21 @@ func (lg *Logistic) Minimiser() ([]float64, float64, error) {
 			return nil, 0, fmt.Errorf("%w: with λ = 0 on (weakly) separable data, f decreases forever as ‖w‖ grows; give λ > 0", ErrNoMinimiser)
 		}
 	}
+	return lg.newton()
+}
+
+// separable decides weak separability with the logistic lesson's own
+// linear program (logistic.Problem.Separable): one decision, one code.
+func (lg *Logistic) separable() (bool, error) {
+	p, err := logistic.New(lg.X, lg.Y, 0)
+	if err != nil {
+		return false, err
+	}
+	return p.Separable()
+}
+
+// newton minimises f from θ = 0 by Newton's method with a line search.
+func (lg *Logistic) newton() ([]float64, float64, error) {
 	d := lg.Dim()
 	x, g, ng := make([]float64, d), make([]float64, d), make([]float64, d)
 	f := lg.eval(g, x, nil)
