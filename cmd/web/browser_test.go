@@ -232,34 +232,9 @@ func clickData(ctx context.Context, x1, x2 float64) error {
 // permalink of C = 100.
 func TestBrowserSVMDemos(t *testing.T) {
 	ctx, base := newBrowser(t)
-	for _, id := range []string{"svm-hard", "svm-soft", "svm-sgd"} {
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/"+id)); err != nil {
-			t.Fatal(err)
-		}
-		if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-			t.Fatalf("%s: htmx did not load: %v", id, err)
-		}
-		for k := 1; k <= 3; k++ {
-			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-				t.Fatal(err)
-			}
-			if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(k)); err != nil {
-				t.Fatalf("%s: after → number %d: %v", id, k, err)
-			}
-		}
-		if err := poll(ctx, `location.pathname + location.search === "/present/`+id+`?step=3"`); err != nil {
-			loc, _ := chromedp.Run(ctx, chromedp.Location())
-			t.Errorf("%s: location = %q, want the permalink of step 3", id, loc)
-		}
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/svm-soft")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatal(err)
-	}
-	move := `(() => { const s = document.querySelector('input[data-log-for="C"]'); s.value = "2";
-		s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
+	stepPresenters(t, ctx, base, "svm-hard", "svm-soft", "svm-sgd")
+	openPresenter(t, ctx, base, "svm-soft")
+	move := slideLog("C", `"2"`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
 		t.Fatal(err)
 	}
@@ -273,13 +248,36 @@ func TestBrowserSVMDemos(t *testing.T) {
 // the keyboard, and moves the kernel SVM's γ slider.
 func TestBrowserKernelDemos(t *testing.T) {
 	ctx, base := newBrowser(t)
-	for _, id := range []string{"kernel-svm", "kernel-pegasos"} {
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/"+id)); err != nil {
-			t.Fatal(err)
-		}
-		if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-			t.Fatalf("%s: htmx did not load: %v", id, err)
-		}
+	stepPresenters(t, ctx, base, "kernel-svm", "kernel-pegasos")
+	openPresenter(t, ctx, base, "kernel-svm")
+	move := slideLog("gamma", `"1"`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg').textContent.includes("γ = 10")`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Errorf("after moving the γ slider to 10¹: location %q, want ?gamma=10 and a figure of γ = 10", loc)
+	}
+}
+
+// openPresenter loads demo id's presenter view and waits for app.js and
+// htmx, without which a key press would follow a link as a page load.
+func openPresenter(t *testing.T, ctx context.Context, base, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/"+id)); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatalf("%s: htmx did not load: %v", id, err)
+	}
+}
+
+// stepPresenters presses → three times in each demo's presenter view and
+// checks the step counter after each press and the permalink of step 3.
+func stepPresenters(t *testing.T, ctx context.Context, base string, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		openPresenter(t, ctx, base, id)
 		for k := 1; k <= 3; k++ {
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
 				t.Fatal(err)
@@ -293,19 +291,11 @@ func TestBrowserKernelDemos(t *testing.T) {
 			t.Errorf("%s: location = %q, want the permalink of step 3", id, loc)
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/present/kernel-svm")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatal(err)
-	}
-	move := `(() => { const s = document.querySelector('input[data-log-for="gamma"]'); s.value = "1";
+}
+
+// slideLog is a script that moves the log slider of key to the position
+// to (a JavaScript expression; s is the slider) as a user's drag does.
+func slideLog(key, to string) string {
+	return `(() => { const s = document.querySelector('input[data-log-for="` + key + `"]'); s.value = ` + to + `;
 		s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg').textContent.includes("γ = 10")`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Errorf("after moving the γ slider to 10¹: location %q, want ?gamma=10 and a figure of γ = 10", loc)
-	}
 }
