@@ -31,7 +31,7 @@ func computeKernelPegasos(in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
-		return oneClassResult(x, y, in), nil
+		return oneClassResult(x, y, in, svmOneClass), nil
 	}
 	st := in.State
 	k := kernelOf(st)

@@ -67,7 +67,7 @@ func computeLogistic(in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
-		return regressionOneClass(x, y, in, "Logistic regression learns P(y = +1 | x) from points of both classes; these have one."), nil
+		return oneClassResult(x, y, in, "Logistic regression learns P(y = +1 | x) from points of both classes; these have one."), nil
 	}
 	st := in.State
 	pr, err := logistic.New(x, floatLabels(y), st.Float("lambda"))
@@ -96,19 +96,6 @@ func computeLogistic(in Input) (Result, error) {
 		res.History = r.history()
 	}
 	return res, nil
-}
-
-// regressionOneClass shows points of a single class, as the SVM demos do,
-// with the demo's own reason why it needs both.
-func regressionOneClass(x [][]float64, y []int, in Input, why string) Result {
-	res := oneClassResult(x, y, in)
-	panel := res.Panel
-	res.Panel = func() Panel {
-		p := panel()
-		p.Start = why
-		return p
-	}
-	return res
 }
 
 // floatLabels turns classes into floats: the ±1 labels logistic.New

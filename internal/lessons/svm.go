@@ -128,7 +128,7 @@ func computeSVM(in Input, hard bool, extra svmExtra) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
-		return oneClassResult(x, y, in), nil
+		return oneClassResult(x, y, in, svmOneClass), nil
 	}
 	pr, s0, err := svm.New(x, y, svmParams(in.State, hard))
 	if err != nil {

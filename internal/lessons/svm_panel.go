@@ -320,16 +320,20 @@ func softLink(st State) string {
 	return "/lessons/soft-margin-svm?" + q
 }
 
-// oneClassResult shows points of a single class: no SVM exists until the
-// other class has a point, which the panel asks for.
-func oneClassResult(x [][]float64, y []int, in Input) Result {
+// svmOneClass is why an SVM demo cannot run on one class.
+const svmOneClass = "An SVM separates two classes; these points have one."
+
+// oneClassResult shows points of a single class: no two-class model
+// exists until the other class has a point, which the panel asks for;
+// why says so in the demo's own terms.
+func oneClassResult(x [][]float64, y []int, in Input, why string) Result {
 	scene := render.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
 	return Result{
 		Done: true,
 		Plot: sceneDrawer(scene),
 		Panel: func() Panel {
 			return Panel{Status: "needs two classes", Done: true, Bad: true,
-				Start: "An SVM separates two classes; these points have one.",
+				Start: why,
 				Notes: []Note{{TestID: "one-class", Alert: true,
 					Text: "Add a point of the other class: choose its label under the plot and click where it goes."}}}
 		},

@@ -95,7 +95,7 @@ func computeSGD(in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
-		return oneClassResult(x, y, in), nil
+		return oneClassResult(x, y, in, svmOneClass), nil
 	}
 	var (
 		r   primalRun
