@@ -73,7 +73,7 @@ func TestIndexListsCourseInOrder(t *testing.T) {
 		id, _ := s.Attr("data-testid")
 		slugs = append(slugs, strings.TrimPrefix(id, "lesson-"))
 	})
-	want := "datasets perceptron linear-regression logistic-regression hard-margin-svm soft-margin-svm kernels gradient-descent nearest-neighbours"
+	want := "datasets perceptron linear-regression logistic-regression hard-margin-svm soft-margin-svm kernels gradient-descent knn-bayes"
 	if got := strings.Join(slugs, " "); got != want {
 		t.Errorf("lessons = %s\nwant %s", got, want)
 	}

@@ -50,7 +50,7 @@ func NewCatalog() *Catalog {
 			Summary: "Feature maps, reproducing kernels, polynomial and Gaussian kernels."},
 		{Slug: "gradient-descent", Title: "Gradient descent", Notes: "§1.8; CIS 5200",
 			Summary: "Step sizes, schedules, convexity and the convergence rate."},
-		{Slug: "nearest-neighbours", Title: "Nearest neighbours and the Bayes classifier", Notes: "CIS 5200",
+		{Slug: "knn-bayes", Title: "Nearest neighbours and the Bayes classifier", Notes: "CIS 5200",
 			Summary: "k-NN, the Bayes-optimal classifier and the Bayes error."},
 	}}
 }
