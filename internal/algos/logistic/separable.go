@@ -6,20 +6,12 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/margin-edu/margin/internal/algos/feasible"
 )
 
 // ErrUndecided: the linear program behind Separable failed numerically.
 var ErrUndecided = errors.New("logistic: could not decide whether the data are separable")
-
-// Tolerances of the linear program, as in svm's hard-margin test:
-// depTol is the relative size below which a row counts as a combination
-// of the rows before it; negTol how far below 0 an entry may round.
-const (
-	depTol = 1e-9
-	negTol = 1e-12
-)
 
 // Separable reports whether J with λ = 0 has no minimiser: whether some
 // (w, b) gives margins yᵢ(w·xᵢ + b) ≥ 0 for every i and > 0 for at least
@@ -43,8 +35,7 @@ const (
 // against the data before it is believed (ErrUndecided otherwise).
 func (p *Problem) Separable() (bool, error) {
 	n, d := len(p.X), p.dim()
-	var rows [][]float64 // orthonormal rows
-	var rhs []float64
+	var sys feasible.System
 	for k := 0; k <= d; k++ {
 		a := make([]float64, n)
 		for i, x := range p.X {
@@ -53,73 +44,18 @@ func (p *Problem) Separable() (bool, error) {
 				a[i] *= x[k]
 			}
 		}
-		var ok bool
-		if rows, rhs, ok = addRow(rows, rhs, a, -floats.Sum(a)); !ok {
+		if !sys.Add(a, -floats.Sum(a)) {
 			return true, nil
 		}
 	}
-	if len(rows) == 0 { // every aᵢ = 0 cannot happen (the b entry is ±1)
-		return false, nil
-	}
-	nu, err := simplex(rows, rhs)
+	nu, err := sys.NonNegative()
 	switch {
-	case errors.Is(err, lp.ErrInfeasible):
+	case errors.Is(err, feasible.ErrInfeasible):
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("%w: the linear program failed: %v", ErrUndecided, err)
 	}
 	return false, p.verify(nu)
-}
-
-// addRow makes a (with right-hand side beta) orthogonal to the rows so
-// far by Gram–Schmidt (twice, which is enough) and appends it,
-// normalised. A row that depends on the earlier ones is dropped; ok is
-// false when its right-hand side then disagrees, which makes the system
-// inconsistent.
-func addRow(rows [][]float64, rhs []float64, a []float64, beta float64) ([][]float64, []float64, bool) {
-	norm := floats.Norm(a, 2)
-	for range 2 {
-		for q, row := range rows {
-			c := floats.Dot(row, a)
-			floats.AddScaled(a, -c, row)
-			beta -= c * rhs[q]
-		}
-	}
-	res := floats.Norm(a, 2)
-	if res <= depTol*norm {
-		return rows, rhs, math.Abs(beta) <= depTol*norm*math.Sqrt(float64(len(a)))
-	}
-	floats.Scale(1/res, a)
-	return append(rows, a), append(rhs, beta/res), true
-}
-
-// simplex finds x ≥ 0 with A x = b (A's rows orthonormal) by gonum's
-// Simplex with a zero cost, turning its panics into errors; a square A
-// has the one solution Aᵀb.
-func simplex(rows [][]float64, rhs []float64) (x []float64, err error) {
-	m, n := len(rows), len(rows[0])
-	a := mat.NewDense(m, n, nil)
-	for r, row := range rows {
-		a.SetRow(r, row)
-	}
-	if m == n {
-		var v mat.VecDense
-		if err := v.SolveVec(a, mat.NewVecDense(m, rhs)); err != nil {
-			return nil, err
-		}
-		x = v.RawVector().Data
-		if floats.Min(x) < -negTol*math.Max(1, floats.Norm(x, math.Inf(1))) {
-			return nil, lp.ErrInfeasible
-		}
-		return x, nil
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			x, err = nil, fmt.Errorf("simplex panicked: %v", v)
-		}
-	}()
-	_, x, err = lp.Simplex(make([]float64, n), a, rhs, 0, nil)
-	return x, err
 }
 
 // verify checks the certificate μ = 1 + ν of (b): Σ μᵢyᵢ(xᵢ, 1) must

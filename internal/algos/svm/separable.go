@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/margin-edu/margin/internal/algos/feasible"
 )
 
 // The hard-margin SVM has a solution iff the data are separable:
@@ -25,13 +25,8 @@ import (
 // on α it has no scale: a margin of 1e-4 is as separable as a margin of
 // 1, and a point 1e-4 across is as much a proof of (b) as any other.
 
-// hullTol is the relative size below which a row of the LP counts as a
-// linear combination of the rows before it.
-const hullTol = 1e-9
-
-// negTol is how far below zero an entry of λ may round and still count
-// as zero; λ sums to 1, so this is relative.
-const negTol = 1e-12
+// The rows are made orthonormal and the program solved by package
+// feasible, which the logistic lesson's separability test shares.
 
 // MaxPolyFeatures bounds the dimension C(d+p, p) of the polynomial
 // kernel's feature space for a hard margin: the linear program has one row
@@ -160,34 +155,13 @@ func binom(n, k int) float64 {
 // farkas decides (b) for the points phi with labels y and returns a
 // verified λ, or nil when (b) has no solution (the data are separable).
 //
-// The rows of A are first made orthonormal by Gram–Schmidt, applying the
-// same operations to the right-hand side: Simplex needs full row rank,
-// and features that are constant or copies of each other would break it.
-// A row that depends on the earlier ones is dropped when its right-hand
-// side agrees, and proves (b) impossible when it does not (a feature equal
-// to a·y + c, say, separates the classes by itself).
+// A row of A that depends on the earlier ones and disagrees with them
+// proves (b) impossible (a feature equal to a·y + c, say, separates the
+// classes by itself); feasible.System says which.
 func farkas(phi [][]float64, y []float64) ([]float64, error) {
 	n, d := len(phi), len(phi[0])
-	var rows [][]float64 // orthonormal rows of A
-	var rhs []float64
-	add := func(a []float64, beta float64) (ok bool) {
-		norm := floats.Norm(a, 2)
-		for range 2 { // twice is enough (Kahan–Parlett)
-			for q, row := range rows {
-				c := floats.Dot(row, a)
-				floats.AddScaled(a, -c, row)
-				beta -= c * rhs[q]
-			}
-		}
-		res := floats.Norm(a, 2)
-		if res <= hullTol*norm {
-			return math.Abs(beta) <= hullTol*math.Max(norm, 1)
-		}
-		floats.Scale(1/res, a)
-		rows = append(rows, a)
-		rhs = append(rhs, beta/res)
-		return true
-	}
+	var sys feasible.System
+	add := sys.Add
 	ones := make([]float64, n)
 	for i := range ones {
 		ones[i] = 1
@@ -205,44 +179,14 @@ func farkas(phi [][]float64, y []float64) ([]float64, error) {
 			return nil, nil
 		}
 	}
-	lambda, err := simplex(rows, rhs)
+	lambda, err := sys.NonNegative()
 	switch {
-	case errors.Is(err, lp.ErrInfeasible):
+	case errors.Is(err, feasible.ErrInfeasible):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("%w: the linear program failed: %v", ErrUndecided, err)
 	}
 	return verify(lambda, phi, y)
-}
-
-// simplex runs gonum's Simplex for A λ = b, λ ≥ 0 with a zero cost,
-// turning a panic on a numerically singular basis into an error. A square
-// A has the one solution A⁻¹b, which Simplex would reject for an entry of
-// −1e-17; here entries down to −negTol count as zero.
-func simplex(rows [][]float64, rhs []float64) (x []float64, err error) {
-	m, n := len(rows), len(rows[0])
-	a := mat.NewDense(m, n, nil)
-	for r, row := range rows {
-		a.SetRow(r, row)
-	}
-	if m == n {
-		var v mat.VecDense
-		if err := v.SolveVec(a, mat.NewVecDense(m, rhs)); err != nil {
-			return nil, err
-		}
-		x = v.RawVector().Data
-		if floats.Min(x) < -negTol {
-			return nil, lp.ErrInfeasible
-		}
-		return x, nil
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			x, err = nil, fmt.Errorf("simplex panicked: %v", v)
-		}
-	}()
-	_, x, err = lp.Simplex(make([]float64, n), a, rhs, 0, nil)
-	return x, err
 }
 
 // verify checks a λ from the linear program against the original rows:
