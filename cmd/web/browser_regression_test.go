@@ -18,13 +18,7 @@ func TestBrowserRegressionDemos(t *testing.T) {
 	// that observation: the frame maps it to the screen as app.js maps
 	// screen to data.
 	openPresenter(t, ctx, base, "interpolation")
-	where := `(() => { const fig = document.querySelector('figure.plot'); const svg = fig.querySelector('svg');
-		const f = JSON.parse(fig.dataset.frame).frame, v = f.View, m = svg.getScreenCTM();
-		const p = svg.createSVGPoint();
-		p.x = f.Left + (0.5 - v.XMin) / (v.XMax - v.XMin) * f.Width;
-		p.y = f.Top + (v.YMax - 1.5) / (v.YMax - v.YMin) * f.Height;
-		const s = p.matrixTransform(m); return [s.x, s.y]; })()`
-	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](where))
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](plotPoint(0.5, 1.5)))
 	if err != nil || len(xy) != 2 {
 		t.Fatalf("mapping (0.5, 1.5) to the screen: %v %v", xy, err)
 	}
@@ -46,6 +40,11 @@ func TestBrowserRegressionDemos(t *testing.T) {
 	if err := poll(ctx, `location.search === "?lambda=0.01" && document.querySelector('[data-testid="plot"] svg').textContent.includes("λ = 0.01")`); err != nil {
 		loc, _ := chromedp.Run(ctx, chromedp.Location())
 		t.Errorf("after moving λ to 10⁻²: location %q, want ?lambda=0.01", loc)
+	}
+	// The swapped-in form must be settled (htmx wires its triggers then)
+	// before the next move, as a user's second drag always is.
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](slideLog("lambda", `s.min`))); err != nil {
 		t.Fatal(err)

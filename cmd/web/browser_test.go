@@ -299,3 +299,13 @@ func slideLog(key, to string) string {
 	return `(() => { const s = document.querySelector('input[data-log-for="` + key + `"]'); s.value = ` + to + `;
 		s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
 }
+
+// settled waits until htmx has no request in flight and has finished
+// swapping and settling, then lets a frame pass: a change event sent
+// earlier would reach a form htmx has not wired yet.
+func settled(ctx context.Context) error {
+	if err := poll(ctx, `!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")`); err != nil {
+		return err
+	}
+	return chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond))
+}

@@ -54,7 +54,9 @@ func DefaultCourse() (*Course, error) {
 	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec(),
 		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec(),
 		InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec(),
-		LogisticSpec(), SoftmaxSpec())
+		LogisticSpec(), SoftmaxSpec(),
+		BayesSpec(), KNNSpec(), CurseSpec(),
+		GDSpec(), LossGallerySpec())
 }
 
 // Demo returns the demo with id, or nil.

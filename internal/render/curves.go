@@ -72,6 +72,16 @@ func CurvesSVG(w io.Writer, c Curves, opt Options) error {
 	return f.writeSVG(w)
 }
 
+// CurvesPNG writes CurvesSVG's chart as a PNG of exactly Width×Height
+// pixels, for a demo whose main plot is a chart.
+func CurvesPNG(w io.Writer, c Curves, opt Options) error {
+	f, err := c.figure(opt)
+	if err != nil {
+		return err
+	}
+	return f.writePNG(w)
+}
+
 func (c Curves) check() error {
 	switch n := len(c.Series); {
 	case n == 0:

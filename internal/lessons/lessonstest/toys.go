@@ -69,11 +69,11 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 			s0.F = g.f(s0.X)
 			var gap render.Series
 			gap.Label, gap.Log = "f(x)", true
-			path := newPathRecorder()
+			path := lessons.NewTrail()
 			s, k, err := algos.Replay[gdState](g, s0, in.Step, algos.RecorderFunc[gdState](func(k int, s gdState) error {
 				gap.T, gap.Y = append(gap.T, float64(k)), append(gap.Y, s.F)
 				return nil
-			}), path)
+			}), algos.RecorderFunc[gdState](func(k int, s gdState) error { path.Add(k, s.X); return nil }))
 			if err != nil {
 				return lessons.Result{}, err
 			}
@@ -109,14 +109,14 @@ var objectiveView = render.View{XMin: -5, XMax: 5, YMin: -5, YMax: 5}
 var objectiveLevels = []float64{0.5, 2, 8, 18, 32, 50}
 
 // figure draws the contours of f over the fixed view, the iterates so far
-// (as path recorded them) and the current one, s at step k.
-func (g gd) figure(path *pathRecorder, s gdState, k int, w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+// (as the trail kept them) and the current one, s at step k.
+func (g gd) figure(path *lessons.Trail, s gdState, k int, w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 	lv := render.ContourLevels(objectiveLevels...)
 	fl, err := render.NewField(func(x1, x2 float64) float64 { return g.f([2]float64{x1, x2}) }, nil, lv...)
 	if err != nil {
 		return render.Frame{}, err
 	}
-	xy, current := path.iterates(s.X)
+	xy, current := path.Iterates(s.X)
 	pa, err := render.NewPath(xy)
 	if err != nil {
 		return render.Frame{}, err
@@ -132,7 +132,7 @@ func (g gd) figure(path *pathRecorder, s gdState, k int, w io.Writer, png bool, 
 		Title: title + fmt.Sprintf("\nf(x) = ½(x₁² + %gx₂²), step size t = %g", g.kappa, g.eta),
 		Desc: fmt.Sprintf("Contours of f(x) = ½(x₁² + %gx₂²) at f = 0.5, 2, 8, 18, 32 and 50, and the path of "+
 			"gradient descent with step size %g from (%g, %g) over %d steps, now at (%.3g, %.3g).",
-			g.kappa, g.eta, path.start[0], path.start[1], k, s.X[0], s.X[1]),
+			g.kappa, g.eta, path.Start()[0], path.Start()[1], k, s.X[0], s.X[1]),
 		View:   objectiveView,
 		Layers: []plot.Plotter{fl, pa},
 		Legend: []render.LegendItem{
@@ -144,65 +144,6 @@ func (g gd) figure(path *pathRecorder, s gdState, k int, w io.Writer, png bool, 
 	}
 	return fig.Write(w, png, opt)
 }
-
-// maxIterates bounds the iterates a plot keeps, so memory and drawing
-// stay small on a run of MaxStep steps; farIterate bounds the coordinates
-// drawn, since a diverging run's would overflow page coordinates.
-const (
-	maxIterates = 2000
-	farIterate  = 1e9
-)
-
-// pathRecorder keeps iterates for the plot, a read-only observer of the
-// replay. It keeps every stride-th iterate, k = 0, stride, 2·stride, …;
-// when that fills maxIterates it drops every other one and doubles
-// stride. Which iterates are kept depends only on k, so a plot URL always
-// draws the same path, and the start is always kept. It stops at the
-// first iterate too far out to draw: a diverging run leaves the view for
-// good.
-type pathRecorder struct {
-	xy     [][2]float64
-	stride int
-	start  [2]float64
-	far    bool
-}
-
-func newPathRecorder() *pathRecorder { return &pathRecorder{stride: 1} }
-
-// Record implements algos.Recorder.
-func (r *pathRecorder) Record(k int, s gdState) error {
-	if k == 0 {
-		r.start = s.X
-	}
-	if r.far = r.far || !drawable(s.X); r.far || k%r.stride != 0 {
-		return nil
-	}
-	r.xy = append(r.xy, s.X)
-	if len(r.xy) >= maxIterates {
-		kept := r.xy[:0]
-		for i := 0; i < len(r.xy); i += 2 {
-			kept = append(kept, r.xy[i])
-		}
-		r.xy, r.stride = kept, 2*r.stride
-	}
-	return nil
-}
-
-// iterates returns the path to draw whose current iterate is x: the kept
-// ones, ending with x, and the index of x, or −1 when x is too far out to
-// draw.
-func (r *pathRecorder) iterates(x [2]float64) ([][2]float64, int) {
-	xy := r.xy
-	if !drawable(x) {
-		return xy, -1
-	}
-	if n := len(xy); n == 0 || xy[n-1] != x {
-		xy = append(xy[:n:n], x)
-	}
-	return xy, len(xy) - 1
-}
-
-func drawable(x [2]float64) bool { return math.Abs(x[0]) <= farIterate && math.Abs(x[1]) <= farIterate }
 
 // RegressionSpec is a demo with real-valued labels on lesson: its one
 // "step" fits the mean of y.

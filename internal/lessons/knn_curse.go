@@ -1,0 +1,96 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos/knn"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// CurseDims are the dimensions the curse-of-dimensionality chart
+// measures, from the plane to a thousand.
+var CurseDims = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+
+// MaxCurseN is the most points per dimension the curse demo draws: within
+// knn's limits on n and on the coordinates over all of CurseDims (a fifth
+// of a second at most).
+const MaxCurseN = min(knn.MaxCurseN, knn.MaxCurseValues/curseDimsSum)
+
+// curseDimsSum is Σ CurseDims, which a test checks.
+const curseDimsSum = 1888
+
+// CurseSpec declares the curse-of-dimensionality demo: how close the
+// nearest of n uniform points is compared with the farthest, as the
+// dimension grows from 1 to 1000.
+func CurseSpec() Spec {
+	return Spec{
+		ID: "curse", Title: "The curse of dimensionality", Lesson: "knn-bayes",
+		Data: DataSpec{Labels: NoLabels},
+		Params: []Param{
+			{Key: "n", Label: "points", Doc: "uniform points in [0, 1]^D per dimension D", Kind: Int, Group: GroupData,
+				Default: "1000", Min: 2, Max: MaxCurseN},
+			{Key: "seed", Label: "seed", Doc: "seeds the points and queries (each dimension its own stream)", Kind: Int,
+				Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
+		},
+		Static:  true,
+		Compute: computeCurse,
+	}
+}
+
+func computeCurse(in Input) (Result, error) {
+	n, seed := in.State.Int("n"), in.State.Int("seed")
+	rows, err := knn.CurseOfDimensionality(CurseDims, n, uint64(seed))
+	if err != nil {
+		return Result{}, Problems{"n": err.Error()}
+	}
+	chart := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		if png {
+			return render.Frame{}, render.CurvesPNG(w, curseCurves(rows, n), opt)
+		}
+		return render.Frame{}, render.CurvesSVG(w, curseCurves(rows, n), opt)
+	}
+	return Result{Done: true, Plot: chart, Panel: func() Panel { return cursePanel(rows, n) }}, nil
+}
+
+// curseCurves charts the ratio nearest/farthest against D on a log axis.
+func curseCurves(rows []knn.CurseRow, n int) render.Curves {
+	d, ratio := make([]float64, len(rows)), make([]float64, len(rows))
+	for i, r := range rows {
+		d[i], ratio[i] = float64(r.D), r.Ratio
+	}
+	last := rows[len(rows)-1]
+	return render.Curves{
+		Title: fmt.Sprintf("nearest ÷ farthest distance: %s in 1-D, %s in %d-D\nmean over %d queries, %d uniform points in [0, 1]^D",
+			sig(rows[0].Ratio), sig(last.Ratio), last.D, knn.CurseQueries, n),
+		XLabel: "dimension D (log scale)", YLabel: "nearest ÷ farthest", LogX: true,
+		Series: []render.Curve{{Name: "nearest ÷ farthest distance", X: d, Y: ratio}},
+		Mark:   math.NaN(),
+	}
+}
+
+func cursePanel(rows []knn.CurseRow, n int) Panel {
+	t := Table{TestID: "curse-rows", Caption: fmt.Sprintf("Mean distances from %d queries to %d uniform points in [0, 1]^D", knn.CurseQueries, n),
+		Head: []string{"D", "nearest", "farthest", "nearest ÷ farthest"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{strconv.Itoa(r.D), sig(r.Nearest), sig(r.Farthest), sig(r.Ratio)})
+	}
+	last := rows[len(rows)-1]
+	return Panel{
+		Status: "all points look alike", Done: true,
+		Start: fmt.Sprintf("For each dimension D, %d query points and %d data points drawn uniformly in [0, 1]^D; "+
+			"each query's nearest and farthest data point, averaged over the queries.", knn.CurseQueries, n),
+		Counters: []Counter{
+			{"points per dimension", strconv.Itoa(n), "n"},
+			{fmt.Sprintf("ratio at D = %d", rows[0].D), sig(rows[0].Ratio), "ratio-low"},
+			{fmt.Sprintf("ratio at D = %d", last.D), sig(last.Ratio), "ratio-high"},
+		},
+		Tables: []Table{t},
+		Notes: []Note{{TestID: "curse",
+			Text: "In high dimensions the nearest point is almost as far as the farthest: the neighbourhood kNN votes in " +
+				"is no longer local, so its vote says little about x.",
+			Fine: "Distances grow like √D while their spread stays about constant, so their ratio tends to 1."}},
+	}
+}

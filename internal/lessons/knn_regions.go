@@ -1,0 +1,310 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/algos/bayes"
+	"github.com/margin-edu/margin/internal/algos/knn"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// KNNHeldOut is how many fresh mixture points estimate a kNN classifier's
+// true risk: enough that the held-out curve is smooth (its standard error
+// is under 1.6 points of percentage), few enough for the whole k sweep to
+// take a few tens of milliseconds.
+const KNNHeldOut = 1000
+
+// knnSets are the kNN demo's data: the mixture first, whose Bayes
+// boundary and error are known, then the other lessons' random shapes.
+var knnSets = []Option{{mixtureSet, "two Gaussians (sampled)"}, {"moons", "two moons (random)"},
+	{"circles", "circles (random)"}, {"noisy", "noisy (random)"}}
+
+// KNNSpec declares the k-nearest-neighbours demo: the regions kNN draws
+// on the mixture's sample (or another set) for a chosen k and metric,
+// over the Bayes boundary, with training and held-out error against k.
+func KNNSpec() Spec {
+	params := mixtureParams(isMixture, "seeds the random set (the held-out points use another seed)")
+	params = append(params,
+		Param{Key: "noise", Label: "noise", Doc: "standard deviation of the jitter added to each coordinate (`moons`, `circles`)",
+			Kind: Float, Group: GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: shapeSet},
+		Param{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Kind: Int, Group: GroupAlgo,
+			Default: "5", Min: 1, Max: MaxPoints},
+		Param{Key: "metric", Label: "metric", Doc: "distance that ranks the neighbours", Kind: Choice, Group: GroupAlgo,
+			Default: "euclidean", Options: []Option{{"euclidean", "Euclidean ‖x − q‖₂"}, {"manhattan", "Manhattan ‖x − q‖₁"}}},
+	)
+	return Spec{
+		ID: "knn", Title: "k nearest neighbours against the Bayes classifier", Lesson: "knn-bayes",
+		Data:   DataSpec{Labels: ClassLabels, MaxClasses: 2, Default: mixtureSet, Sets: knnSets, Make: knnPoints},
+		Params: params, Panels: []string{"k"}, Static: true,
+		Compute: computeKNN,
+	}
+}
+
+// knnPoints builds the demo's set: the mixture's sample, or a shape.
+func knnPoints(s State) ([][]float64, []float64, error) {
+	if isMixture(s) {
+		return mixturePoints(s)
+	}
+	return datasetPoints(s)
+}
+
+// knnHeldOut draws the held-out points: KNNHeldOut fresh mixture points,
+// or the shape again with another seed; custom points have none.
+func knnHeldOut(s State, m *bayes.Mixture) (x [][]float64, y []int, ok bool) {
+	if m == nil {
+		return heldOut(s)
+	}
+	x, yi, err := m.Sample(KNNHeldOut, uint64(s.Int("seed")^heldOutSeed))
+	return x, yi, err == nil
+}
+
+// knnRun is a kNN classifier on the demo's points and what it is compared with.
+type knnRun struct {
+	s        State
+	x        [][]float64
+	y        []int // ±1
+	c        *knn.Classifier
+	classes  []int // c's class numbers decoded: classes[p] is ±1
+	wrong    []bool
+	m        *bayes.Mixture // nil unless the data are the mixture
+	bayesErr float64
+	tx       [][]float64 // held-out points
+	ty       []int
+	held     bool
+}
+
+func computeKNN(in Input) (Result, error) {
+	r, err := newKNNRun(in)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Done: true, Plot: r.draw, Panels: map[string]Drawer{}, Panel: r.panel}
+	if r.c != nil && in.wants("k") {
+		res.Panels["k"] = r.sweepChart
+	}
+	return res, nil
+}
+
+// newKNNRun validates k against the set's size, trains the classifier
+// when there are at least k points, and draws the held-out points.
+func newKNNRun(in Input) (*knnRun, error) {
+	s := in.State
+	k := s.Int("k")
+	if !s.Is(keyData, Custom) && k > s.Int("n") {
+		return nil, Problems{"k": fmt.Sprintf("k = %d is more than the %d points; choose k from 1 to %d", k, s.Int("n"), s.Int("n"))}
+	}
+	metric, err := knn.ParseMetric(s.Str("metric"))
+	if err != nil {
+		return nil, Problems{"metric": err.Error()}
+	}
+	x, yf := Columns(in.Points)
+	r := &knnRun{s: s, x: x, y: signLabels(yf), bayesErr: math.NaN()}
+	if isMixture(s) {
+		if r.m, err = mixtureOf(s); err != nil {
+			return nil, err
+		}
+		r.bayesErr, _ = r.m.BayesError()
+	}
+	r.tx, r.ty, r.held = knnHeldOut(s, r.m)
+	if len(x) >= k {
+		codes, classes := knn.Encode(r.y)
+		if r.c, err = knn.New(x, codes, k, metric); err != nil {
+			return nil, err
+		}
+		r.classes = classes
+		if r.wrong, err = r.mistakes(x, r.y); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// predict returns the classifier's ±1 label for each row of q.
+func (r *knnRun) predict(q [][]float64) ([]int, error) {
+	p, err := r.c.PredictAll(q)
+	for i, v := range p {
+		p[i] = r.classes[v]
+	}
+	return p, err
+}
+
+// mistakes flags the rows of x whose prediction is not y.
+func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
+	p, err := r.predict(x)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]bool, len(p))
+	for i := range p {
+		w[i] = p[i] != y[i]
+	}
+	return w, nil
+}
+
+// heldOutError is the classifier's error on the held-out points.
+func (r *knnRun) heldOutError() float64 {
+	if !r.held {
+		return math.NaN()
+	}
+	w, err := r.mistakes(r.tx, r.ty)
+	if err != nil {
+		return math.NaN()
+	}
+	return fraction(w)
+}
+
+// regions is the Field of the kNN prediction, ±1, filled by class with
+// a thin line where it changes. Its Grid sends the whole grid through
+// PredictAll at once, which carries each query's search over to the next.
+func (r *knnRun) regions() (*render.Field, error) {
+	f, err := render.NewField(func(x1, x2 float64) float64 {
+		p, err := r.predict([][]float64{{x1, x2}})
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(p[0])
+	}, render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
+	if err != nil {
+		return nil, err
+	}
+	f.Grid = func(xs, ys []float64, z []float64) {
+		q := make([][]float64, 0, len(xs)*len(ys))
+		for _, b := range ys {
+			for _, a := range xs {
+				q = append(q, []float64{a, b})
+			}
+		}
+		p, err := r.predict(q)
+		for i := range z {
+			z[i] = math.NaN()
+			if err == nil {
+				z[i] = float64(p[i])
+			}
+		}
+	}
+	return f, nil
+}
+
+// regionEdge outlines kNN's regions: thin grey, under the Bayes boundary.
+var regionEdge = render.ContourLevels(0)[0].LineStyle
+
+// bayesBoundary is the mixture's boundary η = ½ (ℓ = 0), dashed black.
+func bayesBoundary(m *bayes.Mixture) (*render.Field, error) {
+	f, err := render.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) }, nil,
+		render.Level{Value: 0, LineStyle: render.TruthStyle})
+	if err != nil {
+		return nil, err
+	}
+	f.Res = fieldRes
+	return f, nil
+}
+
+func (r *knnRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+	var layers []plot.Plotter
+	if r.c != nil {
+		f, err := r.regions()
+		if err != nil {
+			return render.Frame{}, err
+		}
+		layers = append(layers, f)
+	}
+	if r.m != nil {
+		b, err := bayesBoundary(r.m)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		layers = append(layers, b)
+	}
+	pts, err := render.NewClassPoints(r.x, r.y, r.wrongOrNone())
+	if err != nil {
+		return render.Frame{}, err
+	}
+	layers = append(layers, pts)
+	legend := append(pts.Legend(),
+		render.LegendItem{Label: "Bayes boundary η = ½", Thumbs: []plot.Thumbnailer{render.Level{LineStyle: render.TruthStyle}}, Hidden: r.m == nil},
+		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(r.wrong)})
+	f := render.DataFigure{Title: r.title(), View: mixtureView(r.x, r.s), Layers: layers, Legend: legend, Desc: r.describe()}
+	return f.Write(w, png, opt)
+}
+
+func (r *knnRun) wrongOrNone() []bool {
+	if r.wrong == nil {
+		return make([]bool, len(r.x))
+	}
+	return r.wrong
+}
+
+func (r *knnRun) title() string {
+	k, m := r.s.Int("k"), r.s.Str("metric")
+	if r.c == nil {
+		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
+	}
+	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, pct(fraction(r.wrong)))
+	detail := "\nheld-out error " + pct(r.heldOutError())
+	if r.m != nil {
+		detail += " · Bayes error " + pct(r.bayesErr)
+	}
+	return t + detail
+}
+
+func (r *knnRun) describe() string {
+	k := r.s.Int("k")
+	if r.c == nil {
+		return fmt.Sprintf("%d points drawn by class; k = %d nearest neighbours need at least %d points, so no regions are drawn.", len(r.x), k, k)
+	}
+	d := fmt.Sprintf("The plane coloured by the %d-nearest-neighbour vote (%s distance) of %d training points: "+
+		"blue where it predicts +1, vermillion where it predicts −1, a thin grey line between. "+
+		"The points are drawn by class; the %s the classifier gets wrong have a bold edge.",
+		k, r.s.Str("metric"), len(r.x), pct(fraction(r.wrong)))
+	if r.m != nil {
+		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s.", pct(r.bayesErr))
+	}
+	return d
+}
+
+func (r *knnRun) panel() Panel {
+	k := r.s.Int("k")
+	p := Panel{Status: "k = " + strconv.Itoa(k), Done: true}
+	if r.c == nil {
+		p.Counters = []Counter{{"k", strconv.Itoa(k), "k"}}
+		p.Status, p.Bad = "needs more points", true
+		p.Start = "Click on the plot to add points, choosing each one's class under it."
+		p.Notes = []Note{{TestID: "few-points", Alert: true,
+			Text: fmt.Sprintf("k = %d neighbours need at least %d points; there are %d. Add points or lower k.", k, k, len(r.x))}}
+		return p
+	}
+	train, held := fraction(r.wrong), r.heldOutError()
+	heldLabel := "held-out error"
+	if r.held {
+		heldLabel = fmt.Sprintf("held-out error (%d points)", len(r.tx))
+	}
+	p.Counters = []Counter{
+		{"k", strconv.Itoa(k), "k"},
+		{"training error", pct(train), "training-error"},
+		{heldLabel, pct(held), "heldout"},
+		{"Bayes error", pct(r.bayesErr), "bayes-error"},
+	}
+	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1).",
+		k, r.s.Str("metric"))
+	if r.held {
+		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
+	}
+	p.Notes = append(p.Notes, Note{TestID: "memorise",
+		Text: "At k = 1 each training point is its own nearest neighbour, so the training error is 0: " +
+			"the classifier memorises the sample, and its held-out error shows what that is worth.",
+		Fine: "Larger k averages over more neighbours: smoother regions, a higher training error, " +
+			"and, up to a point, a lower held-out error."})
+	if r.m != nil {
+		p.Notes = append(p.Notes, Note{TestID: "bayes-ref",
+			Text: "No classifier's risk is below the Bayes error: the held-out error can approach it, not beat it (up to the noise of " +
+				strconv.Itoa(len(r.tx)) + " held-out points)."})
+	} else if !r.held {
+		p.Notes = append(p.Notes, Note{TestID: "no-heldout", Text: "Your own points have no held-out set: only the training error is known."})
+	}
+	return p
+}

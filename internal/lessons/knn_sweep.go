@@ -1,0 +1,117 @@
+package lessons
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/margin-edu/margin/internal/algos/knn"
+	"github.com/margin-edu/margin/internal/render"
+)
+
+// sweepKs are the k of the error-against-k chart: odd (so two classes
+// never tie), about evenly spaced on a log axis, from 1 up to n/2 (or 1
+// when n < 2).
+func sweepKs(n int) []int {
+	ks := []int{1}
+	for k := 3; k <= n/2; {
+		ks = append(ks, k)
+		next := int(math.Round(float64(k) * 1.3))
+		next += 1 - next%2 // the next odd number from there
+		k = max(next, k+2)
+	}
+	return ks
+}
+
+// knnSweep is the training and held-out error at each k of sweepKs.
+type knnSweep struct {
+	ks          []int
+	train, held []float64
+}
+
+// knnSweeps memoises recent sweeps: they depend on the points, labels,
+// metric and held-out set only, not on the k shown, so moving k redraws
+// the chart without recomputing it.
+var knnSweeps = memo[[sha256.Size]byte, knnSweep]{max: 64}
+
+// sweep returns the k sweep of r's points, computed once per data set.
+func (r *knnRun) sweep() (knnSweep, error) {
+	parts := [][]float64{{float64(r.c.Metric), b2f(r.held)}, intsAsFloats(r.y), intsAsFloats(r.ty)}
+	parts = append(append(parts, r.x...), r.tx...)
+	key := floatsKey("knn-sweep", parts...)
+	if sw, ok := knnSweeps.get(key); ok {
+		return sw, nil
+	}
+	sw, err := computeSweep(r.x, r.y, r.tx, r.ty, r.held, r.c.Metric)
+	if err != nil {
+		return knnSweep{}, err
+	}
+	knnSweeps.put(key, sw)
+	return sw, nil
+}
+
+// computeSweep trains kNN at each k of sweepKs and measures its training
+// error and, when held, its error on tx, ty.
+func computeSweep(x [][]float64, y []int, tx [][]float64, ty []int, held bool, m knn.Metric) (knnSweep, error) {
+	sw := knnSweep{ks: sweepKs(len(x))}
+	codes, classes := knn.Encode(y)
+	for _, k := range sw.ks {
+		c, err := knn.New(x, codes, k, m)
+		if err != nil {
+			return knnSweep{}, err
+		}
+		sw.train = append(sw.train, c.TrainingError())
+		if !held {
+			continue
+		}
+		p, err := c.PredictAll(tx)
+		if err != nil {
+			return knnSweep{}, err
+		}
+		wrong := 0
+		for i, v := range p {
+			if classes[v] != ty[i] {
+				wrong++
+			}
+		}
+		sw.held = append(sw.held, float64(wrong)/float64(len(tx)))
+	}
+	return sw, nil
+}
+
+func intsAsFloats(v []int) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// sweepChart draws training and held-out error against k on a log axis,
+// the Bayes error as a dashed line when the data are the mixture, and
+// the k shown marked.
+func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+	sw, err := r.sweep()
+	if err != nil {
+		return render.Frame{}, err
+	}
+	ks := intsAsFloats(sw.ks)
+	c := render.Curves{
+		Title:  fmt.Sprintf("error against k (%s, %d points)", r.c.Metric, len(r.x)),
+		XLabel: "k (log scale)", YLabel: "error", LogX: true, Percent: true,
+		Series: []render.Curve{{Name: "training error", X: ks, Y: sw.train}},
+		Mark:   float64(r.s.Int("k")),
+	}
+	if r.held {
+		c.Series = append(c.Series, render.Curve{Name: "held-out error", X: ks, Y: sw.held})
+	}
+	if r.m != nil && len(ks) > 1 {
+		c.Series = append(c.Series, render.Curve{Name: "Bayes error", X: []float64{ks[0], ks[len(ks)-1]},
+			Y: []float64{r.bayesErr, r.bayesErr}, Dashed: true})
+	}
+	if len(ks) == 1 {
+		c.LogX = false
+	}
+	return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+}
