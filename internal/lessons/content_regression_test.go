@@ -15,11 +15,11 @@ type regSection struct {
 	part int
 }
 
-// regressionLessons are the two regression lessons (issue 9): their
-// top-level sections in page order, each with the prose part it is in
-// (part k follows the k-th demo), the demos that must have a deep link,
-// and the links to other lessons the prose must carry.
-var regressionLessons = []struct {
+// courseLessons are the lessons of issues 9 and 10: their top-level
+// sections in page order, each with the prose part it is in (part k
+// follows the k-th demo), the demos in page order (each must have a deep
+// link), and the links to other lessons the prose must carry.
+var courseLessons = []struct {
 	slug     string
 	sections []regSection
 	demos    []string
@@ -48,6 +48,30 @@ var regressionLessons = []struct {
 		demos: []string{"logistic", "softmax"},
 		links: []string{`href="/lessons/linear-regression#mle"`, `href="/lessons/perceptron#multiclass"`},
 	},
+	{
+		slug: "gradient-descent",
+		sections: []regSection{
+			{"problem", 0}, {"definition", 0}, {"step-size", 0}, {"rate", 0},
+			{"schedules", 0}, {"sgd", 0}, {"newton", 0}, {"nonconvex", 0},
+			{"losses", 1},
+			{"check-yourself", 2},
+		},
+		demos: []string{"gd", "loss-gallery"},
+		links: []string{`href="/lessons/logistic-regression"`, `href="/lessons/knn-bayes"`,
+			`href="/lessons/soft-margin-svm#sgd"`, `href="/lessons/linear-regression#gradient-descent"`},
+	},
+	{
+		slug: "knn-bayes",
+		sections: []regSection{
+			{"risk", 0}, {"bayes", 0},
+			{"knn", 1},
+			{"curse", 2},
+			{"check-yourself", 3},
+		},
+		demos: []string{"bayes", "knn", "curse"},
+		links: []string{`href="/lessons/logistic-regression#sigmoid"`, `href="/lessons/gradient-descent#losses"`,
+			`href="/lessons/linear-regression#regression-problem"`},
+	},
 }
 
 // TestProseRegression holds the regression lessons to the checks of the
@@ -59,7 +83,7 @@ func TestProseRegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range regressionLessons {
+	for _, tt := range courseLessons {
 		t.Run(tt.slug, func(t *testing.T) {
 			parts, err := Prose(tt.slug)
 			if err != nil {
@@ -134,7 +158,7 @@ func TestProseRegressionCrossLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range regressionLessons {
+	for _, tt := range courseLessons {
 		parts, err := Prose(tt.slug)
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +187,7 @@ func TestProseRegressionCrossLinks(t *testing.T) {
 // page order, each in the prose part after the demo it follows, with
 // plain-text titles.
 func TestContentsRegression(t *testing.T) {
-	for _, tt := range regressionLessons {
+	for _, tt := range courseLessons {
 		t.Run(tt.slug, func(t *testing.T) {
 			secs, err := Contents(tt.slug)
 			if err != nil {
@@ -195,7 +219,7 @@ func TestProseRegressionDeepLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range regressionLessons {
+	for _, tt := range courseLessons {
 		parts, err := Prose(tt.slug)
 		if err != nil {
 			t.Fatal(err)
