@@ -11,16 +11,23 @@ import (
 )
 
 func fitJSON(t *testing.T, body string) (*PerceptronResponse, error) {
+	return fitAs[*PerceptronResponse](t, body)
+}
+
+// fitAs decodes body and runs the fit, as the server does, and returns
+// the answer as the algorithm's response type R.
+func fitAs[R any](t testing.TB, body string) (R, error) {
 	t.Helper()
+	var zero R
 	req, err := Decode(strings.NewReader(body))
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	resp, err := Run(context.Background(), req)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	return resp.(*PerceptronResponse), nil
+	return resp.(R), nil
 }
 
 const orBody = `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,1]`

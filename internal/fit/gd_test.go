@@ -15,18 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/gd"
 )
 
-func fitGDJSON(t testing.TB, body string) (*GDResponse, error) {
-	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*GDResponse), nil
-}
+func fitGDJSON(t testing.TB, body string) (*GDResponse, error) { return fitAs[*GDResponse](t, body) }
 
 // gdDirect runs the package's stepper to its end and returns every state.
 func gdDirect(t *testing.T, m algos.Method[gd.State], init func([]float64) (gd.State, error), x0 []float64) []gd.State {

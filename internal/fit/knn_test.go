@@ -17,18 +17,7 @@ import (
 	"time"
 )
 
-func fitKNNJSON(t testing.TB, body string) (*KNNResponse, error) {
-	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*KNNResponse), nil
-}
+func fitKNNJSON(t testing.TB, body string) (*KNNResponse, error) { return fitAs[*KNNResponse](t, body) }
 
 // TestKNNHand: 1-D points worked by hand.
 //

@@ -20,16 +20,7 @@ import (
 )
 
 func fitKernelPegasosJSON(t testing.TB, body string) (*KernelPegasosResponse, error) {
-	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*KernelPegasosResponse), nil
+	return fitAs[*KernelPegasosResponse](t, body)
 }
 
 // kpSet is XOR plus a point: no line through the origin separates it,

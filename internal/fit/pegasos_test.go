@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,16 +11,7 @@ import (
 )
 
 func fitPegasosJSON(t testing.TB, body string) (*PegasosResponse, error) {
-	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*PegasosResponse), nil
+	return fitAs[*PegasosResponse](t, body)
 }
 
 const pegasosSet = `{"algorithm":"pegasos","x":[[0,0],[2,0],[0,1],[2,1],[1,3]],"y":[-1,1,-1,1,1]`

@@ -13,18 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
-func fitSVMJSON(t testing.TB, body string) (*SVMResponse, error) {
-	t.Helper()
-	req, err := Decode(strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	resp, err := Run(context.Background(), req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.(*SVMResponse), nil
-}
+func fitSVMJSON(t testing.TB, body string) (*SVMResponse, error) { return fitAs[*SVMResponse](t, body) }
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
 
