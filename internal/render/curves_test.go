@@ -234,3 +234,21 @@ func TestCurvesNoMarkers(t *testing.T) {
 		t.Errorf("NoMarkers removed %d paths, want %d (2 for each of %d markers)", d, 2*markers, markers)
 	}
 }
+
+// TestLogTicksLongAxis: a 100-decade axis (a diverging run's history)
+// marks only its labelled decades, while a short one keeps every decade
+// and the 2…9 marks.
+func TestLogTicksLongAxis(t *testing.T) {
+	long := logTicks{n: 5}.Ticks(1e-50, 1e50)
+	for _, tk := range long {
+		if tk.Label == "" {
+			t.Fatalf("unlabelled mark at %g on a 100-decade axis", tk.Value)
+		}
+	}
+	if len(long) < 4 || len(long) > 8 {
+		t.Errorf("%d marks on a 100-decade axis, want about 5", len(long))
+	}
+	if short := (logTicks{n: 5}).Ticks(1, 1000); len(short) != 4+3*8 {
+		t.Errorf("%d marks on 1…1000, want 4 decades and 8 minor marks in each of 3", len(short))
+	}
+}

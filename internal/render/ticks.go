@@ -71,7 +71,8 @@ func niceStep(raw float64) float64 {
 // logTicks marks whole decades on a log axis, labelling every one or, on
 // a long axis, every second, fifth, … so that about n are labelled; on an
 // axis of at most three decades it adds unlabelled ticks at 2…9 times
-// each. Labels read 0.01, 0.1, 1, 10, 100 near 1 and 10⁻⁵ beyond.
+// each, and past 40 decades it marks only the labelled ones. Labels read
+// 0.01, 0.1, 1, 10, 100 near 1 and 10⁻⁵ beyond.
 type logTicks struct{ n float64 }
 
 func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -83,9 +84,12 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	for k := a; k <= b; k++ {
 		v := math.Pow(10, k)
-		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+		labelled := math.Mod(k, every) == 0
+		// Past 40 decades (a diverging run's history) a mark at every
+		// decade would fill the axis solid: keep the labelled ones.
+		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) && (labelled || b-a <= 40) {
 			tk := plot.Tick{Value: v}
-			if math.Mod(k, every) == 0 {
+			if labelled {
 				tk.Label = decade(int(k))
 			}
 			ts = append(ts, tk)
