@@ -40,7 +40,7 @@ unit:
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
-	$(GO) test ./internal/render/ -update
+	$(GO) test ./internal/render/ ./internal/lessons/ -update
 
 bench:
 	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/ ./cmd/web/

@@ -14,11 +14,11 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite the golden SVG files in testdata")
-	look   = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
+	look = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
 )
 
 // renderCase is one golden figure: a data set, parameters and a step.
@@ -95,32 +95,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// checkGolden compares got byte for byte with testdata/<name>_golden.svg.
-// With -update it rewrites the golden instead; on a mismatch it writes got
-// to testdata/<name>.actual.svg (gitignored) and fails with its path.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden := filepath.Join("testdata", name+"_golden.svg")
-	actual := filepath.Join("testdata", name+".actual.svg")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		os.Remove(actual)
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		if err := os.WriteFile(actual, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Fatalf("%s differs from %s; got written to %s (go test -update accepts it)", name, golden, actual)
-	}
-	os.Remove(actual)
-}
+// checkGolden compares got with testdata/<name>_golden.svg (goldentest).
+func checkGolden(t *testing.T, name string, got []byte) { goldentest.Check(t, name, got) }
 
 // writeLook writes the case as SVG and PNG to the -look directory.
 func writeLook(t *testing.T, c renderCase) {
