@@ -49,9 +49,9 @@ func NewCatalog() *Catalog {
 		{Slug: "kernels", Title: "Kernels", Notes: "§1.7",
 			Summary: "Feature maps, reproducing kernels, polynomial and Gaussian kernels."},
 		{Slug: "gradient-descent", Title: "Gradient descent", Notes: "§1.8; CIS 5200",
-			Summary: "Step sizes, schedules, convexity and the convergence rate."},
+			Summary: "Step sizes and L, the convergence rate of Thm 1.8.5, schedules, SGD, Newton's method, a saddle, and a gallery of losses."},
 		{Slug: "knn-bayes", Title: "Nearest neighbours and the Bayes classifier", Notes: "CIS 5200",
-			Summary: "k-NN, the Bayes-optimal classifier and the Bayes error."},
+			Summary: "Risk and the 0/1 loss, the Bayes classifier and its error, k nearest neighbours, the curse of dimensionality."},
 	}}
 }
 
