@@ -76,6 +76,7 @@ type knnRun struct {
 	tx       [][]float64 // held-out points
 	ty       []int
 	held     bool
+	heldErr  float64 // the classifier's error on them; NaN without them
 }
 
 func computeKNN(in Input) (Result, error) {
@@ -121,6 +122,7 @@ func newKNNRun(in Input) (*knnRun, error) {
 			return nil, err
 		}
 	}
+	r.heldErr = r.heldOutError()
 	return r, nil
 }
 
@@ -146,9 +148,10 @@ func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
 	return w, nil
 }
 
-// heldOutError is the classifier's error on the held-out points.
+// heldOutError is the classifier's error on the held-out points, which
+// the title and the panel both show: newKNNRun computes it once.
 func (r *knnRun) heldOutError() float64 {
-	if !r.held {
+	if !r.held || r.c == nil {
 		return math.NaN()
 	}
 	w, err := r.mistakes(r.tx, r.ty)
@@ -245,7 +248,7 @@ func (r *knnRun) title() string {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
 	}
 	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, pct(fraction(r.wrong)))
-	detail := "\nheld-out error " + pct(r.heldOutError())
+	detail := "\nheld-out error " + pct(r.heldErr)
 	if r.m != nil {
 		detail += " · Bayes error " + pct(r.bayesErr)
 	}
@@ -278,7 +281,7 @@ func (r *knnRun) panel() Panel {
 			Text: fmt.Sprintf("k = %d neighbours need at least %d points; there are %d. Add points or lower k.", k, k, len(r.x))}}
 		return p
 	}
-	train, held := fraction(r.wrong), r.heldOutError()
+	train, held := fraction(r.wrong), r.heldErr
 	heldLabel := "held-out error"
 	if r.held {
 		heldLabel = fmt.Sprintf("held-out error (%d points)", len(r.tx))
