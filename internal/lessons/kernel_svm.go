@@ -3,7 +3,6 @@ package lessons
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -171,22 +170,10 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 // sweepKey names a sweep by everything it depends on: the points and
 // labels, C, the kernel but its γ, and the held-out points.
 func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
-	h := sha256.New()
 	k := pr.P.Kernel
-	for _, v := range []float64{pr.P.C, float64(k.Kind), float64(k.Degree), k.Coef0} {
-		binary.Write(h, binary.LittleEndian, v)
-	}
-	for i, x := range pr.X {
-		binary.Write(h, binary.LittleEndian, x)
-		binary.Write(h, binary.LittleEndian, pr.Y[i])
-	}
-	h.Write([]byte{0xff})
-	for _, x := range tx {
-		binary.Write(h, binary.LittleEndian, x)
-	}
-	var key [sha256.Size]byte
-	h.Sum(key[:0])
-	return key
+	parts := [][]float64{{pr.P.C, float64(k.Kind), float64(k.Degree), k.Coef0}, pr.Y}
+	parts = append(append(parts, pr.X...), nil) // nil: the training rows end here
+	return floatsKey("gamma-sweep", append(parts, tx...)...)
 }
 
 // sweeps memoises recent γ sweeps. It holds results of a pure function,
