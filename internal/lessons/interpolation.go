@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -150,20 +149,6 @@ func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curv
 	}
 	degreeSweeps.put(key, c.Series)
 	return c, nil
-}
-
-// floatsKey names a tag and a tuple of float slices, each slice
-// length-prefixed so that different splits of the same numbers differ.
-func floatsKey(tag string, parts ...[]float64) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(tag + "\x00"))
-	for _, p := range parts {
-		binary.Write(h, binary.LittleEndian, int64(len(p)))
-		binary.Write(h, binary.LittleEndian, p)
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
 }
 
 // mseFloor is where the log axis stops: an interpolating fit's training

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -179,36 +178,3 @@ func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
 // sweeps memoises recent γ sweeps. It holds results of a pure function,
 // not anyone's state, and is bounded: the oldest entry goes first.
 var sweeps = memo[[sha256.Size]byte, [3][]float64]{max: 64}
-
-// memo is a small bounded map, safe for concurrent use, that forgets its
-// oldest entry when full.
-type memo[K comparable, V any] struct {
-	mu    sync.Mutex
-	max   int
-	m     map[K]V
-	order []K
-}
-
-func (c *memo[K, V]) get(k K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[k]
-	return v, ok
-}
-
-func (c *memo[K, V]) put(k K, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[K]V{}
-	}
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	if len(c.order) == c.max {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[k] = v
-	c.order = append(c.order, k)
-}
