@@ -1,39 +1,32 @@
 package lessons
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
-// num formats v for people: at most four decimals, no trailing zeros, a
-// real minus sign, and no "-0".
-func num(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 4, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return strings.Replace(s, "-", "−", 1)
-}
+// The lessons print numbers by textfmt's one rule; these short names keep
+// the panels readable.
+
+// num formats v for people: at most four decimals, exact integers exactly.
+func num(v float64) string { return textfmt.Num(v) }
+
+// sig formats v to four significant digits, as 1.23·10⁻⁷ outside
+// [0.001, 10⁶); exact integers exactly.
+func sig(v float64) string { return textfmt.Sig(v) }
 
 // signed formats a label or factor with an explicit sign: "+1", "−1".
-func signed(v float64) string {
-	if v > 0 {
-		return "+" + num(v)
-	}
-	return num(v)
-}
+func signed(v float64) string { return textfmt.Signed(v) }
 
 // vec formats a vector as "(1, −0.5)".
-func vec(v []float64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = num(x)
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
+func vec(v []float64) string { return textfmt.Vec(v) }
+
+// superscript writes n in superscript digits: −7 as ⁻⁷.
+func superscript(n int) string { return textfmt.Sup(n) }
+
+// pct formats a rate as a percentage with two decimals: "15.87 %".
+func pct(r float64) string { return textfmt.Pct(r, 2) }
 
 // paren wraps negative numbers in brackets for use inside a product.
 func paren(s string) string {

@@ -191,13 +191,6 @@ func anyTrue(v []bool) bool {
 }
 
 // pct writes a rate as a percentage to two decimals, "—" when NaN.
-func pct(r float64) string {
-	if math.IsNaN(r) {
-		return "—"
-	}
-	return strings.Replace(fmt.Sprintf("%.2f %%", 100*r), "-", "−", 1)
-}
-
 func (b bayesRun) panel() Panel {
 	s := b.s
 	p := Panel{Status: "the best any classifier can do", Done: true}

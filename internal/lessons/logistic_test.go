@@ -412,7 +412,7 @@ func TestCertainty(t *testing.T) {
 		want, rough string
 	}{
 		{0.25, "75.0 %", "75.0 %"}, {3e-4, "99.97 %", "99.97 %"}, {1.5e-5, "99.998 %", "1 − 10⁻⁵"}, {0.001, "99.9 %", "99.9 %"},
-		{3.2e-9, "1 − 3.20·10⁻⁹", "1 − 10⁻⁸"}, {0, "1 (to double precision)", "1"},
+		{3.2e-9, "1 − 3.2·10⁻⁹", "1 − 10⁻⁸"}, {0, "1 (to double precision)", "1"},
 	} {
 		if got, rough := certainty(tt.doubt), roughCertainty(tt.doubt); got != tt.want || rough != tt.rough {
 			t.Errorf("certainty(%v) = %q, %q; want %q, %q", tt.doubt, got, rough, tt.want, tt.rough)

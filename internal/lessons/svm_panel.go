@@ -339,34 +339,3 @@ func oneClassResult(x [][]float64, y []int, in Input, why string) Result {
 		},
 	}
 }
-
-// sig formats v to four significant digits for the SVM's numbers, which
-// span many orders of magnitude (αᵢ of 10⁻⁴, a gap of 10⁻⁷): plainly from
-// 0.001 to a million, else as 1.23·10⁻⁷; with a real minus sign.
-func sig(v float64) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return num(v)
-	}
-	if a := math.Abs(v); a >= 1e-3 && a < 1e6 {
-		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
-		return strings.Replace(strconv.FormatFloat(r, 'f', -1, 64), "-", "−", 1)
-	}
-	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', 2, 64), "e")
-	exp, _ := strconv.Atoi(e)
-	return strings.Replace(m, "-", "−", 1) + "·10" + superscript(exp)
-}
-
-// superscript writes n in superscript digits: −7 as ⁻⁷.
-func superscript(n int) string {
-	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	sup := []rune(digits)
-	var b strings.Builder
-	if n < 0 {
-		b.WriteRune('⁻')
-		n = -n
-	}
-	for _, c := range strconv.Itoa(n) {
-		b.WriteRune(sup[c-'0'])
-	}
-	return b.String()
-}

@@ -153,7 +153,7 @@ func TestDescSaysWB(t *testing.T) {
 	c := cases[1] // OR after step 3: w = (1, 1), b = 1
 	svg := string(c.svg(t))
 	desc := svg[strings.Index(svg, "<desc>"):strings.Index(svg, "</desc>")]
-	for _, want := range []string{"w = (1.00, 1.00), b = 1.00", "Step 3", "η·y·x = (0.00, 1.00)", "1 of 4 points misclassified", "3 with y = +1, 1 with y = −1"} {
+	for _, want := range []string{"w = (1, 1), b = 1", "Step 3", "η·y·x = (0, 1)", "1 of 4 points misclassified", "3 with y = +1, 1 with y = −1"} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("desc = %q\nwant it to contain %q", desc, want)
 		}

@@ -117,7 +117,7 @@ func TestSpectrumTitle(t *testing.T) {
 		t.Error("the smallest eigenvalue is not labelled λ_min = −0.83")
 	}
 	desc := svg[strings.Index(svg, "<desc>"):strings.Index(svg, "</desc>")]
-	for _, want := range []string{"3 eigenvalues of a symmetric matrix", "λ_min = −0.83 to λ_max = 2", "2 eigenvalues are below −2×10⁻⁹", "not a kernel"} {
+	for _, want := range []string{"3 eigenvalues of a symmetric matrix", "λ_min = −0.83 to λ_max = 2", "2 eigenvalues are below −2·10⁻⁹", "not a kernel"} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("desc = %q\nwant it to contain %q", desc, want)
 		}

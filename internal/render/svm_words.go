@@ -5,22 +5,13 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
-// sig formats v to d significant digits with a true minus sign, and a
-// power of ten written out (3×10⁻⁵) rather than as e-notation.
-func sig(v float64, d int) string {
-	s := strconv.FormatFloat(v, 'g', d, 64)
-	if m, e, ok := strings.Cut(s, "e"); ok {
-		k, _ := strconv.Atoi(e)
-		if k >= 0 && k < 6 {
-			s = strconv.FormatFloat(v, 'f', 0, 64)
-		} else {
-			s = m + "×" + decade(k)
-		}
-	}
-	return strings.ReplaceAll(s, "-", "−")
-}
+// sig formats v to d significant digits by textfmt's rule (1.23·10⁻⁵
+// outside [0.001, 10⁶), exact integers exactly).
+func sig(v float64, d int) string { return textfmt.SigN(v, d) }
 
 // title states the state in two lines, so the legend band keeps its place
 // from step to step: the problem, the support vectors and the pair, then

@@ -23,17 +23,17 @@ func TestSVMDesc(t *testing.T) {
 	}{
 		{"soft", softScene(), []string{"soft margin, C = 1", "2/‖w‖ = 1.79 wide",
 			"8 support vectors: 4 on the margin, 2 inside the margin, 2 misclassified.",
-			"4 points violate the margin, with total slack Σξᵢ = 5.4", "perceptron (w = (1.10, 1.30), b = −0.20) is dashed grey",
+			"4 points violate the margin, with total slack Σξᵢ = 5.4", "perceptron (w = (1.1, 1.3), b = −0.2) is dashed grey",
 			"10 with y = +1, 9 with y = −1"}},
 		{"hard", hardScene(), []string{"hard margin", "2/‖w‖ = 2 wide", "3 support vectors: 3 on the margin.",
 			"pair i = x₁ (α = 0.3) and j = x₁₁ (α = 0.5)."}},
-		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0.00, 0.00)"}},
+		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0, 0)"}},
 		{"kernel", kernelScene(), []string{"kernel SVM, C = 10", "decision function f is shown as a field",
 			"5 support vectors: 2 on the margin, 2 inside the margin, 1 misclassified."}},
 		{"before a solve", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
 			[]string{"There is no classifier yet", "No support vectors yet."}},
 		{"w = 0, b > 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: 0.5},
-			[]string{"w = 0, so f is the constant b = 0.50 and every point is predicted +1"}},
+			[]string{"w = 0, so f is the constant b = 0.5 and every point is predicted +1"}},
 		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, Desc: "The OR data."},
 			[]string{"The OR data. SVM (soft margin"}},
 	}
@@ -55,8 +55,8 @@ func TestSig(t *testing.T) {
 		d    int
 		want string
 	}{
-		{0.4123, 2, "0.41"}, {1, 2, "1"}, {-0.5, 2, "−0.5"}, {123.4, 2, "123"},
-		{3e-5, 2, "3×10⁻⁵"}, {1.23e7, 3, "1.23×10⁷"}, {1.7889, 3, "1.79"},
+		{0.4123, 2, "0.41"}, {1, 2, "1"}, {-0.5, 2, "−0.5"}, {123.4, 2, "120"}, {40401, 2, "40401"},
+		{3e-5, 2, "3·10⁻⁵"}, {1.234e9, 3, "1.23·10⁹"}, {1.23e7, 3, "12300000"}, {1.7889, 3, "1.79"},
 	}
 	for _, tt := range tests {
 		if got := sig(tt.v, tt.d); got != tt.want {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/textfmt"
 	"gonum.org/v1/plot"
 )
 
@@ -112,16 +113,7 @@ func decade(k int) string {
 	if k >= -2 && k <= 3 {
 		return strconv.FormatFloat(math.Pow(10, float64(k)), 'f', max(0, -k), 64)
 	}
-	sup := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
-	s := "10"
-	if k < 0 {
-		s += "⁻"
-		k = -k
-	}
-	for _, c := range strconv.Itoa(k) {
-		s += string(sup[c-'0'])
-	}
-	return s
+	return "10" + textfmt.Sup(k)
 }
 
 // unlabelled keeps a ticker's marks but drops their labels: the upper

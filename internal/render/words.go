@@ -7,32 +7,17 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
-// num formats a weight with two decimals and a true minus sign, as the
-// notes print them; −0.00 is printed 0.00.
-func num(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	if s == "-0.00" {
-		s = "0.00"
-	}
-	return strings.Replace(s, "-", "−", 1)
-}
+// num and coord format a weight and a data coordinate by textfmt's one
+// rule (at most four decimals, exact integers exactly, a real minus sign).
+func num(v float64) string { return textfmt.Num(v) }
 
-// coord formats a data coordinate as given, to at most four significant
-// digits: data are rounded to two decimals, so this shows them exactly.
-func coord(v float64) string {
-	return strings.Replace(strconv.FormatFloat(v, 'g', 4, 64), "-", "−", 1)
-}
+func coord(v float64) string { return textfmt.Num(v) }
 
 // vector formats w or x as "(a, b, …)" with f.
-func vector(v []float64, f func(float64) string) string {
-	parts := make([]string, len(v))
-	for i, c := range v {
-		parts[i] = f(c)
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
+func vector(v []float64, f func(float64) string) string { return textfmt.VecWith(v, f) }
 
 func wb(w []float64, b float64) string { return "w = " + vector(w, num) + ", b = " + num(b) }
 

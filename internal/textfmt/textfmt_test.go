@@ -1,0 +1,79 @@
+package textfmt
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		name string
+		f    func(float64) string
+		in   float64
+		want string
+	}{
+		{"Num", Num, 0.5, "0.5"},
+		{"Num", Num, -1.25, "−1.25"},
+		{"Num", Num, 40401, "40401"},
+		{"Num", Num, 0.123456, "0.1235"},
+		{"Num", Num, -0.00001, "0"},
+		{"Num", Num, math.Copysign(0, -1), "0"},
+		{"Num", Num, 123456789012, "1.235·10¹¹"},
+		{"Num", Num, 2.5e47, "2.5·10⁴⁷"},
+		{"Num", Num, -9.6e99, "−9.6·10⁹⁹"},
+		{"Num", Num, math.NaN(), "NaN"},
+		{"Num", Num, math.Inf(-1), "−∞"},
+		{"Sig", Sig, 40401, "40401"},
+		{"Sig", Sig, 40401.5, "40400"},
+		{"Sig", Sig, 1.19123, "1.191"},
+		{"Sig", Sig, -0.0123456, "−0.01235"},
+		{"Sig", Sig, 4.9e-11, "4.9·10⁻¹¹"},
+		{"Sig", Sig, 1.8e12 + 0.5, "1.8·10¹²"},
+		{"Sig", Sig, 999999.7, "1·10⁶"},
+		{"Sig", Sig, 0, "0"},
+		{"Sig", Sig, math.Copysign(0, -1), "0"},
+		{"Sig", Sig, -3, "−3"},
+		{"Signed", Signed, 1, "+1"},
+		{"Signed", Signed, -1, "−1"},
+		{"Signed", Signed, 0, "0"},
+	}
+	for _, tt := range tests {
+		if got := tt.f(tt.in); got != tt.want {
+			t.Errorf("%s(%v) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPctVecSup(t *testing.T) {
+	if got := Pct(0.125, 1); got != "12.5 %" {
+		t.Errorf("Pct(0.125, 1) = %q", got)
+	}
+	if got := Pct(-0.0001, 1); got != "0.0 %" {
+		t.Errorf("Pct(-0.0001, 1) = %q, want no minus on zero", got)
+	}
+	if got := Pct(math.NaN(), 2); got != "—" {
+		t.Errorf("Pct(NaN) = %q", got)
+	}
+	if got := Vec([]float64{1, -0.5, 200}); got != "(1, −0.5, 200)" {
+		t.Errorf("Vec = %q", got)
+	}
+	if got := Sup(-12); got != "⁻¹²" {
+		t.Errorf("Sup(-12) = %q", got)
+	}
+	if got := SigN(1234.5678, 2); got != "1200" {
+		t.Errorf("SigN(1234.5678, 2) = %q", got)
+	}
+}
+
+// Every exact integer below MaxExact prints as itself, so arithmetic on
+// printed integers is true arithmetic.
+func TestExactIntegersRoundTrip(t *testing.T) {
+	for _, v := range []float64{1, 7, 201, 40401, 99999, 1000001, 123456789, 999999999} {
+		for _, f := range []func(float64) string{Num, Sig} {
+			s := f(v)
+			if s != Num(v) || len(s) == 0 {
+				t.Errorf("%v prints %q and %q", v, s, Num(v))
+			}
+		}
+	}
+}
