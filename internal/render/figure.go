@@ -52,7 +52,7 @@ func (f *figure) writeSVG(w io.Writer) error {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("render: writing svg: %w", err)
 	}
-	_, err := w.Write(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc))))
+	_, err := w.Write(withHalos(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc)))))
 	return err
 }
 
