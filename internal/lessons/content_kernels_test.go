@@ -1,7 +1,12 @@
 package lessons
 
 import (
+	"fmt"
+	"math"
 	"net/url"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,5 +154,53 @@ func TestProseKernelsDeepLinks(t *testing.T) {
 		if !demos[id] {
 			t.Errorf("no deep link to demo %s", id)
 		}
+	}
+}
+
+// TestKernelsQ3ClassifiesByTheScore checks Check yourself Q3 against 001's
+// example: every point the answer scores has the score psiScore gives and
+// the sign the answer names, the asymptotes it quotes are the roots of
+// t² + 3t + 1, and the angle of the negative wedge is theirs. (The answer
+// said only points near the diagonal were positive; (2, 0) and (3, −0.5)
+// are positive too.)
+func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
+	src, err := os.ReadFile("content/kernels.src.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, q3, ok := strings.Cut(string(src), "<summary>3. With $\\psi")
+	if !ok {
+		t.Fatal("no Check yourself question 3 on ψ")
+	}
+	q3, _, _ = strings.Cut(q3, "</details>")
+	claims := regexp.MustCompile(`\$\((-?[0-9.]+), (-?[0-9.]+)\)\$ scores \$[^$]*= (-?[0-9.]+)\$, (positive|negative)`).FindAllStringSubmatch(q3, -1)
+	scored := map[[2]float64]bool{}
+	for _, c := range claims {
+		x1, _ := strconv.ParseFloat(c[1], 64)
+		x2, _ := strconv.ParseFloat(c[2], 64)
+		v, _ := strconv.ParseFloat(c[3], 64)
+		scored[[2]float64{x1, x2}] = true
+		got := psiScore(x1, x2)
+		if math.Abs(got-v) > 1e-12 || (got > 0) != (c[4] == "positive") {
+			t.Errorf("Q3: (%v, %v) scores %v, %s; w·ψ(x) + b = %v", x1, x2, v, c[4], got)
+		}
+	}
+	for _, p := range [][2]float64{{1, 0}, {1, 1}, {1, -1}, {2, 0}, {3, -0.5}} {
+		if !scored[p] {
+			t.Errorf("Q3 does not score (%v, %v)", p[0], p[1])
+		}
+	}
+	// x₁² + 3x₁x₂ + x₂² = 0 on x₂ = tx₁ with t² + 3t + 1 = 0.
+	lo, hi := (-3-math.Sqrt(5))/2, (-3+math.Sqrt(5))/2
+	want := fmt.Sprintf(`\approx %.3f$ and $%.3f$`, hi, lo)
+	if !strings.Contains(q3, want) {
+		t.Errorf("Q3 does not give the asymptotes' slopes as %q", want)
+	}
+	angle := (math.Atan(-lo) - math.Atan(-hi)) * 180 / math.Pi
+	if want := fmt.Sprintf("about $%.0f°$ wide", angle); !strings.Contains(q3, want) {
+		t.Errorf("Q3 does not give the negative wedge's angle as %q (%.2f°)", want, angle)
+	}
+	if strings.Contains(q3, "Only the points near the diagonal") {
+		t.Error("Q3 still says only points near the diagonal are positive")
 	}
 }

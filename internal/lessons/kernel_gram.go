@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/plot"
+
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 )
@@ -31,7 +33,6 @@ const namedBelow = 20
 func computeGram(in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
-	scene := render.SVMScene{X: x, Y: y, C: 1, Pair: [2]int{-1, -1}}
 	order := gramOrder(y)
 	xs := make([][]float64, len(x))
 	for i, j := range order {
@@ -56,10 +57,9 @@ func computeGram(in Input) (Result, error) {
 	if n > namedBelow {
 		title += " · rows by class (−1, then +1)"
 	}
-	scene.Title = fmt.Sprintf("%d points · k = %s", n, name)
 	return Result{
 		Done: true,
-		Plot: sceneDrawer(scene),
+		Plot: gramPlot(x, y, k),
 		Panels: map[string]Drawer{
 			"gram": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
 				return render.Frame{}, render.MatrixSVG(w, render.Matrix{Title: title, Label: "k(xᵢ, xⱼ)", Values: values}, render.Options{Width: opt.Width, Height: 500 * opt.Width / 600})
@@ -70,6 +70,42 @@ func computeGram(in Input) (Result, error) {
 		},
 		Panel: func() Panel { return gramPanel(k, sp, n) },
 	}, nil
+}
+
+// gramPlot draws the points whose Gram matrix the demo shows, and says
+// only that: the demo computes K and its eigenvalues, and fits nothing.
+func gramPlot(x [][]float64, y []int, k svm.Kernel) Drawer {
+	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		pts, err := render.NewClassPoints(x, y, nil)
+		if err != nil {
+			return render.Frame{}, err
+		}
+		f := render.DataFigure{
+			Title:  fmt.Sprintf("%s · k(x, z) = %s", plural(len(x), "points"), kernelFormula(k)),
+			Desc:   gramDesc(y, k),
+			View:   render.DataView(x),
+			Layers: []plot.Plotter{pts},
+			Legend: pts.Legend(),
+		}
+		return f.Write(w, png, opt)
+	}
+}
+
+// gramDesc is the <desc> of the Gram demo's plot: the points, their
+// classes and what the labels are used for.
+func gramDesc(y []int, k svm.Kernel) string {
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	order := "The matrix lists them in this order, x₁ to x" + render.PointName(len(y) - 1)[1:] + "."
+	if len(y) > namedBelow {
+		order = "The matrix lists them by class, the −1 points first, so that blocks of similar points show."
+	}
+	return fmt.Sprintf("The %s whose Gram matrix Kᵢⱼ = k(xᵢ, xⱼ) the demo computes, for k(x, z) = %s: %d with y = +1, %d with y = −1. "+
+		"K does not use the labels. %s", plural(len(y), "points"), kernelFormula(k), pos, len(y)-pos, order)
 }
 
 // gramOrder is the order of the points in the matrix: their own for a

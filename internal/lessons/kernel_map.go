@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -48,9 +49,11 @@ func KernelMapSpec() Spec {
 				Default: "40", Min: 4, Max: 200, When: randomSet},
 			{Key: "seed", Label: "seed", Doc: "seeds the random set", Kind: Int, Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
 			coord("x1", "x₁", "1"), coord("x2", "x₂", "2"), coord("z1", "z₁", "3"), coord("z2", "z₂", "-1"),
-			{Key: "azim", Label: "rotate", Doc: "azimuth of the 3-D view, in degrees", Kind: Int, Group: GroupView,
+			// The view's angles are form controls (GroupView has no form):
+			// the prose sends the reader to them to turn the lifted points.
+			{Key: "azim", Label: "rotate (azimuth °)", Doc: "azimuth of the 3-D view, in degrees", Kind: Int, Group: GroupAlgo,
 				Default: "-20", Min: -180, Max: 180},
-			{Key: "elev", Label: "tilt", Doc: "elevation of the 3-D view, in degrees", Kind: Int, Group: GroupView,
+			{Key: "elev", Label: "tilt (elevation °)", Doc: "elevation of the 3-D view, in degrees", Kind: Int, Group: GroupAlgo,
 				Default: "15", Min: -90, Max: 90},
 		},
 		Panels: []string{"lift"}, Static: true,
@@ -143,48 +146,88 @@ func sideFill(v float64) color.Color {
 }
 
 // mapPanel writes out 000's kernel identity on the picked points, both
-// sides with their numbers, and Remark 1.7.5's two maps.
+// sides with their numbers, and Remark 1.7.5's two maps. Every number of
+// the arithmetic is printed by exact, so the sums and squares hold with
+// the numbers as printed: (200 + 1)² = 40401, not 40400.
 func mapPanel(a, b [2]float64) Panel {
 	ip := a[0]*b[0] + a[1]*b[1]
 	k := (ip + 1) * (ip + 1)
 	fa, fb := phi(a), phi(b)
-	terms := make([]string, len(fa))
+	// The terms φᵢ(x)φᵢ(z), the √2 ones as the 2xᵢzᵢ they are, so that
+	// each term is a short decimal of the inputs.
+	prod := [7]float64{fa[0] * fb[0], fa[1] * fb[1], fa[2] * fb[2], fa[3] * fb[3], 2 * a[0] * b[0], 2 * a[1] * b[1], 1}
+	terms := make([]string, len(prod))
 	var dot float64
-	for i := range fa {
-		dot += fa[i] * fb[i]
-		terms[i] = sig(fa[i] * fb[i])
+	for i, v := range prod {
+		dot += v
+		terms[i] = exact(v)
 	}
 	p := Panel{
 		Done: true, Status: "identity holds",
-		Examined: fmt.Sprintf("The kernel trick on x = %s and z = %s, with φ(x) = (vec(xxᵀ), √2x, 1) ∈ ℝ⁷:", vec(a[:]), vec(b[:])),
+		Examined: fmt.Sprintf("The kernel trick on x = %s and z = %s, with φ(x) = (vec(xxᵀ), √2x, 1) ∈ ℝ⁷:", exactVec(a[:]), exactVec(b[:])),
 		Lines: []string{
-			fmt.Sprintf("⟨x, z⟩ = %s·%s + %s·%s = %s", paren(sig(a[0])), paren(sig(b[0])), paren(sig(a[1])), paren(sig(b[1])), sig(ip)),
-			fmt.Sprintf("k(x, z) = (⟨x, z⟩ + 1)² = (%s + 1)² = %s", paren(sig(ip)), sig(k)),
+			fmt.Sprintf("⟨x, z⟩ = %s·%s + %s·%s = %s", paren(exact(a[0])), paren(exact(b[0])), paren(exact(a[1])), paren(exact(b[1])), exact(ip)),
+			fmt.Sprintf("k(x, z) = (⟨x, z⟩ + 1)² = (%s + 1)² = %s", paren(exact(ip)), exact(k)),
 			"φ(x) = " + vec(fa[:]),
 			"φ(z) = " + vec(fb[:]),
-			"⟨φ(x), φ(z)⟩ = " + strings.ReplaceAll(strings.Join(terms, " + "), "+ −", "− ") + " = " + sig(dot),
+			"⟨φ(x), φ(z)⟩ = " + strings.ReplaceAll(strings.Join(terms, " + "), "+ −", "− ") + " = " + exact(dot),
 		},
 		Counters: []Counter{
-			{"(⟨x, z⟩ + 1)²", sig(k), "kernel"},
-			{"⟨φ(x), φ(z)⟩", sig(dot), "features"},
-			{"w·ψ(x) + b", sig(psiScore(a[0], a[1])), "score-x"},
-			{"w·ψ(z) + b", sig(psiScore(b[0], b[1])), "score-z"},
+			{"(⟨x, z⟩ + 1)²", exact(k), "kernel"},
+			{"⟨φ(x), φ(z)⟩", exact(dot), "features"},
+			{"w·ψ(x) + b", exact(psiScore(a[0], a[1])), "score-x"},
+			{"w·ψ(z) + b", exact(psiScore(b[0], b[1])), "score-z"},
 		},
 	}
-	if math.Abs(k-dot) > 1e-9*math.Max(1, math.Abs(k)) {
-		p.Status, p.Bad = "the two sides differ by round-off only", false
+	if exact(k) != exact(dot) {
+		// Not reached for coordinates of a few decimals; a float's
+		// round-off could show for long ones.
+		p.Status = "the two sides differ by round-off: " + sig(dot-k)
 	}
 	s3 := a[0]*a[0]*b[0]*b[0] + 2*a[0]*a[1]*b[0]*b[1] + a[1]*a[1]*b[1]*b[1]
 	p.Tables = []Table{{TestID: "remark", Caption: "Remark 1.7.5: two maps, one kernel ⟨x, z⟩²",
 		Head: []string{"map", "φ(x)", "φ(z)", "inner product"},
 		Rows: [][]string{
 			{"(x₁², √2x₁x₂, x₂²)", vec([]float64{a[0] * a[0], math.Sqrt2 * a[0] * a[1], a[1] * a[1]}),
-				vec([]float64{b[0] * b[0], math.Sqrt2 * b[0] * b[1], b[1] * b[1]}), sig(s3)},
-			{"(x₁², x₁x₂, x₁x₂, x₂²)", vec([]float64{a[0] * a[0], a[0] * a[1], a[0] * a[1], a[1] * a[1]}),
-				vec([]float64{b[0] * b[0], b[0] * b[1], b[0] * b[1], b[1] * b[1]}), sig(s3)},
-			{"⟨x, z⟩²", "", "", sig(ip * ip)},
+				vec([]float64{b[0] * b[0], math.Sqrt2 * b[0] * b[1], b[1] * b[1]}), exact(s3)},
+			{"(x₁², x₁x₂, x₁x₂, x₂²)", exactVec([]float64{a[0] * a[0], a[0] * a[1], a[0] * a[1], a[1] * a[1]}),
+				exactVec([]float64{b[0] * b[0], b[0] * b[1], b[0] * b[1], b[1] * b[1]}), exact(s3)},
+			{"⟨x, z⟩²", "", "", exact(ip * ip)},
 		}}}
 	return p
+}
+
+// exactDigits is how many significant digits exact keeps of a value that
+// is not an integer: the kernel check's numbers are sums and products of
+// coordinates with a decimal or two (at most 9 significant digits), so 12
+// print them exactly while dropping a float's round-off (16.564899999999998
+// is 1.1²·3.7² = 16.5649).
+const exactDigits = 12
+
+// exact prints v for arithmetic that must hold as printed: an integer in
+// full (40401, where the 4 significant figures of sig give 40400), any
+// other value to exactDigits significant digits without trailing zeros,
+// with a true minus sign and −0 as 0. (The lead's textfmt is to print
+// exact integers exactly everywhere; this helper can then fold into it.)
+func exact(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1e15:
+		return sig(v)
+	case v == 0:
+		return "0"
+	case v != math.Trunc(v):
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', exactDigits, 64), 64)
+	}
+	return strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), "-", "−", 1)
+}
+
+// exactVec writes a vector with exact's numbers: "(1, −0.5)".
+func exactVec(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = exact(x)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // phi is 000's φ(x) = (vec(xxᵀ), √2x, 1) for x in the plane.

@@ -76,23 +76,56 @@ type kernelRun struct {
 
 // scene draws f(x) = Σᵢ ᾱᵢK(xᵢ, x) with no bias, each point sized by
 // |ᾱᵢ|: the representer theorem's weights, on the points that carry them.
+// An SGD iterate is not an optimum, so no point is ringed as a kind of
+// support vector (the scene marks its sampled point, which tells the
+// figure so); the <desc> sorts the points by yᵢf(xᵢ) instead.
 func (r kernelRun) scene() render.SVMScene {
 	e := r.kp.Expansion(r.s)
 	w := make([]float64, len(r.s.Avg))
 	for i, a := range r.s.Avg {
 		w[i] = math.Abs(a)
 	}
-	y := make([]int, len(r.kp.Y))
-	for i, v := range r.kp.Y {
-		y[i] = int(v)
-	}
 	return render.SVMScene{
-		X: r.kp.X, Y: y, Alpha: w, C: math.Inf(1), Size: w,
+		X: r.kp.X, Y: r.labels(), Alpha: r.s.Avg, C: math.Inf(1), Size: w,
 		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
 		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
 		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + sig(r.kp.P.Lambda),
 		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, sig(r.objective), sig(r.optimum)),
+		Desc:    r.marginWords(),
 	}
+}
+
+// labels are the points' labels as ints.
+func (r kernelRun) labels() []int {
+	y := make([]int, len(r.kp.Y))
+	for i, v := range r.kp.Y {
+		y[i] = int(v)
+	}
+	return y
+}
+
+// marginCounts sorts the points by yᵢf(xᵢ) for the averaged iterate:
+// active have yᵢf(xᵢ) < 1 (inside the band |f| < 1 or beyond it on the
+// wrong side: their hinge loss is positive), wrong are predicted wrong
+// (sgn(0) = −1), a subset of them.
+func (r kernelRun) marginCounts() (active, wrong int) {
+	for i, m := range r.margins {
+		if m < 1 {
+			active++
+		}
+		if y := int(r.kp.Y[i]); predict(float64(y)*m) != y {
+			wrong++
+		}
+	}
+	return active, wrong
+}
+
+// marginWords describes the iterate's points by yᵢf(xᵢ), for the <desc>.
+func (r kernelRun) marginWords() string {
+	active, wrong := r.marginCounts()
+	return fmt.Sprintf("The averaged iterate ᾱ after %s is not an optimum, so its points are not sorted into kinds of support vector but counted by yᵢf(xᵢ): "+
+		"yᵢf(xᵢ) < 1 (hinge loss active) at %s of %d, and %s predicted wrong (sgn(0) = −1).",
+		plural(r.s.T, "iterations"), strconv.Itoa(active), len(r.margins), plural(wrong, "points"))
 }
 
 func nonzero(v []float64) int {
@@ -107,12 +140,14 @@ func nonzero(v []float64) int {
 
 func (r kernelRun) panel(st State) Panel {
 	s := r.s
+	active, _ := r.marginCounts()
 	p := Panel{
 		Counters: []Counter{
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(r.margins)), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*predictionError(r.margins, r.labels())), "error"},
+			{"points with yᵢf(xᵢ) < 1", strconv.Itoa(active), "active"},
 			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
 		},
 		Status: s.Status.String(), Done: s.Status.Done(),
@@ -139,6 +174,7 @@ func (r kernelRun) panel(st State) Panel {
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf(
 		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
 			"found by coordinate descent on the dual of the same problem.", sig(r.objective-r.optimum))})
+	p.Notes = append(p.Notes, ruleNote())
 	p.Tables = append(p.Tables, weightTable(r))
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -34,11 +35,22 @@ func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
 	panel := res.Panel
 	res.Panel = func() Panel {
 		p := panel()
+		// The training error by the course's rule (sgn(0) = −1), which
+		// the SVM panel's counter may not follow yet: at α = 0, b = 0 it
+		// is the share of +1 points, not 100 %.
+		f := func(x []float64) float64 { return pr.Decision(s, x) }
+		for i, c := range p.Counters {
+			if c.TestID == "error" {
+				p.Counters[i].Value = fmt.Sprintf("%.1f %%", 100*errorRate(f, pr.X, labelsOf(pr)))
+			}
+		}
+		if !slices.ContainsFunc(p.Notes, func(n Note) bool { return n.TestID == "prediction-rule" }) {
+			p.Notes = append(p.Notes, ruleNote())
+		}
 		if !ok {
 			p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
 			return p
 		}
-		f := func(x []float64) float64 { return pr.Decision(s, x) }
 		p.Counters = append(p.Counters, heldOutCounter(errorRate(f, tx, ty), len(tx)))
 		return p
 	}
@@ -62,20 +74,52 @@ func heldOutCounter(rate float64, n int) Counter {
 
 func usesGamma(k svm.KernelKind) bool { return k == svm.Poly || k == svm.RBF || k == svm.Laplace }
 
-// errorRate is the fraction of points f puts on the wrong side (a score
-// of 0 counts as wrong, as the training error does).
+// errorRate is the fraction of points whose prediction differs from
+// their label, by the course's one rule: f predicts sgn(f(x)) with
+// sgn(0) = −1 (scikit-learn's decision_function > 0), so a score of 0 is
+// right for y = −1 and wrong for y = +1.
 func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
 	wrong := 0
 	for i, row := range x {
-		if float64(y[i])*f(row) <= 0 {
+		if predict(f(row)) != y[i] {
 			wrong++
 		}
 	}
 	return float64(wrong) / float64(len(x))
 }
 
+// predict is the class a score predicts: +1 when f > 0, else −1.
+func predict(f float64) int {
+	if f > 0 {
+		return 1
+	}
+	return -1
+}
+
+// predictionError is errorRate from margins mᵢ = yᵢf(xᵢ) a demo already
+// has: f(xᵢ) = yᵢmᵢ for labels ±1.
+func predictionError(margins []float64, y []int) float64 {
+	wrong := 0
+	for i, m := range margins {
+		if predict(float64(y[i])*m) != y[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(margins))
+}
+
+// ruleNote is the fine print beside a kernel demo's errors: the course's
+// one prediction rule.
+func ruleNote() Note {
+	return Note{TestID: "prediction-rule", Text: "A prediction is sgn(f(x)), with sgn(0) = −1.",
+		Fine: "As scikit-learn's decision_function(x) > 0. An error counts the points predicted wrong, " +
+			"so while f = 0 (every weight 0, no bias) exactly the +1 points count as errors."}
+}
+
 // marginError is the fraction of margins yᵢf(xᵢ) that are ≤ 0: the
-// training error counted from margins a demo already has.
+// training error counted from margins alone, which calls f = 0 wrong for
+// both labels. The kernel demos use predictionError, which follows the
+// course's rule sgn(0) = −1.
 func marginError(margins []float64) float64 {
 	wrong := 0
 	for _, m := range margins {
@@ -86,15 +130,12 @@ func marginError(margins []float64) float64 {
 	return float64(wrong) / float64(len(margins))
 }
 
-// sweepTol is the sweep's SMO tolerance: looser than the demo's, since
-// an error rate needs only the signs of f, which settle long before the
-// gap closes.
-const sweepTol = 1e-2
-
 // sweepMaxIter bounds each solve of the sweep, so that an ill-conditioned
 // kernel (a degree-10 polynomial at γ = 1000) costs a fraction of a
 // second, not millions of SMO steps; the chart says when a solve stopped
-// there.
+// there. The sweep solves to the demo's own tolerance ε, so that at the
+// demo's γ it is the demo's run to its end (when that takes fewer steps)
+// and the chart's errors there are the counters'.
 const sweepMaxIter = 10000
 
 // sweepGammas are the γ of the sweep: half decades from 10⁻² to 10³.
@@ -106,7 +147,7 @@ func sweepGammas() []float64 {
 	return g
 }
 
-// gammaSweep solves the demo's problem to LIBSVM's tolerance at each γ of
+// gammaSweep solves the demo's problem to the demo's tolerance at each γ of
 // the sweep, keeping C and the rest, and charts training and held-out
 // error: small γ underfits, large γ memorises each point. The errors do
 // not depend on the γ or the step shown, so they are memoised: stepping
@@ -124,7 +165,7 @@ func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Cu
 	}
 	c := render.Curves{
 		Title:  "training error against γ at C = " + sig(pr.P.C),
-		XLabel: "γ (log scale)", YLabel: "error", LogX: true, Percent: true,
+		XLabel: "γ", YLabel: "error", LogX: true, Percent: true,
 		Series: []render.Curve{{Name: "training error", X: gs, Y: errs[0]}}, Mark: pr.P.Kernel.Gamma,
 	}
 	if held {
@@ -139,14 +180,15 @@ func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Cu
 
 // solveSweep returns the training and held-out errors at each γ of gs.
 // The training error is read off SMO's gradient and the held-out error
-// sums over the support vectors only, so neither costs n² kernel values.
+// sums over the support vectors only, so neither costs n² kernel values;
+// both count predictions by the course's rule, sgn(0) = −1.
 func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([3][]float64, error) {
 	// errs[2] flags (1) the γ whose solve stopped at sweepMaxIter.
 	errs := [3][]float64{make([]float64, len(gs)), make([]float64, len(gs)), make([]float64, len(gs))}
 	y := labelsOf(pr)
 	for i, g := range gs {
 		p := pr.P
-		p.Kernel.Gamma, p.Tol, p.MaxIter = g, sweepTol, sweepMaxIter
+		p.Kernel.Gamma, p.MaxIter = g, sweepMaxIter
 		q, _, err := svm.New(pr.X, y, p)
 		if err != nil {
 			return errs, err
@@ -158,7 +200,7 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 		if s.Status != algos.Converged {
 			errs[2][i] = 1
 		}
-		errs[0][i] = marginError(q.Margins(s))
+		errs[0][i] = predictionError(q.Margins(s), y)
 		if held {
 			errs[1][i] = errorRate(q.Expansion(s).Eval, tx, ty)
 		}
@@ -167,10 +209,10 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 }
 
 // sweepKey names a sweep by everything it depends on: the points and
-// labels, C, the kernel but its γ, and the held-out points.
+// labels, C, the tolerance, the kernel but its γ, and the held-out points.
 func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
 	k := pr.P.Kernel
-	parts := [][]float64{{pr.P.C, float64(k.Kind), float64(k.Degree), k.Coef0}, pr.Y}
+	parts := [][]float64{{pr.P.C, pr.P.Tol, float64(k.Kind), float64(k.Degree), k.Coef0}, pr.Y}
 	parts = append(append(parts, pr.X...), nil) // nil: the training rows end here
 	return floatsKey("gamma-sweep", append(parts, tx...)...)
 }

@@ -2,8 +2,13 @@ package lessons
 
 import (
 	"bytes"
+	"fmt"
+	"html"
 	"math"
+	"math/big"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,4 +194,287 @@ func BenchmarkGammaSweepCold(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// figureText writes figure name of r ("" for the plot) and returns its
+// <title> and <desc>, unescaped.
+func figureText(t *testing.T, r *Run, name string) (title, desc string) {
+	t.Helper()
+	var b bytes.Buffer
+	if ok, err := r.WriteFigure(&b, name, false); !ok || err != nil {
+		t.Fatalf("figure %q: ok %v, %v", name, ok, err)
+	}
+	get := func(tag string) string {
+		m := regexp.MustCompile(`<` + tag + `>([^<]*)</` + tag + `>`).FindStringSubmatch(b.String())
+		if m == nil {
+			t.Fatalf("figure %q has no <%s>", name, tag)
+		}
+		return html.UnescapeString(m[1])
+	}
+	return get("title"), get("desc")
+}
+
+// rat parses a number as the panels print it ("−0.3", "40401") exactly.
+func rat(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(strings.Trim(strings.ReplaceAll(s, "−", "-"), "()"))
+	if !ok {
+		t.Fatalf("%q is not a number", s)
+	}
+	return r
+}
+
+// TestKernelMapArithmeticAsPrinted reads the kernel check's numbers as
+// the panel prints them and redoes its arithmetic exactly: ⟨x, z⟩ from the
+// four coordinates, (⟨x, z⟩ + 1)² from ⟨x, z⟩, ⟨φ(x), φ(z)⟩ as the sum of
+// its seven terms, and the two sides equal. (10, 10)·(10, 10) printed
+// (200 + 1)² = 40400 while claiming the identity; the lead's textfmt will
+// print exact integers exactly everywhere, and exact in kernel_map.go does
+// it here until then.
+func TestKernelMapArithmeticAsPrinted(t *testing.T) {
+	num := `(\(?−?[0-9.]+\)?)`
+	dotLine := regexp.MustCompile(`^⟨x, z⟩ = ` + num + `·` + num + ` \+ ` + num + `·` + num + ` = ` + num + `$`)
+	kLine := regexp.MustCompile(`^k\(x, z\) = \(⟨x, z⟩ \+ 1\)² = \(` + num + ` \+ 1\)² = ` + num + `$`)
+	term := regexp.MustCompile(`([+−]?) ?([0-9.]+)`)
+	for _, q := range []string{"x1=10&x2=10&z1=10&z2=10", "", "x1=1.1&x2=2.3&z1=3.7&z2=-1.9",
+		"x1=-2.5&x2=0.3&z1=7&z2=-9.9", "x1=0.1&x2=0.2&z1=0.3&z2=0.4", "x1=-10&x2=9.9&z1=-9.7&z2=10"} {
+		p := runSVM(t, KernelMapSpec(), q).Panel()
+		m := dotLine.FindStringSubmatch(p.Lines[0])
+		if m == nil {
+			t.Fatalf("%q: line %q", q, p.Lines[0])
+		}
+		ip := new(big.Rat).Add(new(big.Rat).Mul(rat(t, m[1]), rat(t, m[2])), new(big.Rat).Mul(rat(t, m[3]), rat(t, m[4])))
+		if ip.Cmp(rat(t, m[5])) != 0 {
+			t.Errorf("%q: %s, but the products sum to %s", q, p.Lines[0], ip.FloatString(6))
+		}
+		k := kLine.FindStringSubmatch(p.Lines[1])
+		if k == nil {
+			t.Fatalf("%q: line %q", q, p.Lines[1])
+		}
+		sq := new(big.Rat).Add(rat(t, k[1]), big.NewRat(1, 1))
+		sq.Mul(sq, sq)
+		if rat(t, k[1]).Cmp(rat(t, m[5])) != 0 || sq.Cmp(rat(t, k[2])) != 0 {
+			t.Errorf("%q: %s after ⟨x, z⟩ = %s; (⟨x, z⟩ + 1)² is %s", q, p.Lines[1], m[5], sq.FloatString(6))
+		}
+		lhs, rhs, ok := strings.Cut(strings.TrimPrefix(p.Lines[4], "⟨φ(x), φ(z)⟩ = "), " = ")
+		if !ok {
+			t.Fatalf("%q: line %q", q, p.Lines[4])
+		}
+		sum, n := new(big.Rat), 0
+		for _, tm := range term.FindAllStringSubmatch(lhs, -1) {
+			v := rat(t, tm[2])
+			if tm[1] == "−" {
+				v.Neg(v)
+			}
+			sum.Add(sum, v)
+			n++
+		}
+		if n != 7 || sum.Cmp(rat(t, rhs)) != 0 {
+			t.Errorf("%q: %s: %d terms summing to %s", q, p.Lines[4], n, sum.FloatString(6))
+		}
+		if rhs != k[2] || counter(p, "kernel") != k[2] || counter(p, "features") != rhs || p.Status != "identity holds" {
+			t.Errorf("%q: kernel %s (counter %s), features %s (counter %s), status %q: want one number and the identity",
+				q, k[2], counter(p, "kernel"), rhs, counter(p, "features"), p.Status)
+		}
+	}
+	if p := runSVM(t, KernelMapSpec(), "x1=10&x2=10&z1=10&z2=10").Panel(); counter(p, "kernel") != "40401" {
+		t.Errorf("(⟨x, z⟩ + 1)² at x = z = (10, 10) printed %s, want 201² = 40401", counter(p, "kernel"))
+	}
+}
+
+// TestKernelMapViewControls: the rotate and tilt the prose sends the
+// reader to are controls of the demo's form, and they turn the lifted
+// figure.
+func TestKernelMapViewControls(t *testing.T) {
+	d, err := NewDemo(KernelMapSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := d.Parse(url.Values{})
+	found := map[string]Control{}
+	for _, f := range d.forms(s) {
+		for _, c := range f.Controls {
+			found[c.Key] = c
+		}
+	}
+	for key, want := range map[string][2]string{"azim": {"-180", "180"}, "elev": {"-90", "90"}} {
+		c, ok := found[key]
+		if !ok || c.Min != want[0] || c.Max != want[1] || !strings.Contains(c.Label, map[string]string{"azim": "rotate", "elev": "tilt"}[key]) {
+			t.Errorf("control %s = %+v (present %v), want a %s…%s input labelled as the prose names it", key, c, ok, want[0], want[1])
+		}
+	}
+	lift := func(q string) string {
+		var b bytes.Buffer
+		if _, err := runSVM(t, KernelMapSpec(), q).WriteFigure(&b, "lift", false); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if def := lift(""); def == lift("azim=-10&elev=0") || def == lift("azim=60") {
+		t.Error("changing azim and elev does not change the lifted figure")
+	}
+}
+
+// TestKernelGramPlotSaysWhatItShows: the Gram demo's plot is its points;
+// its title and description name the points and the kernel, and no model
+// (there is none in this demo).
+func TestKernelGramPlotSaysWhatItShows(t *testing.T) {
+	for _, q := range []string{"", "data=xor", "kernel=sigmoid&coef0=-1", "n=12&data=moons"} {
+		r := runSVM(t, KernelGramSpec(), q)
+		title, desc := figureText(t, r, "")
+		words := title + " " + desc
+		for _, bad := range []string{"SVM", "classifier", "support vector", "w = 0", "b = 0", "yet", "margin", "C = "} {
+			if strings.Contains(words, bad) {
+				t.Errorf("%q: the plot mentions %q: %s", q, bad, words)
+			}
+		}
+		pos := 0
+		for _, p := range r.Points {
+			if p.Y > 0 {
+				pos++
+			}
+		}
+		n := len(r.Points)
+		for _, want := range []string{"Gram matrix", strconv.Itoa(n) + " points", fmt.Sprintf("%d with y = +1, %d with y = −1", pos, n-pos),
+			kernelFormula(kernelOf(r.State))} {
+			if !strings.Contains(words, want) {
+				t.Errorf("%q: the plot does not say %q: %s", q, want, words)
+			}
+		}
+	}
+}
+
+// svKinds finds the SVM figure's count of support vectors by kind.
+var svKinds = regexp.MustCompile(`[0-9]+ (support vectors?|on the margin|inside the margin|misclassified)`)
+
+// TestKernelPegasosIterateHasNoSupportVectors: an SGD iterate is not an
+// optimum, so its plot sorts no point into support-vector kinds ("30 on
+// the margin" were points with yᵢf(xᵢ) from 1.004 to 1.401); it counts
+// the points by yᵢf(xᵢ), as recomputed here from f at each point.
+func TestKernelPegasosIterateHasNoSupportVectors(t *testing.T) {
+	for _, q := range []string{"step=1", "step=50", "step=2000", "data=xor&lambda=0.25&aseed=24&step=3", "data=moons&step=700"} {
+		r := runSVM(t, KernelPegasosSpec(), q)
+		_, desc := figureText(t, r, "")
+		if m := svKinds.FindString(desc); m != "" {
+			t.Errorf("%q: the plot sorts an SGD iterate's points into kinds, %q: %s", q, m, desc)
+		}
+		// Recompute yᵢf(xᵢ) from the model, f = Σⱼ ᾱⱼK(xⱼ, ·).
+		x, yf := Columns(r.Points)
+		y := signLabels(yf)
+		kp, s0, err := svm.NewKernelPegasos(x, y, svm.KernelPegasosParams{Kernel: kernelOf(r.State),
+			Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := algos.Replay(kp, s0, r.Step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active, wrong := 0, 0
+		for i, row := range x {
+			f := kp.Score(s, row)
+			if float64(y[i])*f < 1 {
+				active++
+			}
+			if (f > 0) != (y[i] > 0) {
+				wrong++
+			}
+		}
+		want := fmt.Sprintf("yᵢf(xᵢ) < 1 (hinge loss active) at %d of %d", active, len(x))
+		if !strings.Contains(desc, want) {
+			t.Errorf("%q: desc %q; want %q", q, desc, want)
+		}
+		p := r.Panel()
+		if got, want := counter(p, "active"), strconv.Itoa(active); got != want {
+			t.Errorf("%q: counter yᵢf(xᵢ) < 1 = %s, want %s", q, got, want)
+		}
+		if got, want := counter(p, "error"), fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(x))); got != want {
+			t.Errorf("%q: training error %s, want %s", q, got, want)
+		}
+	}
+}
+
+// TestKernelErrorsAtZero: the course's rule sgn(0) = −1. Before any
+// update f = 0 predicts −1 everywhere, so both kernel trainers' errors are
+// the share of +1 points (training and held out), not 100 %; the rule is
+// written beside the counters.
+func TestKernelErrorsAtZero(t *testing.T) {
+	for _, tc := range []struct {
+		spec Spec
+		q    string
+	}{
+		{KernelPegasosSpec(), "step=0"}, {KernelPegasosSpec(), "step=0&data=moons&n=33"},
+		{KernelSVMSpec(), "step=0"}, {KernelSVMSpec(), "step=0&data=checkerboard&n=41"},
+	} {
+		r := runSVM(t, tc.spec, tc.q)
+		p := r.Panel()
+		share := func(y []int) string {
+			pos := 0
+			for _, v := range y {
+				if v > 0 {
+					pos++
+				}
+			}
+			return fmt.Sprintf("%.1f %%", 100*float64(pos)/float64(len(y)))
+		}
+		_, yf := Columns(r.Points)
+		if got, want := counter(p, "error"), share(signLabels(yf)); got != want {
+			t.Errorf("%s %q: training error %s at f = 0, want the share of +1 points %s", tc.spec.ID, tc.q, got, want)
+		}
+		_, ty, _ := heldOut(r.State)
+		if got, want := counter(p, "heldout"), share(ty); got != want {
+			t.Errorf("%s %q: held-out error %s at f = 0, want %s", tc.spec.ID, tc.q, got, want)
+		}
+		if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Text, "sgn(0) = −1") {
+			t.Errorf("%s %q: no note stating sgn(0) = −1", tc.spec.ID, tc.q)
+		}
+	}
+}
+
+// TestKernelSVMSweepMatchesCounters: the γ sweep solves with the demo's
+// tolerance, so at the demo's γ its errors are the counters' at the end
+// of the run (on the moons at γ = 1 the sweep said 0 % and the counter
+// 1.7 %, the sweep solving to ε = 10⁻²). Its description names the log
+// scale once.
+func TestKernelSVMSweepMatchesCounters(t *testing.T) {
+	for _, q := range []string{"data=moons", "", "data=moons&gamma=10", "data=xor-cloud&gamma=0.1&C=10", "data=moons&tol=0.01", "data=checkerboard&gamma=31.622776601683793"} {
+		r := runSVM(t, KernelSVMSpec(), q+"&step=end")
+		if !r.Done {
+			t.Fatalf("%q: the run did not end", q)
+		}
+		p := r.Panel()
+		_, desc := figureText(t, r, "gamma")
+		if n := strings.Count(desc, "log scale"); n != 1 {
+			t.Errorf("%q: the sweep's description names the log scale %d times: %s", q, n, desc)
+		}
+		c, err := gammaSweepOf(t, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := r.State.Float("gamma")
+		i := slices.IndexFunc(c.Series[0].X, func(x float64) bool { return math.Abs(x/g-1) < 1e-12 })
+		if i < 0 {
+			t.Fatalf("%q: γ = %v is not on the sweep's grid", q, g)
+		}
+		for k, id := range []string{"error", "heldout"} {
+			if got, want := fmt.Sprintf("%.1f %%", 100*c.Series[k].Y[i]), counter(p, id); got != want {
+				t.Errorf("%q: the sweep's %s at γ = %v is %s, the counter %s", q, c.Series[k].Name, g, got, want)
+			}
+		}
+	}
+}
+
+// gammaSweepOf is the sweep of a kernel SVM run, as its figure charts it.
+func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
+	t.Helper()
+	x, yf := Columns(r.Points)
+	p := svm.DefaultParams()
+	p.C, p.Kernel = r.State.Float("C"), kernelOf(r.State)
+	p.Tol, _ = strconv.ParseFloat(r.State.Str("tol"), 64)
+	pr, _, err := svm.New(x, signLabels(yf), p)
+	if err != nil {
+		return render.Curves{}, err
+	}
+	tx, ty, ok := heldOut(r.State)
+	return gammaSweep(pr, tx, ty, ok)
 }

@@ -283,7 +283,7 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 			// A kernel's f at a point matters only to tell a support
 			// vector's kind (its slack is not drawn): each call costs a
 			// kernel sum over the support vectors.
-			if sc.Kind == nil && sc.Alpha != nil && sc.Alpha[i] > 0 {
+			if sc.Kind == nil && !s.sampled && sc.Alpha != nil && sc.Alpha[i] > 0 {
 				s.f[i] = sc.Decision(x[0], x[1])
 			}
 		case sc.W != nil:
@@ -304,12 +304,15 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 }
 
 // kindOf is point i's kind, as given in Kind or derived from α and f
-// (see SVMScene.Kind).
+// (see SVMScene.Kind). Kinds of support vector belong to an optimum (its
+// KKT conditions tie αᵢ to yᵢf(xᵢ)), so a scene of a stochastic iterate,
+// which marks its sampled point (Pair [i, −1]), derives none: its points
+// are not support vectors of any kind, whatever their α and yᵢf(xᵢ).
 func (s *svmDraw) kindOf(i int) int {
 	if s.sc.Kind != nil {
 		return slices.Index([]string{"", SVMargin, SVInside, SVMisclassified}, s.sc.Kind[i])
 	}
-	if s.sc.Alpha == nil || !(s.sc.Alpha[i] > 0) {
+	if s.sampled || s.sc.Alpha == nil || !(s.sc.Alpha[i] > 0) {
 		return kindNone
 	}
 	switch m := float64(s.sc.Y[i]) * s.f[i]; {
