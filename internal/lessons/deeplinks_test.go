@@ -1,0 +1,253 @@
+package lessons
+
+import (
+	"fmt"
+	"html"
+	"io/fs"
+	"math"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// TestDeepLinkNumbers holds every number a lesson quotes beside a link to
+// a demo state to that state: each decimal in a paragraph (or list item,
+// or table cell) that links to /lessons/…?<state> or /present/…?<state>
+// must be shown by one of the linked states (its panel, or the title and
+// text of its figures) to the precision the prose writes it, or be in a
+// link's own query, or be listed in notFromState with the reason it is
+// not read off a state. So prose and demo cannot drift apart.
+func TestDeepLinkNumbers(t *testing.T) {
+	c, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := fs.Glob(content, contentDir+"/*"+srcSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string][]float64{} // link → the numbers its state shows
+	used := map[string]bool{}
+	checked := 0
+	for _, name := range names {
+		src, err := fs.ReadFile(content, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug := strings.TrimSuffix(path.Base(name), srcSuffix)
+		for _, block := range blockRe.FindAllString(string(src), -1) {
+			links := deepLinkRe.FindAllStringSubmatch(block, -1)
+			if len(links) == 0 {
+				continue
+			}
+			var shown []float64
+			var queries string
+			for _, l := range links {
+				link := html.UnescapeString(l[1])
+				queries += " " + link
+				if _, done := states[link]; !done {
+					states[link] = linkedNumbers(t, c, slug, link)
+				}
+				shown = append(shown, states[link]...)
+			}
+			text := proseText(block)
+			for _, loc := range decimalRe.FindAllStringIndex(text, -1) {
+				num := text[loc[0]:loc[1]]
+				if strings.Contains(queries, "="+strings.TrimPrefix(num, "−")) {
+					continue
+				}
+				key := slug + " " + num
+				if _, ok := notFromState[key]; ok {
+					used[key] = true
+					continue
+				}
+				checked++
+				want, half, ok := proseNumber(num)
+				if !ok {
+					t.Errorf("%s: cannot read %q", slug, num)
+					continue
+				}
+				if !showsNumber(shown, want, half) {
+					t.Errorf("%s: the prose quotes %s («%s») beside %s, whose states do not show it (list it in notFromState if it is not read off them)",
+						slug, num, around(text, loc), strings.TrimSpace(queries))
+				}
+			}
+		}
+	}
+	for key := range notFromState {
+		if !used[key] {
+			t.Errorf("notFromState lists %q, which no linked paragraph quotes any more", key)
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d quoted numbers checked; the lessons quote more", checked)
+	}
+}
+
+// notFromState lists the decimals in linked paragraphs that are not read
+// off the linked state, by "<lesson> <number as written>", with why.
+var notFromState = map[string]string{}
+
+var (
+	blockRe    = regexp.MustCompile(`(?s)<(p|li|td|th|figcaption|dd)\b[^>]*>.*?</(?:p|li|td|th|figcaption|dd)>`)
+	deepLinkRe = regexp.MustCompile(`href="(/(?:lessons|present)/[^"?#]+\?[^"#]*)(?:#[^"]*)?"`)
+	tagRe      = regexp.MustCompile(`<[^>]*>`)
+	texSciRe   = regexp.MustCompile(`(\d(?:\.\d+)?)\s*\\(?:cdot|times)\s*10\^\{?([−-]?)(\d+)\}?`)
+	// decimalRe finds a decimal as the prose writes it: a minus, digits
+	// (grouped by thin spaces or not), decimals, and ·10ⁿ.
+	decimalRe = regexp.MustCompile(`−?\d+(?:[  ]\d{3})*\.\d+(?:·10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?`)
+	// numRe is any number in a state's words.
+	numRe = regexp.MustCompile(`[−-]?\d+(?:\.\d+)?(?:·10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?`)
+)
+
+// proseText is a block's words with TeX's ways of writing numbers made
+// plain: tags dropped, 10^{-4} as ·10⁻⁴, \, as a thin space, - as −.
+func proseText(block string) string {
+	s := html.UnescapeString(tagRe.ReplaceAllString(block, ""))
+	s = strings.NewReplacer(`\,`, " ", `{,}`, ",", `\%`, "%").Replace(s)
+	s = texSciRe.ReplaceAllStringFunc(s, func(m string) string {
+		p := texSciRe.FindStringSubmatch(m)
+		k, _ := strconv.Atoi(p[3])
+		if p[2] != "" {
+			k = -k
+		}
+		return p[1] + "·10" + textfmt.Sup(k)
+	})
+	return strings.ReplaceAll(s, "-", "−")
+}
+
+func around(s string, loc []int) string {
+	lo, hi := max(0, loc[0]-50), min(len(s), loc[1]+20)
+	for lo > 0 && !utf8Start(s[lo]) {
+		lo--
+	}
+	for hi < len(s) && !utf8Start(s[hi]) {
+		hi++
+	}
+	return strings.Join(strings.Fields(s[lo:hi]), " ")
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// proseNumber reads a number, and the half-width of the interval its
+// digits stand for: 0.0311 is [0.03105, 0.03115].
+func proseNumber(s string) (v, half float64, ok bool) {
+	s = strings.NewReplacer("−", "-", " ", "", " ", "").Replace(s)
+	exp := 0
+	if m, e, sci := strings.Cut(s, "·10"); sci {
+		neg := strings.HasPrefix(e, "⁻")
+		var digits strings.Builder
+		for _, r := range strings.TrimPrefix(e, "⁻") {
+			digits.WriteByte(byte('0' + strings.IndexRune("⁰¹²³⁴⁵⁶⁷⁸⁹", r)/len("⁰")))
+		}
+		k, err := strconv.Atoi(digits.String())
+		if err != nil {
+			return 0, 0, false
+		}
+		if neg {
+			k = -k
+		}
+		s, exp = m, k
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	d := 0
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		d = len(frac)
+	}
+	scale := math.Pow(10, float64(exp))
+	return v * scale, 0.5 * math.Pow(10, float64(-d)) * scale, true
+}
+
+// showsNumber reports whether a shown number rounds to want, or is want
+// as a percentage (0.125 shown, 12.5 % quoted, or the other way).
+func showsNumber(shown []float64, want, half float64) bool {
+	for _, v := range shown {
+		for _, x := range []float64{v, 100 * v, v / 100} {
+			if math.Abs(x-want) <= half*(1+1e-9) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linkedNumbers runs a deep link's state and returns every number it shows.
+func linkedNumbers(t *testing.T, c *Course, slug, link string) []float64 {
+	t.Helper()
+	d, s, err := stateOfLink(c, link)
+	if err != nil {
+		t.Errorf("%s: link %s: %v", slug, link, err)
+		return nil
+	}
+	r, err := d.Execute(s)
+	if err != nil {
+		t.Errorf("%s: link %s: %v", slug, link, err)
+		return nil
+	}
+	st, ok := safeTexts(t, r)
+	if !ok {
+		return nil
+	}
+	var out []float64
+	for _, x := range st.all() {
+		for _, m := range numRe.FindAllString(x, -1) {
+			if v, _, ok := proseNumber(m); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// stateOfLink parses a deep link's state.
+func stateOfLink(c *Course, link string) (*Demo, State, error) {
+	u, err := url.Parse(link)
+	if err != nil {
+		return nil, State{}, err
+	}
+	q := u.Query()
+	var d *Demo
+	switch dir, name := path.Split(u.Path); dir {
+	case "/lessons/":
+		if d, err = c.Active(name, q); err != nil {
+			return nil, State{}, err
+		}
+	case "/present/":
+		if d = c.Demo(name); d == nil {
+			return nil, State{}, fmt.Errorf("%s is no demo", name)
+		}
+	default:
+		return nil, State{}, fmt.Errorf("%s is no demo page", u.Path)
+	}
+	s, probs := d.Parse(q)
+	if len(probs) > 0 {
+		return nil, State{}, probs
+	}
+	return d, s, nil
+}
+
+func TestProseNumber(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		v, half float64
+	}{
+		{"0.0311", 0.0311, 0.00005}, {"−0.543", -0.543, 0.0005}, {"33 566.5", 33566.5, 0.05},
+		{"4.9·10⁻¹¹", 4.9e-11, 0.05e-11}, {"12", 12, 0.5},
+	} {
+		v, half, ok := proseNumber(tt.in)
+		if !ok || math.Abs(v-tt.v) > 1e-12*math.Abs(tt.v) || math.Abs(half-tt.half) > 1e-9*tt.half {
+			t.Errorf("proseNumber(%q) = %v, %v, %v; want %v, %v", tt.in, v, half, ok, tt.v, tt.half)
+		}
+	}
+	if got := proseText(`<a href="x">f</a> $= 2.2 \cdot 10^{-9}$, $33\,566.5$ and $-1$`); got != "f $= 2.2·10⁻⁹$, $33 566.5$ and $−1$" {
+		t.Errorf("proseText = %q", got)
+	}
+}
