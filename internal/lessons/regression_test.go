@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -300,5 +301,83 @@ func TestHorner(t *testing.T) {
 		if got, want := horner(m, x), m.Predict(linreg.Poly(x, 4)); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("x = %v: Horner %v, Predict %v", x, got, want)
 		}
+	}
+}
+
+// etaVs2L reads "η = a is above|below 2/L = b" from a note.
+var etaVs2L = regexp.MustCompile(`η = (\S+) is (above|below) 2/L = ([^\s:,]+)`)
+
+// TestLSGDNotesAgreeWithTheirNumbers: whatever η, the note's "above" or
+// "below" holds between the numbers it prints (η = 1 against 2/L =
+// 0.99999985 used to read "1 is above 1"), and so do the counters; the
+// printed L is the Hessian's largest eigenvalue computed apart.
+func TestLSGDNotesAgreeWithTheirNumbers(t *testing.T) {
+	for _, q := range []string{"step=50", "eta=0.999&step=50", "eta=1&step=50", "eta=1.0000001&step=3", "eta=1.05&step=50",
+		"eta=1.05&step=end", "eta=2.2&step=end", "eta=0.5&lambda=0.1&step=3", "eta=1&lambda=0.5&step=3"} {
+		r := runSVM(t, LSGDSpec(), q)
+		p := r.Panel()
+		var text string
+		for _, n := range p.Notes {
+			text += n.Text
+		}
+		m := etaVs2L.FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("%s: no comparison of η with 2/L in %q", q, text)
+			continue
+		}
+		eta, twoL := parseSig(t, m[1]), parseSig(t, m[3])
+		if (m[2] == "above") != (eta > twoL) || eta == twoL {
+			t.Errorf("%s: the note says η = %s is %s 2/L = %s", q, m[1], m[2], m[3])
+		}
+		if c := parseSig(t, counter(p, "two-over-L")); (c < eta) != (m[2] == "above") || m[3] != counter(p, "two-over-L") {
+			t.Errorf("%s: counter 2/L = %s, note 2/L = %s, η = %s", q, counter(p, "two-over-L"), m[3], m[1])
+		}
+		// L from the Hessian (2/n)Σ(xᵢ, 1)ᵀ(xᵢ, 1) + 2λ·diag(1, 0), by its
+		// closed-form largest eigenvalue.
+		_, xs, _ := graphXY(r.Points)
+		var a, b, c float64
+		for _, x := range xs {
+			a, b, c = a+x*x, b+x, c+1
+		}
+		n, lambda := float64(len(xs)), r.State.Float("lambda")
+		a, b, c = 2*a/n+2*lambda, 2*b/n, 2*c/n
+		L := (a+c)/2 + math.Sqrt((a-c)*(a-c)/4+b*b)
+		if got := parseSig(t, counter(p, "L")); math.Abs(got-L) > 1e-3*L {
+			t.Errorf("%s: L printed %v, the 2×2 Hessian's largest eigenvalue is %v", q, got, L)
+		}
+		if strings.Contains(q, "eta=1&step=50") {
+			if L <= 2 || counter(p, "L") == "2" {
+				t.Errorf("η = 1: L = %v printed %q; it is a little above 2, and must print so", L, counter(p, "L"))
+			}
+		}
+	}
+}
+
+// TestLSGDStopsAtTheCap: a diverging run is stopped by the cap on J, and
+// the note says so with the cap and the numbers, not that the floats
+// overflowed; huge weights print in significant figures.
+func TestLSGDStopsAtTheCap(t *testing.T) {
+	r := runSVM(t, LSGDSpec(), "eta=1.05&step=end")
+	p := r.Panel()
+	n := note(p, "diverged")
+	if n == nil || p.Status != "diverged" {
+		t.Fatalf("η = 1.05 to the end: status %q, notes %v", p.Status, p.Notes)
+	}
+	if strings.Contains(n.Text, "float can hold") || !strings.Contains(n.Text, "cap of 10¹⁰⁰") ||
+		!strings.Contains(n.Text, "stopped at iteration "+counter(p, "step")) || !strings.Contains(n.Text, "J = "+counter(p, "objective")) {
+		t.Errorf("diverged note: %q", n.Text)
+	}
+	if j := parseSig(t, counter(p, "objective")); j > 1e100 || j < 1e98 {
+		t.Errorf("stopped at J = %v; want just under the cap 10¹⁰⁰", j)
+	}
+	for _, f := range p.Model[0].Facts {
+		if len([]rune(f.Value)) > 12 {
+			t.Errorf("%s = %s: a huge weight should print in significant figures", f.Sym, f.Value)
+		}
+		parseSig(t, f.Value)
+	}
+	var b bytes.Buffer
+	if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil || !bytes.Contains(b.Bytes(), []byte("cap of 10¹⁰⁰")) {
+		t.Errorf("diverged plot says nothing of the cap: %v", err)
 	}
 }
