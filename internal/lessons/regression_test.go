@@ -381,3 +381,47 @@ func TestLSGDStopsAtTheCap(t *testing.T) {
 		t.Errorf("diverged plot says nothing of the cap: %v", err)
 	}
 }
+
+// TestRidgeConditionNote: the note calls the columns of X nearly
+// dependent only when σ₁/σ₂, computed apart from the SVD of the 2×2
+// matrix, is large, and says X is well conditioned otherwise (at ε = 1,
+// σ₁/σ₂ = 2.618, it used to call them nearly dependent too).
+func TestRidgeConditionNote(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		near bool
+	}{{"eps=1", false}, {"eps=0.5", false}, {"eps=1&lambda=1", false}, {"", true}, {"eps=0.01&lambda=0.01", true}, {"eps=0.000001", true}} {
+		p := runSVM(t, RidgeSpec(), c.q).Panel()
+		n := note(p, "condition")
+		if n == nil {
+			t.Fatalf("%q: no condition note", c.q)
+		}
+		// σ₁² and σ₂² are the eigenvalues of XXᵀ = [[ε², ε], [ε, 2]].
+		eps := mustParse(t, mustDemo(t, RidgeSpec()), c.q).Float("eps")
+		tr, det := eps*eps+2, eps*eps
+		s1 := (tr + math.Sqrt(tr*tr-4*det)) / 2
+		ratio := math.Sqrt(s1 / (det / s1))
+		if got := parseSig(t, strings.TrimRight(strings.Fields(n.Text)[2], ":,")); math.Abs(got-ratio) > 1e-3*ratio {
+			t.Errorf("%q: note prints σ₁/σ₂ = %v, the eigenvalues of XXᵀ give %v", c.q, got, ratio)
+		}
+		if said := strings.Contains(n.Text, "nearly dependent") && !strings.Contains(n.Text, "not nearly dependent"); said != c.near || (ratio >= illConditioned) != c.near {
+			t.Errorf("%q: σ₁/σ₂ = %.4g, note %q", c.q, ratio, n.Text)
+		}
+	}
+}
+
+// TestRidgeNormBound: ridge's ‖w‖ stays under ‖y‖/(2√(nλ)) at every ε,
+// and at ε = 0.2, λ = 0.01 the counter shows it just under, 4.9997, not
+// "5", the bound itself.
+func TestRidgeNormBound(t *testing.T) {
+	for _, eps := range []string{"1", "0.2", "0.1", "0.01", "0.000001"} {
+		p := runSVM(t, RidgeSpec(), "lambda=0.01&eps="+eps).Panel()
+		norm, n := parseSig(t, counter(p, "norm-ridge")), note(p, "bound")
+		if n == nil || norm > 5 || !strings.Contains(n.Text, "= 5,") {
+			t.Errorf("ε = %s: ‖w‖ = %v, note %v", eps, norm, n)
+		}
+	}
+	if got := counter(runSVM(t, RidgeSpec(), "eps=0.2&lambda=0.01").Panel(), "norm-ridge"); got != "4.9997" {
+		t.Errorf("ε = 0.2, λ = 0.01: ‖w‖ printed %q, want 4.9997", got)
+	}
+}
