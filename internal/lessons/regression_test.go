@@ -512,3 +512,27 @@ func TestBiasVarianceShrinkage(t *testing.T) {
 		}
 	}
 }
+
+// TestRegLossesChartWords: the loss chart writes the residual as the
+// prose does, r = y − f(x), and reports the ε-insensitive loss's band of
+// minimisers as the interval [−ε, ε], not one sample of it.
+func TestRegLossesChartWords(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"", "ε-insensitive, ε = 0.2: 2.8 at r = ±3, lowest, 0, on the whole interval −0.2 ≤ r ≤ 0.2"},
+		{"epsilon=1", "on the whole interval −1 ≤ r ≤ 1"},
+		{"epsilon=0", "ε-insensitive, ε = 0: 3 at r = ±3, lowest, 0, at r = 0."},
+	} {
+		r := runSVM(t, RegLossesSpec(), c.q)
+		var b bytes.Buffer
+		if _, err := r.WriteFigure(&b, "losses", false); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if !strings.Contains(s, c.want) || !strings.Contains(s, "r = y − f(x)") || strings.Contains(s, "f(x) − y") {
+			t.Errorf("%q: chart says %.600s", c.q, s[strings.Index(s, "<title>"):])
+		}
+	}
+	if cap := runSVM(t, RegLossesSpec(), "").Panel().Tables[0].Caption; !strings.Contains(cap, "ℓ(yᵢ − w·xᵢ − b)") {
+		t.Errorf("table caption %q", cap)
+	}
+}
