@@ -197,6 +197,7 @@ func bvSweep(b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, er
 	}
 	c.Series = []render.Curve{{Name: "bias²", X: cv.x, Y: floorAll(cv.bias)}, {Name: "variance", X: cv.x, Y: floorAll(cv.variance)},
 		{Name: "bias² + variance", X: cv.x, Y: floorAll(total), Dashed: true}}
+	c.Title = floorLabel(c.Title, c.Series)
 	return c, nil
 }
 

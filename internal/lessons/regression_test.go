@@ -536,3 +536,43 @@ func TestRegLossesChartWords(t *testing.T) {
 		t.Errorf("table caption %q", cap)
 	}
 }
+
+// TestRegressionFloorsAndNames: a sweep that draws values at the 10⁻⁶
+// floor says so in its title, and only then; a fit with λ > 0 is called
+// ridge, not least squares, in the interpolation figure.
+func TestRegressionFloorsAndNames(t *testing.T) {
+	for _, c := range []struct {
+		spec   Spec
+		q, fig string
+		floor  bool
+	}{
+		{InterpolationSpec(), "", "degree", true}, {InterpolationSpec(), "n=30", "degree", false},
+		{BiasVarianceSpec(), "", "degree", true}, {BiasVarianceSpec(), "", "lambda", false},
+	} {
+		r := runSVM(t, c.spec, c.q)
+		var b bytes.Buffer
+		if _, err := r.WriteFigure(&b, c.fig, false); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		drawn := strings.Contains(s, "1×10⁻⁶ at")
+		said := strings.Contains(s, "values below 10⁻⁶ are drawn at 10⁻⁶")
+		if said != c.floor || drawn != c.floor {
+			t.Errorf("%s %q %s: floor drawn %v, said %v, want %v", c.spec.ID, c.q, c.fig, drawn, said, c.floor)
+		}
+	}
+	for _, c := range []struct{ q, want, not string }{
+		{"degree=9", "10 points, least squares", "ridge"},
+		{"degree=9&lambda=0.001", "10 points, ridge regression (λ = 0.001)", "least squares"},
+	} {
+		r := runSVM(t, InterpolationSpec(), c.q)
+		var b bytes.Buffer
+		if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if !strings.Contains(s, c.want) || strings.Contains(s, c.not) {
+			t.Errorf("%s: plot title and desc %.400s", c.q, s[strings.Index(s, "<title>"):])
+		}
+	}
+}
