@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -574,5 +575,30 @@ func TestRegressionFloorsAndNames(t *testing.T) {
 		if !strings.Contains(s, c.want) || strings.Contains(s, c.not) {
 			t.Errorf("%s: plot title and desc %.400s", c.q, s[strings.Index(s, "<title>"):])
 		}
+	}
+}
+
+// TestLSGDExactlyTwoOverL: a step of exactly 2/L is neither above nor
+// below it, and the note says the run bounces for ever.
+func TestLSGDExactlyTwoOverL(t *testing.T) {
+	d := mustDemo(t, LSGDSpec())
+	r := runSVM(t, LSGDSpec(), "")
+	_, xs, ys := graphXY(r.Points)
+	g, _, err := linreg.NewGD(linreg.PolyRows(xs, 1), ys, 0, 0.25, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := strconv.FormatFloat(2/g.L(), 'g', -1, 64)
+	s := mustParse(t, d, "eta="+eta).AtStep(20)
+	if s.Float("eta") != 2/g.L() {
+		t.Skipf("η = %s does not parse back to 2/L exactly", eta)
+	}
+	run, err := d.Execute(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := run.Panel()
+	if n := note(p, "edge"); n == nil || !strings.Contains(n.Text, "exactly 2/L") || note(p, "rate") != nil || note(p, "too-large") != nil {
+		t.Errorf("η = 2/L: notes %v", p.Notes)
 	}
 }
