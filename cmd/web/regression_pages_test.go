@@ -116,3 +116,53 @@ func TestRegressionClickAdds(t *testing.T) {
 		t.Errorf("CSV after the click: %q", csv)
 	}
 }
+
+// TestRegressionCaptionsAsStudentsSeeThem: the issue 16 states, on the
+// presenter page and the plot a student opens. Each caption agrees with
+// the numbers beside it.
+func TestRegressionCaptionsAsStudentsSeeThem(t *testing.T) {
+	h := newTestServer(t)
+	text := func(url string) string {
+		t.Helper()
+		rec := get(t, h, url)
+		for rec.Code == http.StatusSeeOther || rec.Code == http.StatusFound || rec.Code == http.StatusMovedPermanently {
+			rec = get(t, h, rec.Header().Get("Location"))
+		}
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s = %d: %.300s", url, rec.Code, rec.Body)
+		}
+		if strings.HasSuffix(strings.SplitN(url, "?", 2)[0], ".svg") {
+			return rec.Body.String()
+		}
+		return parse(t, rec).Text()
+	}
+	for _, c := range []struct {
+		url       string
+		want, not []string
+	}{
+		{"/present/ls-gd?eta=1&step=50", []string{"η = 1 is above 2/L = 0.9999998", "|1 − ηL| = 1.0000003"}, []string{"2/L = 1:"}},
+		{"/present/ls-gd?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "stopped at iteration 1222", "4.88·10⁴⁶"},
+			[]string{"float can hold", "48787046389980001349724341293429652009905029120"}},
+		{"/plots/ls-gd.svg?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "y = 4.88·10⁴⁶·x − 9.81·10⁴⁹"}, []string{"+ −"}},
+		{"/present/ridge?eps=1", []string{"σ₁/σ₂ = 2.618, below 10: X is well conditioned"}, []string{"are nearly dependent"}},
+		{"/present/ridge?eps=0.01", []string{"σ₁/σ₂ = 200: the columns of X, the two points, are nearly dependent"}, nil},
+		{"/present/ridge?eps=0.2&lambda=0.01", []string{"4.9997"}, nil},
+		{"/present/bias-variance?data=line&lambda=0.1", []string{"not the maximum-likelihood fit", "MAP", "centred features", "penalises the intercept too"},
+			[]string{"that is the maximum-likelihood fit"}},
+		{"/plots/reg-losses-losses.svg", []string{"r = y − f(x)", "−0.2 ≤ r ≤ 0.2"}, []string{"f(x) − y", "−0.175"}},
+		{"/plots/interpolation-degree.svg", []string{"values below 10⁻⁶ are drawn at 10⁻⁶"}, nil},
+		{"/plots/interpolation.svg?degree=9&lambda=0.001", []string{"ridge regression (λ = 0.001)"}, []string{"least squares"}},
+	} {
+		s := text(c.url)
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: no %q", c.url, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(s, n) {
+				t.Errorf("%s: still says %q", c.url, n)
+			}
+		}
+	}
+}

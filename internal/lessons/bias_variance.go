@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
@@ -196,6 +197,7 @@ func bvSweep(b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, er
 	}
 	c.Series = []render.Curve{{Name: "bias²", X: cv.x, Y: floorAll(cv.bias)}, {Name: "variance", X: cv.x, Y: floorAll(cv.variance)},
 		{Name: "bias² + variance", X: cv.x, Y: floorAll(total), Dashed: true}}
+	c.Title = floorLabel(c.Title, c.Series)
 	return c, nil
 }
 
@@ -247,15 +249,107 @@ func bvPanel(bv linreg.BiasVariance, p int, lambda float64, b bvSetup) Panel {
 			{"expected test MSE", sig(bv.Bias2 + bv.Variance + noise), "expected"},
 		},
 		Done: true, Status: fmt.Sprintf("%d refits", b.fits),
-		Examined: fmt.Sprintf("Each refit draws yᵢ = f(xᵢ) + N(0, %s) at the same %d inputs and fits a degree-%d polynomial by "+
-			"least squares%s: with Gaussian noise that is the maximum-likelihood fit.", sig(noise), len(b.xs), p, ridgeTerm(lambda)),
+		Examined: fmt.Sprintf("Each refit draws yᵢ = f(xᵢ) + N(0, %s) at the same %d inputs and fits a degree-%d polynomial by %s",
+			sig(noise), len(b.xs), p, likelihoodNote(lambda, b.sigma, len(b.xs), p)),
 		Model: []ModelLine{
 			{Prefix: "mean of the refits:", Facts: []Fact{{"θ̄", vec(append(append([]float64{}, bv.Mean.W...), bv.Mean.B)), "mean-theta"}}},
 			{Prefix: "E[θ̂] in closed form:", Facts: []Fact{{"E[θ̂]", vec(append(append([]float64{}, bv.Expected.W...), bv.Expected.B)), "expected-theta"}}},
 		},
 		Notes: []Note{{TestID: "shrinkage", Text: fmt.Sprintf(
-			"Ridge is linear in y, so E[θ̂] is the fit of the noiseless f(xᵢ); when f is itself a polynomial of degree ≤ %d this is "+
-				"003's shrinkage (I − nλ(XᵀX + nλI)⁻¹)θ*. The mean of the %d refits is within %s of it (largest entry); more resamples close the gap.",
-			p, b.fits, sig(diff))}},
+			"The fit is linear in y, so E[θ̂] is the fit of the noiseless f(xᵢ). %s The mean of the %d refits is within %s of E[θ̂] "+
+				"(largest entry); more resamples close the gap.", shrinkageText(bv, b, p, lambda), b.fits, sig(diff))}},
 	}
+}
+
+// likelihoodNote names the fit and says what it estimates: least squares
+// is the maximum-likelihood fit under Gaussian noise; with λ > 0 it is
+// ridge, which is not, but is the MAP estimate under a Gaussian prior of
+// variance σ²/(nλ) on each weight (the intercept's prior flat). At
+// degree 0 there is no weight, and λ changes nothing.
+func likelihoodNote(lambda, sigma float64, n, p int) string {
+	switch {
+	case lambda == 0:
+		return "least squares: with Gaussian noise that is the maximum-likelihood fit."
+	case p == 0:
+		return "least squares (λ has no weight to act on: the constant is the intercept, which is not penalised): " +
+			"with Gaussian noise that is the maximum-likelihood fit."
+	}
+	s := fmt.Sprintf("ridge regression, least squares%s with the intercept free. That is not the maximum-likelihood fit, "+
+		"which is λ = 0 (plain least squares)", ridgeTerm(lambda))
+	if sigma == 0 {
+		return s + "."
+	}
+	return s + fmt.Sprintf("; with Gaussian noise it is the maximum a posteriori (MAP) estimate under a Gaussian prior "+
+		"N(0, σ²/(nλ)) = N(0, %s) on each weight.", sig(sigma*sigma/(float64(n)*lambda)))
+}
+
+// shrinkageText states 003 §4.5's shrinkage as it holds here and checks
+// it on the numbers: with the intercept unpenalised the formula is for
+// the weights w on the centred features X_c (the columns φ(xᵢ) − φ̄),
+// E[w] = (I − nλ(X_cX_cᵀ + nλI)⁻¹)w*, with w* the least-squares weights
+// of the noiseless f(xᵢ). It returns "" when there is nothing to check
+// (degree 0, or too few points for a unique w*).
+func shrinkageText(bv linreg.BiasVariance, b bvSetup, p int, lambda float64) string {
+	n := len(b.xs)
+	if lambda == 0 {
+		return "With λ = 0 nothing is shrunk: E[θ̂] is the least-squares fit of the noiseless labels, the best fit within the model, " +
+			"so least squares is unbiased for it."
+	}
+	if p == 0 || n <= p {
+		return ""
+	}
+	fx := make([]float64, n)
+	for i, x := range b.xs {
+		fx[i] = b.f(x)
+	}
+	star, err := linreg.Fit(linreg.PolyRows(b.xs, p), fx, 0, true)
+	if err != nil {
+		return ""
+	}
+	w, ok := centredShrinkage(b.xs, p, lambda, star.W)
+	if !ok {
+		return ""
+	}
+	gap := 0.0
+	for i := range w {
+		gap = math.Max(gap, math.Abs(w[i]-bv.Expected.W[i]))
+	}
+	return fmt.Sprintf("The intercept is not penalised, so 003's shrinkage holds for the weights on the centred features X_c "+
+		"(columns φ(xᵢ) − φ̄): E[w] = (I − nλ(X_cX_cᵀ + nλI)⁻¹)w*, with w* = %s the least-squares weights of the noiseless labels, "+
+		"gives %s, E[θ̂]'s weights to within %s. The short notes' matrix form of §4.5 penalises the intercept too, so their formula "+
+		"with the uncentred X is for a different fit.", vec(star.W), vec(w), sig(gap))
+}
+
+// centredShrinkage applies (I − nλ(A + nλI)⁻¹) = (A + nλI)⁻¹A to w, with
+// A = X_cX_cᵀ for the centred polynomial features of xs; false when the
+// solve fails.
+func centredShrinkage(xs []float64, p int, lambda float64, w []float64) ([]float64, bool) {
+	n := len(xs)
+	rows := linreg.PolyRows(xs, p)
+	mean := make([]float64, p)
+	for _, r := range rows {
+		for j := range mean {
+			mean[j] += r[j] / float64(n)
+		}
+	}
+	a := mat.NewSymDense(p, nil)
+	for _, r := range rows {
+		for j := 0; j < p; j++ {
+			for k := j; k < p; k++ {
+				a.SetSym(j, k, a.At(j, k)+(r[j]-mean[j])*(r[k]-mean[k]))
+			}
+		}
+	}
+	var aw mat.VecDense
+	aw.MulVec(a, mat.NewVecDense(p, append([]float64(nil), w...)))
+	m := mat.NewDense(p, p, nil)
+	m.Copy(a)
+	for j := 0; j < p; j++ {
+		m.Set(j, j, m.At(j, j)+float64(n)*lambda)
+	}
+	var out mat.VecDense
+	if err := out.SolveVec(m, &aw); err != nil {
+		return nil, false
+	}
+	return out.RawVector().Data, true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/floats"
@@ -107,16 +108,22 @@ func interpolationFigure(in Input, fit polyFit, xy [][2]float64, hx, hy []float6
 	if !math.IsNaN(test) {
 		title += " · held-out MSE " + sig(test)
 	}
-	title += fmt.Sprintf("\n%s, least squares", plural(len(xy), "points"))
-	if l := in.State.Float("lambda"); l > 0 {
-		title += ", ridge λ = " + sig(l)
-	}
-	desc := fmt.Sprintf("%d observations (x, y) with the degree-%d polynomial fitted to them by least squares and the "+
-		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, sig(train))
+	lambda := in.State.Float("lambda")
+	title += fmt.Sprintf("\n%s, %s", plural(len(xy), "points"), fitName(lambda))
+	desc := fmt.Sprintf("%d observations (x, y) with the degree-%d polynomial fitted to them by %s and the "+
+		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, fitName(lambda), sig(train))
 	if len(hx) > 0 {
 		desc += fmt.Sprintf(" %d held-out observations of the same curve are drawn as rings; their mean squared error is %s.", len(hx), sig(test))
 	}
 	return graphFigure(title, desc, graphView(xy, hxy), layers, legend), nil
+}
+
+// fitName names the fit: least squares, or ridge with its λ.
+func fitName(lambda float64) string {
+	if lambda > 0 {
+		return "ridge regression (λ = " + sig(lambda) + ")"
+	}
+	return "least squares"
 }
 
 // degreeSweeps memoises recent sweeps: they depend on the data and λ but
@@ -129,6 +136,7 @@ func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curv
 	key := floatsKey("degree", xs, ys, hx, hy, []float64{lambda})
 	if series, ok := degreeSweeps.get(key); ok {
 		c.Series = series
+		c.Title = floorLabel(c.Title, series)
 		return c, nil
 	}
 	train := render.Curve{Name: "training"}
@@ -148,7 +156,21 @@ func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curv
 		c.Series = append(c.Series, test)
 	}
 	degreeSweeps.put(key, c.Series)
+	c.Title = floorLabel(c.Title, c.Series)
 	return c, nil
+}
+
+// floorLabel adds to a log chart's title that values under mseFloor are
+// drawn at it, when some value of the series is (an interpolating fit's
+// training error is round-off, 10⁻³⁰ or so). The title, not the axis
+// label: a label longer than the axis squeezes the chart.
+func floorLabel(label string, series []render.Curve) string {
+	for _, s := range series {
+		if slices.Contains(s.Y, mseFloor) {
+			return label + "\nvalues below " + power(mseFloor) + " are drawn at " + power(mseFloor)
+		}
+	}
+	return label
 }
 
 // mseFloor is where the log axis stops: an interpolating fit's training

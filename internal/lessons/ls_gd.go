@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -84,7 +85,7 @@ func computeLSGD(in Input) (Result, error) {
 	}
 	rec.sample(s)
 	plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-		f, err := lsgdFigure(s, rec, xy, st)
+		f, err := lsgdFigure(g, s, rec, xy, st)
 		if err != nil {
 			return render.Frame{}, err
 		}
@@ -92,14 +93,14 @@ func computeLSGD(in Input) (Result, error) {
 	}
 	return Result{
 		Step: k, Done: s.Status.Done(), Plot: plotFig,
-		History: lsgdHistory(s, rec),
+		History: lsgdHistory(s, rec, st.Float("lambda")),
 		Panel:   func() Panel { return lsgdPanel(g, s, rec, st.Float("eta")) },
 	}, nil
 }
 
 // lsgdFigure draws the points, the exact least-squares line (dashed) and
 // the iterate's line with its residuals.
-func lsgdFigure(s linreg.GDState, rec *lsRecorder, xy [][2]float64, st State) (render.DataFigure, error) {
+func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64, st State) (render.DataFigure, error) {
 	now := func(x float64) float64 { return s.W[0]*x + s.B }
 	exact := func(x float64) float64 { return rec.opt.W[0]*x + rec.opt.B }
 	obs, err := render.NewObservations(xy)
@@ -118,17 +119,22 @@ func lsgdFigure(s linreg.GDState, rec *lsRecorder, xy [][2]float64, st State) (r
 	if err != nil {
 		return render.DataFigure{}, err
 	}
+	eta, lambda := st.Float("eta"), st.Float("lambda")
 	title := fmt.Sprintf("iteration %d · J = %s · J* = %s", s.T, sig(s.Objective), sig(rec.optVal))
 	if s.Status == algos.Diverged {
-		title = fmt.Sprintf("iteration %d · diverged: η = %s is above 2/L", s.T, sig(st.Float("eta")))
+		etaText, twoL := apart(eta, 2/g.L())
+		title = fmt.Sprintf("iteration %d · J = %s · diverged: η = %s is above 2/L = %s", s.T, sig(s.Objective), etaText, twoL)
 	}
-	title += fmt.Sprintf("\ngradient descent on least squares, η = %s", sig(st.Float("eta")))
-	if l := st.Float("lambda"); l > 0 {
-		title += ", λ = " + sig(l)
+	title += fmt.Sprintf("\ngradient descent on %s, η = %s", objectiveName(lambda), sig(eta))
+	if lambda > 0 {
+		title += ", λ = " + sig(lambda)
 	}
-	desc := fmt.Sprintf("%d observations; the line of gradient descent after %d iterations, y = %s·x + %s, with its residuals, "+
-		"and the exact least-squares line from the normal equation, y = %s·x + %s (dashed).",
-		len(xy), s.T, sig(s.W[0]), sig(s.B), sig(rec.opt.W[0]), sig(rec.opt.B))
+	desc := fmt.Sprintf("%d observations; the line of gradient descent after %d iterations, %s, with its residuals, "+
+		"and the line that minimises J exactly, from the normal equation, %s (dashed).",
+		len(xy), s.T, lineText(s.W[0], s.B), lineText(rec.opt.W[0], rec.opt.B))
+	if s.Status == algos.Diverged {
+		desc += " " + stopReason(g, s)
+	}
 	return graphFigure(title, desc, graphView(xy), []plot.Plotter{res, eg, ng, obs}, []render.LegendItem{
 		{Label: "iterate θ⁽ᵏ⁾", Thumbs: []plot.Thumbnailer{ng}},
 		{Label: "normal equation θ*", Thumbs: []plot.Thumbnailer{eg}},
@@ -136,7 +142,7 @@ func lsgdFigure(s linreg.GDState, rec *lsRecorder, xy [][2]float64, st State) (r
 	}), nil
 }
 
-func lsgdHistory(s linreg.GDState, rec *lsRecorder) *render.History {
+func lsgdHistory(s linreg.GDState, rec *lsRecorder, lambda float64) *render.History {
 	if len(rec.gap.T) < 2 {
 		return nil
 	}
@@ -144,7 +150,7 @@ func lsgdHistory(s linreg.GDState, rec *lsRecorder) *render.History {
 	rec.err.Label, rec.err.Log, rec.err.Lines = "‖θ − θ*‖", true, true
 	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, sig(s.Objective-rec.optVal), sig(rec.distance(s)))
 	return &render.History{
-		Title: title, Name: "Gradient descent on least squares: " + title, XLabel: "iteration k", Now: float64(s.T),
+		Title: title, Name: "Gradient descent on " + objectiveName(lambda) + ": " + title, XLabel: "iteration k", Now: float64(s.T),
 		Desc: fmt.Sprintf("Two panels against the iteration k from 0 to %d, both on a log scale: how far the objective is above "+
 			"its minimum, and the distance from the iterate (w, b) to the normal equation's answer.", s.T),
 		Series: []render.Series{rec.gap, rec.err},
@@ -153,37 +159,121 @@ func lsgdHistory(s linreg.GDState, rec *lsRecorder) *render.History {
 
 func lsgdPanel(g *linreg.GD, s linreg.GDState, rec *lsRecorder, eta float64) Panel {
 	L := g.L()
+	// L and 2/L carry the digits that tell them from 2/η and η, so a
+	// comparison the notes below make can be read off the counters.
+	lText, _ := apart(L, 2/eta)
+	twoL, etaText := apart(2/L, eta)
 	p := Panel{
 		Counters: []Counter{
 			{"iteration k", strconv.Itoa(s.T), "step"},
 			{"J(θ)", sig(s.Objective), "objective"},
 			{"J* (normal equation)", sig(rec.optVal), "optimum"},
 			{"‖θ − θ*‖", sig(rec.distance(s)), "distance"},
-			{"L", sig(L), "L"},
-			{"2/L", sig(2 / L), "two-over-L"},
+			{"L", lText, "L"},
+			{"2/L", twoL, "two-over-L"},
 		},
 		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
 		Start: "θ⁽⁰⁾ = (w, b) = (0, 0): the line y = 0. Press → or Step for the first iteration.",
-		Model: []ModelLine{{Facts: []Fact{{"w", num(s.W[0]), "w"}, {"b", num(s.B), "b"}}},
-			{Prefix: "normal equation:", Facts: []Fact{{"w*", num(rec.opt.W[0]), "w-opt"}, {"b*", num(rec.opt.B), "b-opt"}}}},
+		Model: []ModelLine{{Facts: []Fact{{"w", coef(s.W[0]), "w"}, {"b", coef(s.B), "b"}}},
+			{Prefix: "normal equation:", Facts: []Fact{{"w*", coef(rec.opt.W[0]), "w-opt"}, {"b*", coef(rec.opt.B), "b-opt"}}}},
 	}
 	if s.T > 0 {
 		p.Examined = fmt.Sprintf("Iteration %d: θ ← θ − η∇J(θ) with ∇J = (2/n) Σ (w·xᵢ + b − yᵢ)(xᵢ, 1) + 2λ(w, 0); ‖∇J‖ is now %s.", s.T, sig(s.GradNorm))
 		p.Changed = true
 	}
+	factor, _ := apart(math.Abs(1-eta*L), 1)
 	switch {
 	case s.Status == algos.Diverged:
 		p.Status = "diverged"
 		p.Notes = append(p.Notes, Note{TestID: "diverged", Alert: true, Text: fmt.Sprintf(
-			"η = %s is above 2/L = %s: each step overshoots along the Hessian's steepest direction by more than it gains, "+
-				"and the iterates grew past what a float can hold. The run stopped on the last finite iterate; lower η below %s.", sig(eta), sig(2/L), sig(2/L))})
+			"η = %s is above 2/L = %s: along the Hessian's steepest direction each step overshoots, and the error there grows by "+
+				"a factor |1 − ηL| = %s per step. %s Lower η below %s.", etaText, twoL, factor, stopReason(g, s), twoL)})
 	case eta > 2/L:
 		p.Notes = append(p.Notes, Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf(
-			"η = %s is above 2/L = %s: the error along the steepest direction grows by a factor |1 − ηL| = %s each step.", sig(eta), sig(2/L), sig(math.Abs(1-eta*L)))})
+			"η = %s is above 2/L = %s: the error along the steepest direction grows by a factor |1 − ηL| = %s each step.", etaText, twoL, factor)})
+	case eta == 2/L:
+		p.Notes = append(p.Notes, Note{TestID: "edge", Alert: true, Text: fmt.Sprintf(
+			"η = %s is exactly 2/L: the error along the steepest direction is multiplied by 1 − ηL = −1 each step, so it bounces for ever "+
+				"and the run does not converge.", etaText)})
 	default:
 		p.Notes = append(p.Notes, Note{TestID: "rate", Text: fmt.Sprintf(
-			"L = %s is the largest eigenvalue of the Hessian (2/n)X̃ᵀX̃ + 2λ·diag(1, 0); any η < 2/L = %s converges, and η = 1/L = %s is the classic safe choice.",
-			sig(L), sig(2/L), sig(1/L))})
+			"L = %s is the largest eigenvalue of the Hessian (2/n)X̃X̃ᵀ + 2λ·diag(1, 0), where the columns of X̃ are the padded points (xᵢ, 1); "+
+				"η = %s is below 2/L = %s, so every direction contracts and the run converges; η = 1/L = %s is the classic safe choice.",
+			lText, etaText, twoL, sig(1/L))})
 	}
 	return p
+}
+
+// stopReason says why a diverged run stopped: the cap on J (GD.Limit),
+// with the numbers, or an iterate that left float64's range.
+func stopReason(g *linreg.GD, s linreg.GDState) string {
+	if math.IsInf(s.Refused, 0) || math.IsNaN(s.Refused) {
+		return fmt.Sprintf("Iteration %d would leave the range of a float64, so the run stopped on iteration %d, the last finite one.", s.T+1, s.T)
+	}
+	return fmt.Sprintf("The demo stops a run whose J would pass the cap of %s: iteration %d would have J = %s, so the run stopped at "+
+		"iteration %d, with J = %s.", power(g.Limit()), s.T+1, sig(s.Refused), s.T, sig(s.Objective))
+}
+
+// power writes an exact power of ten as 10ᵏ, anything else as sig does.
+func power(v float64) string {
+	if v > 0 {
+		e := int(math.Round(math.Log10(v)))
+		if p, _ := strconv.ParseFloat("1e"+strconv.Itoa(e), 64); p == v {
+			return "10" + superscript(e)
+		}
+	}
+	return sig(v)
+}
+
+// coef writes a weight: with num's four decimals, or with sig's
+// significant figures once it is a million or more, where num would
+// print every digit of a 48-digit integer.
+func coef(v float64) string {
+	if math.Abs(v) >= 1e6 {
+		return sig(v)
+	}
+	return num(v)
+}
+
+// apart writes a and b with sig's four significant figures, or with as
+// many more as it takes for the two to print differently, so that "a is
+// above b" never reads "1 is above 1". Equal numbers print alike.
+func apart(a, b float64) (string, string) {
+	sa, sb := sig(a), sig(b)
+	for p := 5; sa == sb && a != b && p <= 17; p++ {
+		sa, sb = sigDigits(a, p), sigDigits(b, p)
+	}
+	return sa, sb
+}
+
+// sigDigits is sig with p significant figures.
+func sigDigits(v float64, p int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return num(v)
+	}
+	if a := math.Abs(v); a >= 1e-3 && a < 1e6 {
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', p, 64), 64)
+		return strings.Replace(strconv.FormatFloat(r, 'f', -1, 64), "-", "−", 1)
+	}
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', p-1, 64), "e")
+	exp, _ := strconv.Atoi(e)
+	return strings.Replace(m, "-", "−", 1) + "·10" + superscript(exp)
+}
+
+// objectiveName names what a fit minimises: least squares, or ridge
+// regression once λ > 0.
+func objectiveName(lambda float64) string {
+	if lambda > 0 {
+		return "ridge regression"
+	}
+	return "least squares"
+}
+
+// lineText writes y = w·x + b with the sign of b in the operator.
+func lineText(w, b float64) string {
+	op := "+"
+	if b < 0 {
+		op, b = "−", -b
+	}
+	return fmt.Sprintf("y = %s·x %s %s", sig(w), op, sig(b))
 }

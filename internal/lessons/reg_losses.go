@@ -86,7 +86,7 @@ func computeRegLosses(in Input) (Result, error) {
 		return f.Write(w, png, opt)
 	}
 	losses := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-		return render.Frame{}, render.CurvesSVG(w, lossCurves(fits), render.Options{Width: opt.Width})
+		return render.Frame{}, render.ResidualLossesSVG(w, lossCurves(fits), lossCurvesDesc(fits), render.Options{Width: opt.Width})
 	}
 	return Result{
 		Done: true, Plot: plotFig,
@@ -153,9 +153,25 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 	return graphFigure(title, desc, graphView(xy), layers, legend), nil
 }
 
+// lossCurvesDesc describes the loss chart with each loss's exact set of
+// minimisers: r = 0, or for the ε-insensitive loss with ε > 0 the whole
+// interval [−ε, ε], on which it is 0.
+func lossCurvesDesc(fits []lossFit) string {
+	d := "A line chart of four losses ℓ(r) against the residual r = y − f(x) from −3 to 3."
+	for _, f := range fits {
+		at3 := f.loss.Value(3, f.param)
+		where := "at r = 0"
+		if f.loss == linreg.EpsInsensitive && f.param > 0 {
+			where = fmt.Sprintf("on the whole interval −%s ≤ r ≤ %s, where residuals cost nothing", sig(f.param), sig(f.param))
+		}
+		d += fmt.Sprintf(" %s: %s at r = ±3, lowest, 0, %s.", f.name(), sig(at3), where)
+	}
+	return d
+}
+
 // lossCurves draws each loss ℓ(r) against the residual r.
 func lossCurves(fits []lossFit) render.Curves {
-	c := render.Curves{Title: "loss of a residual r = f(x) − y", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
+	c := render.Curves{Title: "loss of a residual r = y − f(x)", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
 	for i, f := range fits {
 		cv := render.Curve{Name: f.name(), Dashed: i == 3}
 		for k := 0; k <= 240; k++ {
@@ -168,12 +184,12 @@ func lossCurves(fits []lossFit) render.Curves {
 }
 
 func regLossesPanel(fits []lossFit, xs, ys []float64) Panel {
-	t := Table{TestID: "fits", Caption: "Each line minimises (1/n) Σ ℓ(w·xᵢ + b − yᵢ) for its loss ℓ.",
+	t := Table{TestID: "fits", Caption: "Each line minimises (1/n) Σ ℓ(yᵢ − w·xᵢ − b) for its loss ℓ.",
 		Head: []string{"loss", "slope w", "intercept b", "mean loss"}}
 	for _, f := range fits {
 		var mean float64
 		for i, x := range xs {
-			mean += f.loss.Value(f.at(x)-ys[i], f.param) / float64(len(xs))
+			mean += f.loss.Value(ys[i]-f.at(x), f.param) / float64(len(xs))
 		}
 		t.Rows = append(t.Rows, []string{f.name(), sig(f.w), sig(f.b), sig(mean)})
 	}

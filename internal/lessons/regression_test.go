@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -300,5 +302,303 @@ func TestHorner(t *testing.T) {
 		if got, want := horner(m, x), m.Predict(linreg.Poly(x, 4)); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("x = %v: Horner %v, Predict %v", x, got, want)
 		}
+	}
+}
+
+// etaVs2L reads "η = a is above|below 2/L = b" from a note.
+var etaVs2L = regexp.MustCompile(`η = (\S+) is (above|below) 2/L = ([^\s:,]+)`)
+
+// TestLSGDNotesAgreeWithTheirNumbers: whatever η, the note's "above" or
+// "below" holds between the numbers it prints (η = 1 against 2/L =
+// 0.99999985 used to read "1 is above 1"), and so do the counters; the
+// printed L is the Hessian's largest eigenvalue computed apart.
+func TestLSGDNotesAgreeWithTheirNumbers(t *testing.T) {
+	for _, q := range []string{"step=50", "eta=0.999&step=50", "eta=1&step=50", "eta=1.0000001&step=3", "eta=1.05&step=50",
+		"eta=1.05&step=end", "eta=2.2&step=end", "eta=0.5&lambda=0.1&step=3", "eta=1&lambda=0.5&step=3"} {
+		r := runSVM(t, LSGDSpec(), q)
+		p := r.Panel()
+		var text string
+		for _, n := range p.Notes {
+			text += n.Text
+		}
+		m := etaVs2L.FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("%s: no comparison of η with 2/L in %q", q, text)
+			continue
+		}
+		eta, twoL := parseSig(t, m[1]), parseSig(t, m[3])
+		if (m[2] == "above") != (eta > twoL) || eta == twoL {
+			t.Errorf("%s: the note says η = %s is %s 2/L = %s", q, m[1], m[2], m[3])
+		}
+		if c := parseSig(t, counter(p, "two-over-L")); (c < eta) != (m[2] == "above") || m[3] != counter(p, "two-over-L") {
+			t.Errorf("%s: counter 2/L = %s, note 2/L = %s, η = %s", q, counter(p, "two-over-L"), m[3], m[1])
+		}
+		// L from the Hessian (2/n)Σ(xᵢ, 1)ᵀ(xᵢ, 1) + 2λ·diag(1, 0), by its
+		// closed-form largest eigenvalue.
+		_, xs, _ := graphXY(r.Points)
+		var a, b, c float64
+		for _, x := range xs {
+			a, b, c = a+x*x, b+x, c+1
+		}
+		n, lambda := float64(len(xs)), r.State.Float("lambda")
+		a, b, c = 2*a/n+2*lambda, 2*b/n, 2*c/n
+		L := (a+c)/2 + math.Sqrt((a-c)*(a-c)/4+b*b)
+		if got := parseSig(t, counter(p, "L")); math.Abs(got-L) > 1e-3*L {
+			t.Errorf("%s: L printed %v, the 2×2 Hessian's largest eigenvalue is %v", q, got, L)
+		}
+		if strings.Contains(q, "eta=1&step=50") {
+			if L <= 2 || counter(p, "L") == "2" {
+				t.Errorf("η = 1: L = %v printed %q; it is a little above 2, and must print so", L, counter(p, "L"))
+			}
+		}
+	}
+}
+
+// TestLSGDStopsAtTheCap: a diverging run is stopped by the cap on J, and
+// the note says so with the cap and the numbers, not that the floats
+// overflowed; huge weights print in significant figures.
+func TestLSGDStopsAtTheCap(t *testing.T) {
+	r := runSVM(t, LSGDSpec(), "eta=1.05&step=end")
+	p := r.Panel()
+	n := note(p, "diverged")
+	if n == nil || p.Status != "diverged" {
+		t.Fatalf("η = 1.05 to the end: status %q, notes %v", p.Status, p.Notes)
+	}
+	if strings.Contains(n.Text, "float can hold") || !strings.Contains(n.Text, "cap of 10¹⁰⁰") ||
+		!strings.Contains(n.Text, "stopped at iteration "+counter(p, "step")) || !strings.Contains(n.Text, "J = "+counter(p, "objective")) {
+		t.Errorf("diverged note: %q", n.Text)
+	}
+	if j := parseSig(t, counter(p, "objective")); j > 1e100 || j < 1e98 {
+		t.Errorf("stopped at J = %v; want just under the cap 10¹⁰⁰", j)
+	}
+	for _, f := range p.Model[0].Facts {
+		if len([]rune(f.Value)) > 12 {
+			t.Errorf("%s = %s: a huge weight should print in significant figures", f.Sym, f.Value)
+		}
+		parseSig(t, f.Value)
+	}
+	var b bytes.Buffer
+	if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil || !bytes.Contains(b.Bytes(), []byte("cap of 10¹⁰⁰")) {
+		t.Errorf("diverged plot says nothing of the cap: %v", err)
+	}
+}
+
+// TestRidgeConditionNote: the note calls the columns of X nearly
+// dependent only when σ₁/σ₂, computed apart from the SVD of the 2×2
+// matrix, is large, and says X is well conditioned otherwise (at ε = 1,
+// σ₁/σ₂ = 2.618, it used to call them nearly dependent too).
+func TestRidgeConditionNote(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		near bool
+	}{{"eps=1", false}, {"eps=0.5", false}, {"eps=1&lambda=1", false}, {"", true}, {"eps=0.01&lambda=0.01", true}, {"eps=0.000001", true}} {
+		p := runSVM(t, RidgeSpec(), c.q).Panel()
+		n := note(p, "condition")
+		if n == nil {
+			t.Fatalf("%q: no condition note", c.q)
+		}
+		// σ₁² and σ₂² are the eigenvalues of XXᵀ = [[ε², ε], [ε, 2]].
+		eps := mustParse(t, mustDemo(t, RidgeSpec()), c.q).Float("eps")
+		tr, det := eps*eps+2, eps*eps
+		s1 := (tr + math.Sqrt(tr*tr-4*det)) / 2
+		ratio := math.Sqrt(s1 / (det / s1))
+		if got := parseSig(t, strings.TrimRight(strings.Fields(n.Text)[2], ":,")); math.Abs(got-ratio) > 1e-3*ratio {
+			t.Errorf("%q: note prints σ₁/σ₂ = %v, the eigenvalues of XXᵀ give %v", c.q, got, ratio)
+		}
+		if said := strings.Contains(n.Text, "nearly dependent") && !strings.Contains(n.Text, "not nearly dependent"); said != c.near || (ratio >= illConditioned) != c.near {
+			t.Errorf("%q: σ₁/σ₂ = %.4g, note %q", c.q, ratio, n.Text)
+		}
+	}
+}
+
+// TestRidgeNormBound: ridge's ‖w‖ stays under ‖y‖/(2√(nλ)) at every ε,
+// and at ε = 0.2, λ = 0.01 the counter shows it just under, 4.9997, not
+// "5", the bound itself.
+func TestRidgeNormBound(t *testing.T) {
+	for _, eps := range []string{"1", "0.2", "0.1", "0.01", "0.000001"} {
+		p := runSVM(t, RidgeSpec(), "lambda=0.01&eps="+eps).Panel()
+		norm, n := parseSig(t, counter(p, "norm-ridge")), note(p, "bound")
+		if n == nil || norm > 5 || !strings.Contains(n.Text, "= 5,") {
+			t.Errorf("ε = %s: ‖w‖ = %v, note %v", eps, norm, n)
+		}
+	}
+	if got := counter(runSVM(t, RidgeSpec(), "eps=0.2&lambda=0.01").Panel(), "norm-ridge"); got != "4.9997" {
+		t.Errorf("ε = 0.2, λ = 0.01: ‖w‖ printed %q, want 4.9997", got)
+	}
+}
+
+// TestBiasVarianceLikelihood: only λ = 0 (or degree 0, where λ has no
+// weight to act on) is called the maximum-likelihood fit; a ridge fit is
+// named as such, not the MLE, and its MAP prior variance is σ²/(nλ).
+func TestBiasVarianceLikelihood(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		mle   bool
+		prior float64
+	}{{"data=line", true, 0}, {"data=line&lambda=0.1", false, 0.09 / (15 * 0.1)}, {"degree=9&lambda=0.001", false, 0.09 / (15 * 0.001)},
+		{"degree=0&lambda=0.1", true, 0}, {"lambda=0.1&noise=0", false, 0}} {
+		e := runSVM(t, BiasVarianceSpec(), c.q).Panel().Examined
+		if got := strings.Contains(e, "that is the maximum-likelihood fit"); got != c.mle || strings.Contains(e, "not the maximum-likelihood") == c.mle {
+			t.Errorf("%s: %q", c.q, e)
+		}
+		if c.prior > 0 {
+			m := regexp.MustCompile(`N\(0, σ²/\(nλ\)\) = N\(0, ([^)]+)\)`).FindStringSubmatch(e)
+			if m == nil || math.Abs(parseSig(t, m[1])-c.prior) > 1e-3*c.prior {
+				t.Errorf("%s: prior variance %v, want σ²/(nλ) = %v: %q", c.q, m, c.prior, e)
+			}
+		}
+	}
+}
+
+// TestBiasVarianceShrinkage: with the intercept free, the panel's
+// shrinkage formula on the centred features gives E[θ̂]'s weights, and
+// 003's matrix form, which penalises the intercept too, gives another
+// fit, so the note's "the notes differ here" is not idle.
+func TestBiasVarianceShrinkage(t *testing.T) {
+	for _, q := range []string{"data=line&lambda=0.1", "data=cubic&lambda=0.01", "degree=5&lambda=0.001"} {
+		r := runSVM(t, BiasVarianceSpec(), q)
+		p := r.Panel()
+		n := note(p, "shrinkage")
+		m := regexp.MustCompile(`gives (\([^)]*\)), E\[θ̂\]'s weights`).FindStringSubmatch(n.Text)
+		exp := p.Model[1].Facts[0].Value // (w…, b)
+		if m == nil || !strings.HasPrefix(exp, strings.TrimSuffix(m[1], ")")+", ") {
+			t.Errorf("%s: formula gives %v, E[θ̂] = %s: %q", q, m, exp, n.Text)
+		}
+		if !strings.Contains(n.Text, "centred") || !strings.Contains(n.Text, "penalises the intercept too") {
+			t.Errorf("%s: the note does not say the formula needs centred features: %q", q, n.Text)
+		}
+		// 003's (I − λ'(X̃ᵀX̃ + λ'I)⁻¹)θ* with λ' = nλ, the points as rows
+		// of X̃ = [φ(xᵢ) 1] and θ* = the noiseless least-squares fit.
+		st := r.State
+		deg, lambda := st.Int("degree"), st.Float("lambda")
+		_, xs, _ := graphXY(r.Points)
+		f, _ := curveTruth(st)
+		fx := make([]float64, len(xs))
+		for i, x := range xs {
+			fx[i] = f(x)
+		}
+		star, err := linreg.Fit(linreg.PolyRows(xs, deg), fx, 0, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := deg + 1
+		a := mat.NewDense(len(xs), k, nil)
+		for i, row := range linreg.PolyRows(xs, deg) {
+			copy(a.RawRowView(i), row)
+			a.Set(i, deg, 1)
+		}
+		var ata mat.Dense
+		ata.Mul(a.T(), a)
+		theta := mat.NewVecDense(k, append(append([]float64{}, star.W...), star.B))
+		var rhs, out mat.VecDense
+		rhs.MulVec(&ata, theta)
+		for j := range k {
+			ata.Set(j, j, ata.At(j, j)+float64(len(xs))*lambda)
+		}
+		if err := out.SolveVec(&ata, &rhs); err != nil {
+			t.Fatal(err)
+		}
+		bv, err := linreg.ResampleFits(xs, f, st.Float("noise"), 2, deg, lambda, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d float64
+		for j := range deg {
+			d = math.Max(d, math.Abs(out.AtVec(j)-bv.Expected.W[j]))
+		}
+		// Far above round-off (10⁻¹⁴); large where the intercept is
+		// (0.3 on the line), small where f is nearly odd.
+		if d < 1e-6 {
+			t.Errorf("%s: 003's matrix form (intercept penalised) gives the demo's E[w] to %v; the note says they differ", q, d)
+		}
+	}
+}
+
+// TestRegLossesChartWords: the loss chart writes the residual as the
+// prose does, r = y − f(x), and reports the ε-insensitive loss's band of
+// minimisers as the interval [−ε, ε], not one sample of it.
+func TestRegLossesChartWords(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"", "ε-insensitive, ε = 0.2: 2.8 at r = ±3, lowest, 0, on the whole interval −0.2 ≤ r ≤ 0.2"},
+		{"epsilon=1", "on the whole interval −1 ≤ r ≤ 1"},
+		{"epsilon=0", "ε-insensitive, ε = 0: 3 at r = ±3, lowest, 0, at r = 0."},
+	} {
+		r := runSVM(t, RegLossesSpec(), c.q)
+		var b bytes.Buffer
+		if _, err := r.WriteFigure(&b, "losses", false); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if !strings.Contains(s, c.want) || !strings.Contains(s, "r = y − f(x)") || strings.Contains(s, "f(x) − y") {
+			t.Errorf("%q: chart says %.600s", c.q, s[strings.Index(s, "<title>"):])
+		}
+	}
+	if cap := runSVM(t, RegLossesSpec(), "").Panel().Tables[0].Caption; !strings.Contains(cap, "ℓ(yᵢ − w·xᵢ − b)") {
+		t.Errorf("table caption %q", cap)
+	}
+}
+
+// TestRegressionFloorsAndNames: a sweep that draws values at the 10⁻⁶
+// floor says so in its title, and only then; a fit with λ > 0 is called
+// ridge, not least squares, in the interpolation figure.
+func TestRegressionFloorsAndNames(t *testing.T) {
+	for _, c := range []struct {
+		spec   Spec
+		q, fig string
+		floor  bool
+	}{
+		{InterpolationSpec(), "", "degree", true}, {InterpolationSpec(), "n=30", "degree", false},
+		{BiasVarianceSpec(), "", "degree", true}, {BiasVarianceSpec(), "", "lambda", false},
+	} {
+		r := runSVM(t, c.spec, c.q)
+		var b bytes.Buffer
+		if _, err := r.WriteFigure(&b, c.fig, false); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		drawn := strings.Contains(s, "1·10⁻⁶ at")
+		said := strings.Contains(s, "values below 10⁻⁶ are drawn at 10⁻⁶")
+		if said != c.floor || drawn != c.floor {
+			t.Errorf("%s %q %s: floor drawn %v, said %v, want %v", c.spec.ID, c.q, c.fig, drawn, said, c.floor)
+		}
+	}
+	for _, c := range []struct{ q, want, not string }{
+		{"degree=9", "10 points, least squares", "ridge"},
+		{"degree=9&lambda=0.001", "10 points, ridge regression (λ = 0.001)", "least squares"},
+	} {
+		r := runSVM(t, InterpolationSpec(), c.q)
+		var b bytes.Buffer
+		if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if !strings.Contains(s, c.want) || strings.Contains(s, c.not) {
+			t.Errorf("%s: plot title and desc %.400s", c.q, s[strings.Index(s, "<title>"):])
+		}
+	}
+}
+
+// TestLSGDExactlyTwoOverL: a step of exactly 2/L is neither above nor
+// below it, and the note says the run bounces for ever.
+func TestLSGDExactlyTwoOverL(t *testing.T) {
+	d := mustDemo(t, LSGDSpec())
+	r := runSVM(t, LSGDSpec(), "")
+	_, xs, ys := graphXY(r.Points)
+	g, _, err := linreg.NewGD(linreg.PolyRows(xs, 1), ys, 0, 0.25, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := strconv.FormatFloat(2/g.L(), 'g', -1, 64)
+	s := mustParse(t, d, "eta="+eta).AtStep(20)
+	if s.Float("eta") != 2/g.L() {
+		t.Skipf("η = %s does not parse back to 2/L exactly", eta)
+	}
+	run, err := d.Execute(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := run.Panel()
+	if n := note(p, "edge"); n == nil || !strings.Contains(n.Text, "exactly 2/L") || note(p, "rate") != nil || note(p, "too-large") != nil {
+		t.Errorf("η = 2/L: notes %v", p.Notes)
 	}
 }

@@ -149,16 +149,20 @@ func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Pa
 	rel := math.Max(math.Abs(ls.W[0]-want[0])/math.Abs(want[0]), math.Abs(ls.W[1]-want[1]))
 	sv := linreg.SingularValues(x)
 	n := float64(len(x))
+	// ‖w‖ ≤ ‖y‖/(2√(nλ)) for every ε; the counter carries the digits
+	// that tell ‖w‖ from the bound (4.9997 against 5 at ε = 0.2, λ = 0.01).
+	bound := math.Sqrt(2) / (2 * math.Sqrt(n*lambda))
+	rgNorm, boundText := apart(floats.Norm(rg.W, 2), bound)
 	p := Panel{
 		Counters: []Counter{
 			{"least squares w", vec(ls.W), "w-ls"},
 			{"−2/ε", sig(want[0]), "formula"},
 			{"‖w‖ (λ = 0)", sig(floats.Norm(ls.W, 2)), "norm-ls"},
 			{"ridge w", vec(rg.W), "w-ridge"},
-			{"‖w‖ ridge", sig(floats.Norm(rg.W, 2)), "norm-ridge"},
+			{"‖w‖ ridge", rgNorm, "norm-ridge"},
 		},
 		Done: true, Status: "solved",
-		Examined: fmt.Sprintf("X has rows x₁ = (0, 1) and x₂ = (%s, 1); y = (1, −1).", sig(eps)),
+		Examined: fmt.Sprintf("X has the padded points x₁ = (0, 1) and x₂ = (%s, 1) as its columns, as in the notes; y = (1, −1).", sig(eps)),
 		Lines: []string{
 			fmt.Sprintf("Least squares solves both equations exactly: w₂ = 1 from x₁, then %s·w₁ + 1 = −1, so w₁ = −2/ε = %s "+
 				"(%s).", sig(eps), sig(want[0]), agreement(rel)),
@@ -166,26 +170,49 @@ func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Pa
 	}
 	ratio := sv[0] / sv[len(sv)-1]
 	p.Tables = []Table{{
-		TestID: "svd", Caption: "Singular values of X and of the ridge system (Prop. 1.3.5): XᵀX + nλI has eigenvalues σᵢ² + nλ.",
+		TestID: "svd", Caption: "Singular values of X and of the ridge system (Prop. 1.3.5): XXᵀ + nλI has eigenvalues σᵢ² + nλ.",
 		Head: []string{"i", "σᵢ", "σᵢ²", "σᵢ² + nλ"},
 		Rows: [][]string{
 			{"1", sig(sv[0]), sig(sv[0] * sv[0]), sig(sv[0]*sv[0] + n*lambda)},
 			{"2", sig(sv[1]), sig(sv[1] * sv[1]), sig(sv[1]*sv[1] + n*lambda)},
 		},
 	}}
-	p.Notes = append(p.Notes, Note{TestID: "condition", Text: fmt.Sprintf(
-		"σ₁/σ₂ = %s: the columns of X are nearly dependent, so the normal equation divides by the tiny σ₂² = %s.", sig(ratio), sig(sv[1]*sv[1]))})
+	p.Notes = append(p.Notes, conditionNote(sv))
 	if lambda > 0 {
 		cond := (sv[0]*sv[0] + n*lambda) / (sv[1]*sv[1] + n*lambda)
 		p.Notes = append(p.Notes, Note{TestID: "ridge", Text: fmt.Sprintf(
-			"With λ = %s the smallest eigenvalue of XᵀX + nλI is at least nλ = %s, its condition number falls to %s, and w stays bounded as ε → 0.",
-			sig(lambda), sig(n*lambda), sig(cond))})
+			"With λ = %s the smallest eigenvalue of XXᵀ + nλI is at least nλ = %s, its condition number is %s instead of XXᵀ's %s, and w stays bounded as ε → 0.",
+			sig(lambda), sig(n*lambda), sig(cond), sig(ratio*ratio))})
+		p.Notes = append(p.Notes, Note{TestID: "bound", Text: fmt.Sprintf(
+			"‖w‖ = %s: whatever ε, ridge keeps ‖w‖ at most ‖y‖/(2√(nλ)) = %s, the largest value of σ/(σ² + nλ) times ‖y‖.",
+			rgNorm, boundText)})
 		diff := math.Max(math.Abs(aug.W[0]-rg.W[0]), math.Abs(aug.W[1]-rg.W[1]))
 		p.Notes = append(p.Notes, Note{TestID: "augment", Text: fmt.Sprintf(
-			"Remark 1.3.6: plain least squares on X with two more rows √(nλ)·e₁, √(nλ)·e₂ (labels 0) gives w = %s, the ridge answer to within %s.",
+			"Remark 1.3.6: plain least squares on X with two more columns √(nλ)·e₁, √(nλ)·e₂ (labels 0) gives w = %s, the ridge answer to within %s.",
 			vec(aug.W), sig(diff))})
 	}
 	return p
+}
+
+// illConditioned is the ratio σ₁/σ₂ from which the ridge demo calls X
+// nearly singular: XXᵀ then has a condition number of 100 or more, and
+// solving the normal equation through it loses two digits or more.
+const illConditioned = 10
+
+// conditionNote reads the singular values of X: nearly dependent columns
+// when σ₁/σ₂ is large, well conditioned otherwise.
+func conditionNote(sv []float64) Note {
+	ratio := sv[0] / sv[len(sv)-1]
+	small := sv[len(sv)-1] * sv[len(sv)-1]
+	if ratio >= illConditioned {
+		return Note{TestID: "condition", Text: fmt.Sprintf(
+			"σ₁/σ₂ = %s: the columns of X, the two points, are nearly dependent, so the normal equation divides by the small σ₂² = %s "+
+				"and XXᵀ has the condition number (σ₁/σ₂)² = %s, which costs about %s digits.",
+			sig(ratio), sig(small), sig(ratio*ratio), sig(math.Round(10*math.Log10(ratio*ratio))/10))}
+	}
+	return Note{TestID: "condition", Text: fmt.Sprintf(
+		"σ₁/σ₂ = %s, below %d: X is well conditioned, its columns are not nearly dependent, and the normal equation divides by "+
+			"σ₂² = %s, which is not small: least squares is stable here.", sig(ratio), illConditioned, sig(small))}
 }
 
 // agreement says how closely a solver's answer matches a formula.

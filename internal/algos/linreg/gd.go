@@ -52,6 +52,10 @@ type GDState struct {
 	// state then stays on the last finite iterate, so no NaN ever reaches
 	// a page.
 	Status algos.Status
+	// Refused is, on a Diverged state, the objective of the iterate the
+	// run refused: finite and above Limit when the cap stopped it, +Inf or
+	// NaN when the iterate left float64's range. 0 otherwise.
+	Refused float64
 }
 
 // divergeFloor is the objective above which an iterate counts as
@@ -143,17 +147,28 @@ func (g *GD) Step(s GDState) GDState {
 	}
 	next.Objective, next.GradW, next.GradB = g.eval(next.W, next.B)
 	next.GradNorm = gradNorm(next.GradW, next.GradB)
-	limit := g.limit
-	if limit == 0 {
-		limit = divergeFloor
-	}
+	limit := g.Limit()
 	if !allFinite(next.W) || !isFinite(next.B) || !isFinite(next.GradNorm) ||
 		!isFinite(next.Objective) || next.Objective > limit {
-		s.Status = algos.Diverged
+		s.Status, s.Refused = algos.Diverged, next.Objective
+		if !allFinite(next.W) || !isFinite(next.B) || !isFinite(next.GradNorm) {
+			s.Refused = math.Inf(1)
+		}
 		return s
 	}
 	next.Status = g.status(next, next.B == s.B && slices.Equal(next.W, s.W), next.Objective <= s.Objective)
 	return next
+}
+
+// Limit is the cap on the objective: a step whose objective would exceed
+// it stops the run as Diverged, long before float64 overflows, so a
+// diverging run ends in a few hundred steps and every number on a page is
+// finite. It is max(10¹⁰⁰, 10¹⁰·J(0, 0)).
+func (g *GD) Limit() float64 {
+	if g.limit == 0 {
+		return divergeFloor
+	}
+	return g.limit
 }
 
 // L returns the smoothness constant of J: the largest eigenvalue of its

@@ -121,6 +121,11 @@ func TestGDDiverges(t *testing.T) {
 		if s.Objective < 1e90 {
 			t.Errorf("diverged at J = %v after %d steps; expected growth towards 1e100", s.Objective, k)
 		}
+		// The cap stopped it: the refused iterate's J is finite, above the
+		// cap, which the last state's J is not.
+		if !isFinite(s.Refused) || s.Refused <= g.Limit() || s.Objective > g.Limit() || g.Limit() != 1e100 {
+			t.Errorf("refused J = %v, last J = %v, cap %v", s.Refused, s.Objective, g.Limit())
+		}
 		if again := g.Step(s); again.T != s.T || again.Status != algos.Diverged {
 			t.Errorf("Step on a diverged state moved it to T = %d, %v", again.T, again.Status)
 		}

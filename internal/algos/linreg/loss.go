@@ -5,7 +5,9 @@ import (
 	"math"
 )
 
-// Loss is a loss ℓ(r) of a residual r = w·x + b − y, for FitLine.
+// Loss is a loss ℓ(r) of a residual r, for FitLine. Every loss here is
+// even, ℓ(−r) = ℓ(r), so the lesson's r = y − (w·x + b) and the code's
+// w·x + b − y give the same value.
 type Loss int
 
 const (

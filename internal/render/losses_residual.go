@@ -1,0 +1,20 @@
+package render
+
+import "io"
+
+// ResidualLossesSVG writes c as CurvesSVG does, with desc as the SVG
+// <desc> in place of the generic one, for a chart of regression losses
+// ℓ(r) whose minimisers the caller knows exactly: the generic
+// description reads one sample as "lowest at x = …", where the
+// ε-insensitive loss is lowest on a whole band of residuals. An empty
+// desc keeps the generic description.
+func ResidualLossesSVG(w io.Writer, c Curves, desc string, opt Options) error {
+	f, err := c.figure(opt)
+	if err != nil {
+		return err
+	}
+	if desc != "" {
+		f.desc = desc
+	}
+	return f.writeSVG(w)
+}
