@@ -119,7 +119,6 @@ func signError(f func([]float64) float64, x [][]float64, y []int) float64 {
 	return float64(wrong) / float64(len(x))
 }
 
-
 // logisticStatus says where the run stands in words; a Converged run
 // with ‖∇J‖ still above the tolerance stalled on rounding.
 func logisticStatus(s algos.Status, grad float64) string {
