@@ -564,3 +564,51 @@ func TestSmoothNoteRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestProseLogisticClaims checks numbers the logistic regression lesson
+// quotes from the states it links to: where Newton stops on separable
+// data and why, and the softmax probe at the triple point, whose place
+// it also solves for from the weights.
+func TestProseLogisticClaims(t *testing.T) {
+	const slug = "logistic-regression"
+	checkClaims(t, []proseClaim{
+		{Slug: slug, Query: "data=separable&method=newton&step=24", From: "stops after 24 iterations</a> with", To: "has fallen below",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, _, s := logisticProblem(t, r)
+				if !r.Done || s.GradNorm >= logistic.Tol || s.Trials != 1 {
+					t.Errorf("the run should stop here on ‖∇J‖ < 10⁻¹⁰ after a full step: done %v, ‖∇J‖ %g, trials %d", r.Done, s.GradNorm, s.Trials)
+				}
+				return []float64{s.Objective, floats.Norm(s.Model.W, 2), s.GradNorm}
+			}},
+		{Slug: slug, Query: "demo=softmax&q1=-0.166&q2=-0.543&step=2154", From: "the probabilities read", To: ": equal",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, s := softmaxReplay(t, r)
+				m := s.Model
+				// The scores tie where (w₀ − w₁)·q = b₁ − b₀ and (w₁ − w₂)·q = b₂ − b₁.
+				a := mat.NewDense(2, 2, []float64{m.W[0][0] - m.W[1][0], m.W[0][1] - m.W[1][1], m.W[1][0] - m.W[2][0], m.W[1][1] - m.W[2][1]})
+				var q mat.VecDense
+				if err := q.SolveVec(a, mat.NewVecDense(2, []float64{m.B[1] - m.B[0], m.B[2] - m.B[1]})); err != nil {
+					t.Fatal(err)
+				}
+				if p := [2]float64{r.State.Float("q1"), r.State.Float("q2")}; math.Abs(p[0]-q.AtVec(0)) > 5e-4 || math.Abs(p[1]-q.AtVec(1)) > 5e-4 {
+					t.Errorf("the probe %v is not the triple point (%.4f, %.4f) to three decimals", p, q.AtVec(0), q.AtVec(1))
+				}
+				var want []float64
+				for _, row := range r.Panel().Tables[0].Rows {
+					v, err := strconv.ParseFloat(row[2], 64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, v)
+				}
+				if !floats.EqualApprox(want, m.Proba([]float64{r.State.Float("q1"), r.State.Float("q2")}), 5e-5) {
+					t.Errorf("the panel's probabilities %v are not P(c | q)", want)
+				}
+				return want
+			}},
+		{Slug: slug, Query: "demo=softmax&q1=-0.166&q2=-0.543&step=2154", From: "puts that point at about", To: ". Move the probe",
+			Want: func(t *testing.T, r *Run) []float64 {
+				return []float64{r.State.Float("q1"), r.State.Float("q2")}
+			}},
+	})
+}
