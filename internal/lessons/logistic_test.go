@@ -480,6 +480,9 @@ func TestPredictionRule(t *testing.T) {
 	if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Fine, "y(⟨w, x⟩ + b) ≤ 0") {
 		t.Errorf("perceptron: the small print should contrast Algorithm 1's mistake test: %+v", n)
 	}
+	if n := note(runSVM(t, PerceptronSpec(), "step=3&variant=averaged").Panel(), "prediction-rule"); n == nil || !strings.Contains(n.Fine, "w̄ and b̄") {
+		t.Errorf("averaged perceptron: the small print should say the prediction uses w̄, b̄: %+v", n)
+	}
 }
 
 // TestLogisticStopReason: Newton on separable data with λ = 0 stops

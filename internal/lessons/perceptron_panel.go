@@ -60,7 +60,11 @@ func predictionNote(pr *perceptron.Problem) Note {
 		return Note{TestID: "prediction-rule", Fine: "A prediction is the class with the largest vote (one-vs-all: its score ⟨w, x⟩ + b; " +
 			"one-vs-one: its scores minus the scores against it), a tie going to the lowest class; the error counts the points whose prediction is not their class."}
 	}
-	return Note{TestID: "prediction-rule", Fine: signRule + " A mistake of Algorithm 1 is y(⟨w, x⟩ + b) ≤ 0, a stricter test at a score of 0: " +
+	fine := signRule
+	if pr.P.Average {
+		fine += " Averaged, the prediction uses w̄ and b̄ in place of w and b."
+	}
+	return Note{TestID: "prediction-rule", Fine: fine + " A mistake of Algorithm 1 is y(⟨w, x⟩ + b) ≤ 0, a stricter test at a score of 0: " +
 		"at w = 0, b = 0 every point is a mistake, though the −1 points are predicted right."}
 }
 
