@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLogisticLessonPage checks the logistic regression lesson as a
@@ -154,4 +156,36 @@ func BenchmarkLogisticSVG(b *testing.B) {
 
 func BenchmarkSoftmaxPage(b *testing.B) {
 	benchGet(b, "/lessons/logistic-regression?demo=softmax&n=200&step=1000", nil)
+}
+
+// TestFitLogisticHugeFeatures: features whose squares overflow float64
+// once made a Newton step loop for ever (the Hessian's diagonal was +Inf,
+// and the Cholesky shift δ ≤ +Inf never stopped growing), pinning a core
+// past the fit timeout. They are refused at once with a 422 that says to
+// rescale.
+func TestFitLogisticHugeFeatures(t *testing.T) {
+	h := newTestServer(t)
+	for _, body := range []string{
+		`{"algorithm":"logistic-regression","x":[[1e155],[-1e155]],"y":[-1,1]}`,
+		`{"algorithm":"softmax-regression","x":[[1e308],[-1e308]],"y":[0,1]}`,
+		`{"algorithm":"logistic-regression","x":[[1e300,1],[-1e300,2],[3,1e-300]],"y":[-1,1,1],"params":{"solver":"gd"}}`,
+		`{"algorithm":"softmax-regression","x":[[1e160,0],[0,1e160],[1,1]],"y":[0,1,2]}`,
+	} {
+		done := make(chan struct{})
+		var rec *httptest.ResponseRecorder
+		go func() {
+			defer close(done)
+			rec = do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(body), map[string]string{"Content-Type": "application/json"})
+		}()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("POST %s: no answer within 2 s", body)
+		}
+		var got struct{ Error string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusUnprocessableEntity || err != nil ||
+			!strings.Contains(got.Error, "scale") {
+			t.Errorf("POST %s = %d %.300s, want 422 saying to scale the features", body, rec.Code, rec.Body)
+		}
+	}
 }

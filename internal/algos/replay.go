@@ -37,8 +37,11 @@ func (f RecorderFunc[S]) Record(k int, s S) error { return f(k, s) }
 // comes first, and returns the last state and its index (≤ k). Only the
 // current state is kept, so memory does not grow with k. When m is also
 // InPlace, every step but the last runs in place on a private copy; the
-// last one is a real Step, so the state returned is complete. recs see
-// every state from 0 to the one returned.
+// last one is a real Step, so the state returned is complete. When the
+// run stops before k in place, Replay steps again from s0 to that state,
+// without recorders, to end on a real Step: a run to its end (step=end)
+// costs two passes. recs see every state from 0 to the one returned, once.
+// m must be deterministic: stepping from s0 twice gives the same states.
 func Replay[S any](m Method[S], s0 S, k int, recs ...Recorder[S]) (S, int, error) {
 	s := s0
 	if err := record(recs, 0, s); err != nil {
@@ -54,6 +57,12 @@ func Replay[S any](m Method[S], s0 S, k int, recs ...Recorder[S]) (S, int, error
 			if err := record(recs, i, s); err != nil {
 				return s, i, err
 			}
+		}
+		if m.Status(s).Done() {
+			// Advance may leave out the step before (Event.Before of a
+			// perceptron state), which a panel writes out.
+			s, _, err := Replay(m, s0, i)
+			return s, i, err
 		}
 	}
 	for i < k && !m.Status(s).Done() {

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -160,7 +161,7 @@ func fitLogisticRegression(ctx context.Context, req Request) (*LogisticResponse,
 	}
 	p, err := logistic.New(req.X, y, set.lambda)
 	if err != nil {
-		return nil, badf("%v", err)
+		return nil, inputErr(err)
 	}
 	if err := checkMinimiser(ctx, p); err != nil {
 		return nil, err
@@ -382,4 +383,14 @@ func separableWork(n, d int) float64 {
 func lambdaMaxWork(n, d int) float64 {
 	small, big := float64(min(n, d+1)), float64(max(n, d+1))
 	return float64(n)*float64(d+1) + 1.2*small*small*big/2 + 1.5*small*small*small
+}
+
+// inputErr maps a logistic problem's input error to the fit's: features
+// too large for float64 (logistic.ErrScale) are well-formed numbers the
+// solver cannot compute with, 422; any other is a bad request, 400.
+func inputErr(err error) error {
+	if errors.Is(err, logistic.ErrScale) {
+		return fmt.Errorf("%w: %v", ErrUnprocessable, err)
+	}
+	return badf("%v", err)
 }

@@ -115,7 +115,7 @@ func fitSoftmaxRegression(ctx context.Context, req Request) (*SoftmaxResponse, e
 	}
 	s, err := logistic.NewSoftmax(req.X, y, c, lambda)
 	if err != nil {
-		return nil, badf("%v", err)
+		return nil, inputErr(err)
 	}
 	resp := &SoftmaxResponse{Algorithm: "softmax-regression", Classes: c}
 	st, err := runSoftmax(ctx, logistic.SoftmaxNewton{S: s}, s.Start(), iters, cost, func(st logistic.SoftmaxState) {

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/plot"
@@ -45,7 +46,7 @@ func LogisticSpec() Spec {
 		Param{Key: "method", Label: "method", Doc: "`gd`: gradient descent with a fixed step η; `newton`: Newton's method with a backtracking line search",
 			Kind: Choice, Group: GroupAlgo, Default: "gd", Options: []Option{{"gd", "gradient descent"}, {"newton", "Newton (line search)"}}},
 		etaParam("step size η of gradient descent (`gd` only; log slider)", gd),
-		Param{Key: "lambda", Label: "λ", Doc: "penalty λ of (λ/2)‖w‖²; b is not penalised (0: none; log slider)", Kind: Float,
+		Param{Key: "lambda", Label: "λ", Doc: "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)", Kind: Float,
 			Group: GroupAlgo, Default: "0", Min: 0, Max: MaxLogisticLambda, Step: "any", Log: true, LogZero: MinLambda},
 	)
 	return Spec{
@@ -88,8 +89,11 @@ func computeLogistic(in Input) (Result, error) {
 	}
 	r := &logisticRun{pr: pr, s: s, k: k, y: y, opt: opt, gd: gd, eta: eta, j: j, w: w}
 	r.margins = make([]float64, len(x))
+	r.wrong = make([]bool, len(x))
 	for i, row := range x {
-		r.margins[i] = float64(y[i]) * s.Model.Score(row)
+		f := s.Model.Score(row)
+		r.margins[i] = float64(y[i]) * f
+		r.wrong[i] = predictSign(f) != y[i]
 	}
 	res := Result{Step: k, Done: s.Status.Done(), Plot: r.draw, Panel: func() Panel { return r.panel(st) }}
 	if in.wants("history") {
@@ -178,6 +182,7 @@ type logisticRun struct {
 	k       int
 	y       []int
 	margins []float64 // yᵢf(xᵢ)
+	wrong   []bool    // the prediction sgn f(xᵢ) (sgn 0 = −1) is not yᵢ
 	opt     logisticOpt
 	j, w    []float64 // J and ‖w‖ of states 0…k
 	gd      bool
@@ -226,10 +231,8 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 	bold := make([]bool, len(r.margins))
 	anyBold := false
 	if !isZero(m.W) || m.B != 0 {
-		for i, mg := range r.margins {
-			bold[i] = mg <= 0
-			anyBold = anyBold || bold[i]
-		}
+		copy(bold, r.wrong)
+		anyBold = slices.Contains(bold, true)
 	}
 	pts, err := render.NewClassPoints(r.pr.X, r.y, bold)
 	if err != nil {
@@ -244,7 +247,7 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 	desc := fmt.Sprintf("The plane shaded by the model's probability P(y = +1 | x) = σ(w·x + b) after %d iterations of %s: "+
 		"blue where it favours +1, vermillion where it favours −1, white where P = ½. Thin grey lines mark P = 0.1, 0.2, …, 0.9 "+
 		"and a bold black line the boundary P = ½. The %d training points are drawn by class; %.1f %% are misclassified (bold edge).",
-		r.k, r.method(), len(r.margins), 100*marginError(r.margins))
+		r.k, r.method(), len(r.margins), 100*fraction(r.wrong))
 	if levels == nil {
 		desc = fmt.Sprintf("The %d training points, drawn by class, on a plane where the model gives P(y = +1 | x) = %s everywhere, "+
 			"after %d iterations of %s: w = 0, so there is no boundary.", len(r.margins), sig(logistic.Sigmoid(m.B)), r.k, r.method())

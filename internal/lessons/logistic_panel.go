@@ -52,7 +52,7 @@ func (r *logisticRun) panel(st State) Panel {
 			{"J(w, b)", sig(s.Objective), "objective"},
 			{"‖∇J‖", sig(s.GradNorm), "grad"},
 			{"‖w‖", sig(norm), "wnorm"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(r.margins)), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*fraction(r.wrong)), "error"},
 		},
 		Status: logisticStatus(s.Status, s.GradNorm),
 		Done:   s.Status.Done(),
@@ -61,7 +61,7 @@ func (r *logisticRun) panel(st State) Panel {
 		Model:  []ModelLine{{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}},
 	}
 	if tx, ty, ok := heldOut(st); ok {
-		p.Counters = append(p.Counters, heldOutCounter(errorRate(m.Score, tx, ty), len(tx)))
+		p.Counters = append(p.Counters, heldOutCounter(signError(m.Score, tx, ty), len(tx)))
 	} else {
 		p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
 	}
@@ -70,13 +70,53 @@ func (r *logisticRun) panel(st State) Panel {
 		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", sig(r.opt.s.Objective), "optimum"})
 	}
 	if r.opt.none && s.Status == algos.Converged {
-		p.Status, p.Bad = "stopped: J and ‖∇J‖ are ≈ 0, yet J has no minimiser", true
+		p.Status, p.Bad = noMinimiserStop(s.GradNorm), true
 	}
 	if r.k > 0 {
 		r.describeStep(&p)
 	}
-	p.Notes = r.notes(norm)
+	p.Notes = append([]Note{{TestID: "prediction-rule", Fine: signRule}}, r.notes(norm)...)
 	return p
+}
+
+// noMinimiserStop says why a run on a J without a minimiser stopped: its
+// gradient fell below the tolerance (J → 0 makes ∇J → 0 too), or no step
+// lowered J any more.
+func noMinimiserStop(grad float64) string {
+	if grad < logistic.Tol {
+		return "stopped: ‖∇J‖ = " + sig(grad) + " is below the tolerance 10⁻¹⁰, yet J has no minimiser: more steps would lower J and lengthen w further"
+	}
+	return "stopped: no step lowers J any more (‖∇J‖ = " + sig(grad) + ", its rounding error), yet J has no minimiser"
+}
+
+// signRule is how the logistic and perceptron demos predict from a score
+// and count errors, in the words of the panels' small print.
+const signRule = "A prediction is ŷ = +1 where f(x) = w·x + b > 0 and −1 where f(x) ≤ 0 (sgn 0 = −1, as scikit-learn's " +
+	"decision_function > 0, so at w = 0, b = 0 every point is predicted −1); the errors count the points with ŷ ≠ y."
+
+// argmaxRule is signRule for the classes of softmax regression.
+const argmaxRule = "A prediction is the class with the largest score s_c (the largest P(c | x)); a tie goes to the lowest " +
+	"class, so at W = 0, b = 0 every point is predicted class 0. The training error counts the points whose prediction is not their class."
+
+// predictSign is the class a score predicts: +1 for f > 0, −1 otherwise
+// (sgn 0 = −1, so at w = 0, b = 0 every point is predicted −1).
+func predictSign(f float64) int {
+	if f > 0 {
+		return 1
+	}
+	return -1
+}
+
+// signError is the fraction of the points (x, y) whose prediction
+// predictSign(f(x)) is not y.
+func signError(f func([]float64) float64, x [][]float64, y []int) float64 {
+	wrong := 0
+	for i, row := range x {
+		if predictSign(f(row)) != y[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(x))
 }
 
 // logisticStatus says where the run stands in words; a Converged run
@@ -114,7 +154,8 @@ func (r *logisticRun) describeStep(p *Panel) {
 		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (w, b) ← (w, b) − η∇J(w, b) with η = %s.", r.k, sig(r.eta))
 		p.Lines = []string{"∇J = (1/n) Σᵢ −yᵢ σ(−yᵢf(xᵢ)) (xᵢ, 1) + λ(w, 0): each point pulls with the probability the model gives its wrong label."}
 	} else {
-		p.Examined = fmt.Sprintf("Iteration %d is a Newton step (w, b) ← (w, b) − t H⁻¹∇J, with t the first of 1, ½, ¼, … that lowers J enough (Armijo).", r.k)
+		p.Examined = fmt.Sprintf("Iteration %d is a Newton step (w, b) ← (w, b) − t H⁻¹∇J, with t the first of 1, ½, ¼, … that lowers J enough (Armijo): %s.",
+			r.k, newtonT(r.s.Trials))
 		p.Lines = []string{"H = (1/n) Σᵢ σᵢ(1 − σᵢ) (xᵢ, 1)(xᵢ, 1)ᵀ + λ diag(1, 1, 0), with σᵢ = σ(f(xᵢ)): the curvature of J."}
 	}
 	if k := r.k; k > 0 {
@@ -150,7 +191,7 @@ func (r *logisticRun) notes(norm float64) []Note {
 		ns = append(ns, Note{TestID: "no-optimum", Text: "The exact minimiser could not be computed here: " + r.opt.err.Error()})
 	}
 	if r.gd {
-		ns = append(ns, smoothNote(r.pr.L(), r.eta, "λ_max(X̃ᵀX̃)/(4n) + λ = ", r.j))
+		ns = append(ns, smoothNote(r.pr.L(), r.eta, "λ_max(X̃ᵀX̃)/(4n) + λ = ", r.j, len(r.pr.X), !r.opt.none))
 	}
 	if r.s.Status == algos.Diverged {
 		ns = append(ns, divergedNote())
@@ -174,29 +215,66 @@ func (r *logisticRun) sureness() string {
 
 // smoothNote states gradient descent's step-size bound for an L-smooth J
 // (formula, when given, says where L comes from): η ≤ 1/L lowers J every
-// step and η < 2/L converges; beyond, J can rise, oscillate or blow up.
+// step (Theorem 1.8.5 of the notes) and, when J has a minimiser (hasMin),
+// η < 2/L converges; on a J without one there is nothing to converge to.
 // L bounds the curvature everywhere, so a larger η may still work: the
-// note counts the steps that raised J so far (j holds J of states 0…k).
-func smoothNote(L, eta float64, formula string, j []float64) Note {
-	n := Note{TestID: "smooth", Text: fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step "+
+// note counts the steps that raised J so far (j holds J of states 0…k),
+// apart from rises within the rounding of a mean of n losses, which it
+// names as rounding.
+func smoothNote(L, eta float64, formula string, j []float64, n int, hasMin bool) Note {
+	n0 := Note{TestID: "smooth", Text: fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step "+
 		"for η ≤ 1/L = %s and converges for η < 2/L = %s.", formula, sig(L), sig(1/L), sig(2/L))}
-	rises := 0
-	for i := 1; i < len(j); i++ {
-		if j[i] > j[i-1] {
-			rises++
-		}
+	if !hasMin {
+		n0.Text = fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step for η ≤ 1/L = %s. "+
+			"J has no minimiser here, so the iterates converge to nothing: J falls towards 0 while ‖w‖ grows.", formula, sig(L), sig(1/L))
 	}
+	rises, tiny, tol := jRises(j, n)
+	steps := len(j) - 1
 	switch {
 	case eta >= 2/L && rises > 0:
-		n.Alert = true
-		n.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", sig(eta), rises, len(j)-1)
+		n0.Alert = true
+		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", sig(eta), rises, steps)
 	case eta >= 2/L:
-		n.Text += fmt.Sprintf(" Here η = %s ≥ 2/L, which the bound does not cover; L bounds the steepest curvature anywhere, "+
+		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L, which the bound does not cover; L bounds the steepest curvature anywhere, "+
 			"and J has fallen at every step so far.", sig(eta))
 	case rises > 0:
-		n.Text += fmt.Sprintf(" J rose at %d of the %d steps so far.", rises, len(j)-1)
+		n0.Text += fmt.Sprintf(" J rose at %d of the %d steps so far.", rises, steps)
 	}
-	return n
+	if tiny > 0 {
+		n0.Fine = fmt.Sprintf("(Not counted: %s at which J went up by less than the rounding error of a mean of %d losses, "+
+			"nε·J ≤ %s: rounding, not a rise.)", plural(tiny, "steps"), n, sig(tol))
+	}
+	return n0
+}
+
+// jRises counts the steps at which J rose: by more than the rounding
+// error nε·max(J before, J after) of a mean of n terms (rises), and by at
+// most that (tiny, rounding noise near the minimum), with the largest
+// such bound (tol).
+func jRises(j []float64, n int) (rises, tiny int, tol float64) {
+	for i := 1; i < len(j); i++ {
+		d := j[i] - j[i-1]
+		if !(d > 0) {
+			continue
+		}
+		r := float64(max(n, 1)) * 0x1p-52 * math.Max(math.Abs(j[i]), math.Abs(j[i-1]))
+		if d > r {
+			rises++
+			continue
+		}
+		tiny++
+		tol = math.Max(tol, r)
+	}
+	return rises, tiny, tol
+}
+
+// newtonT says which step size the line search took, from the number of
+// step sizes it tried.
+func newtonT(trials int) string {
+	if trials <= 1 {
+		return "here the full step, t = 1"
+	}
+	return fmt.Sprintf("here t = 2%s, after %s", superscript(1-trials), plural(trials-1, "halvings"))
 }
 
 // gapText says how far J is above the exact minimum J*.

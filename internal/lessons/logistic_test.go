@@ -44,13 +44,14 @@ func logisticProblem(t *testing.T, r *Run) (*logistic.Problem, algos.Method[logi
 // TestLogisticPanelIsTheAlgorithm: the panel's numbers are those of the
 // state a plain replay reaches, evaluated by the problem itself.
 func TestLogisticPanelIsTheAlgorithm(t *testing.T) {
-	for _, q := range []string{"step=25", "method=newton&step=3", "data=separable&lambda=0.05&eta=0.5&step=40", "data=moons&step=7"} {
+	for _, q := range []string{"step=0", "step=25", "method=newton&step=3", "data=separable&lambda=0.05&eta=0.5&step=40", "data=moons&step=7"} {
 		r := runSVM(t, LogisticSpec(), q)
 		pr, _, s := logisticProblem(t, r)
 		p := r.Panel()
 		wrong := 0
 		for i, x := range pr.X {
-			if pr.Y[i]*s.Model.Score(x) <= 0 {
+			// The course's rule: ŷ = +1 when f > 0, else −1 (sgn 0 = −1).
+			if f := s.Model.Score(x); (f > 0) != (pr.Y[i] > 0) {
 				wrong++
 			}
 		}
@@ -418,4 +419,199 @@ func TestCertainty(t *testing.T) {
 			t.Errorf("certainty(%v) = %q, %q; want %q, %q", tt.doubt, got, rough, tt.want, tt.rough)
 		}
 	}
+}
+
+// TestPredictionRule: every demo of the lesson and the perceptron's
+// predict with sgn 0 = −1 and argmax ties to the lowest class, and say so
+// in small print. At w = 0 that makes the training error the share of the
+// points that are not −1 (not class 0); the perceptron's mistakes keep
+// Algorithm 1's y·f ≤ 0, so its first step on OR, a point predicted
+// right at score 0, is still a mistake.
+func TestPredictionRule(t *testing.T) {
+	share := func(r *Run, not float64) string {
+		n := 0
+		for _, p := range r.Points {
+			if p.Y != not {
+				n++
+			}
+		}
+		return fmt.Sprintf("%.1f %%", 100*float64(n)/float64(len(r.Points)))
+	}
+	for _, tt := range []struct {
+		spec    Spec
+		q       string
+		not     float64 // the label a score of 0 predicts
+		heldOut bool
+	}{
+		{LogisticSpec(), "step=0", -1, true},
+		{LogisticSpec(), "data=moons&step=0", -1, true},
+		{SoftmaxSpec(), "step=0", 0, false},
+		{PerceptronSpec(), "step=0", -1, false},
+		{PerceptronSpec(), "data=separable&step=0", -1, false},
+		{PerceptronSpec(), "data=blobs&step=0", 0, false},
+	} {
+		r := runSVM(t, tt.spec, tt.q)
+		p := r.Panel()
+		if got, want := counter(p, "error"), share(r, tt.not); got != want {
+			t.Errorf("%s %s: training error at w = 0 = %s, want %s (every point predicted %v)", tt.spec.ID, tt.q, got, want, tt.not)
+		}
+		if tt.heldOut {
+			tx, ty, _ := heldOut(r.State)
+			n := 0
+			for _, y := range ty {
+				if y != -1 {
+					n++
+				}
+			}
+			if got, want := counter(p, "heldout"), heldOutCounter(float64(n)/float64(len(tx)), len(tx)).Value; got != want {
+				t.Errorf("%s %s: held-out error at w = 0 = %s, want %s", tt.spec.ID, tt.q, got, want)
+			}
+		}
+		n := note(p, "prediction-rule")
+		if n == nil || !(strings.Contains(n.Fine, "sgn 0 = −1") || strings.Contains(n.Fine, "tie going to the lowest class") ||
+			strings.Contains(n.Fine, "a tie goes to the lowest class")) {
+			t.Errorf("%s %s: no small print stating the prediction rule: %+v", tt.spec.ID, tt.q, n)
+		}
+	}
+	p := runSVM(t, PerceptronSpec(), "step=1").Panel()
+	if counter(p, "mistakes") != "1" || !strings.Contains(strings.Join(p.Lines, " "), "= 0 ≤ 0: a mistake") {
+		t.Errorf("perceptron step 1 on OR: mistakes %s, lines %q; want Algorithm 1's mistake at score 0", counter(p, "mistakes"), p.Lines)
+	}
+	if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Fine, "y(⟨w, x⟩ + b) ≤ 0") {
+		t.Errorf("perceptron: the small print should contrast Algorithm 1's mistake test: %+v", n)
+	}
+	if n := note(runSVM(t, PerceptronSpec(), "step=3&variant=averaged").Panel(), "prediction-rule"); n == nil || !strings.Contains(n.Fine, "w̄ and b̄") {
+		t.Errorf("averaged perceptron: the small print should say the prediction uses w̄, b̄: %+v", n)
+	}
+}
+
+// TestLogisticStopReason: Newton on separable data with λ = 0 stops
+// because ‖∇J‖ fell below the tolerance, with every step a full one; the
+// status says that, with the state's numbers, and not that double
+// precision ran out.
+func TestLogisticStopReason(t *testing.T) {
+	r := runSVM(t, LogisticSpec(), "data=separable&method=newton&step=end")
+	_, m, s := logisticProblem(t, r)
+	p := r.Panel()
+	if s.GradNorm >= logistic.Tol || !p.Done {
+		t.Fatalf("the run should stop with ‖∇J‖ < 10⁻¹⁰: %v, done %v", s.GradNorm, p.Done)
+	}
+	if want := "‖∇J‖ = " + sig(s.GradNorm) + " is below the tolerance 10⁻¹⁰"; !strings.Contains(p.Status, want) || !strings.Contains(p.Status, "no minimiser") {
+		t.Errorf("status %q, want it to say %q and that J has no minimiser", p.Status, want)
+	}
+	// Every step of the run is a full one, and so would the next be.
+	st := logistic.Newton{P: m.(logistic.Newton).P}
+	cur := m.(logistic.Newton).P.Start()
+	for k := 1; k <= r.Step+1; k++ {
+		cur.Status = algos.Running
+		cur = st.Step(cur)
+		if cur.Trials != 1 {
+			t.Errorf("Newton step %d took %d trial step sizes, want the full step", k, cur.Trials)
+		}
+	}
+	if s.Trials == 1 && !strings.Contains(p.Examined, "the full step, t = 1") {
+		t.Errorf("step %d: %q should say the line search took the full step", r.Step, p.Examined)
+	}
+	if h := runSVM(t, LogisticSpec(), "method=newton&step=1").Panel(); !strings.Contains(h.Examined, "t = ") {
+		t.Errorf("Newton step 1: %q should give the step size taken", h.Examined)
+	}
+}
+
+// TestSmoothNoteRounding: the step-size note counts as rises only those
+// beyond the rounding of a mean of n losses (and says how many rounding
+// wobbles it left out), and claims convergence only when J has a
+// minimiser.
+func TestSmoothNoteRounding(t *testing.T) {
+	for _, tt := range []struct {
+		spec   Spec
+		q      string
+		hasMin bool
+	}{
+		{LogisticSpec(), "step=153", true},
+		{LogisticSpec(), "eta=10&step=300", true},
+		{LogisticSpec(), "data=separable&step=20000", false},
+		{SoftmaxSpec(), "step=2154", true},
+	} {
+		r := runSVM(t, tt.spec, tt.q)
+		var j []float64
+		n := len(r.Points)
+		if tt.spec.ID == "softmax" {
+			sm, _ := softmaxReplay(t, r)
+			algos.Replay[logistic.SoftmaxState](logistic.SoftmaxGD{S: sm, Eta: r.State.Float("eta")}, sm.Start(), r.Step,
+				algos.RecorderFunc[logistic.SoftmaxState](func(_ int, s logistic.SoftmaxState) error { j = append(j, s.Objective); return nil }))
+		} else {
+			pr, m, _ := logisticProblem(t, r)
+			algos.Replay(m, pr.Start(), r.Step, algos.RecorderFunc[logistic.State](func(_ int, s logistic.State) error { j = append(j, s.Objective); return nil }))
+		}
+		real, tiny := 0, 0
+		for i := 1; i < len(j); i++ {
+			switch d := j[i] - j[i-1]; {
+			case d > float64(n)*0x1p-52*math.Max(j[i], j[i-1]):
+				real++
+			case d > 0:
+				tiny++
+			}
+		}
+		note := note(r.Panel(), "smooth")
+		if note == nil {
+			t.Fatalf("%s: no smooth note", tt.q)
+		}
+		if rose := strings.Contains(note.Text, "J rose at "); rose != (real > 0) || rose && !strings.Contains(note.Text, "J rose at "+strconv.Itoa(real)+" of") {
+			t.Errorf("%s: %d rises beyond rounding; note %q", tt.q, real, note.Text)
+		}
+		if rounding := strings.Contains(note.Fine, plural(tiny, "steps")+" at which J went up by less than the rounding error"); rounding != (tiny > 0) {
+			t.Errorf("%s: %d rounding rises; small print %q", tt.q, tiny, note.Fine)
+		}
+		if conv := strings.Contains(note.Text, "converges for η < 2/L"); conv != tt.hasMin {
+			t.Errorf("%s: J has a minimiser %v, but the note %q", tt.q, tt.hasMin, note.Text)
+		}
+	}
+}
+
+// TestProseLogisticClaims checks numbers the logistic regression lesson
+// quotes from the states it links to: where Newton stops on separable
+// data and why, and the softmax probe at the triple point, whose place
+// it also solves for from the weights.
+func TestProseLogisticClaims(t *testing.T) {
+	const slug = "logistic-regression"
+	checkClaims(t, []proseClaim{
+		{Slug: slug, Query: "data=separable&method=newton&step=24", From: "stops after 24 iterations</a> with", To: "has fallen below",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, _, s := logisticProblem(t, r)
+				if !r.Done || s.GradNorm >= logistic.Tol || s.Trials != 1 {
+					t.Errorf("the run should stop here on ‖∇J‖ < 10⁻¹⁰ after a full step: done %v, ‖∇J‖ %g, trials %d", r.Done, s.GradNorm, s.Trials)
+				}
+				return []float64{s.Objective, floats.Norm(s.Model.W, 2), s.GradNorm}
+			}},
+		{Slug: slug, Query: "demo=softmax&q1=-0.166&q2=-0.543&step=2154", From: "the probabilities read", To: ": equal",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, s := softmaxReplay(t, r)
+				m := s.Model
+				// The scores tie where (w₀ − w₁)·q = b₁ − b₀ and (w₁ − w₂)·q = b₂ − b₁.
+				a := mat.NewDense(2, 2, []float64{m.W[0][0] - m.W[1][0], m.W[0][1] - m.W[1][1], m.W[1][0] - m.W[2][0], m.W[1][1] - m.W[2][1]})
+				var q mat.VecDense
+				if err := q.SolveVec(a, mat.NewVecDense(2, []float64{m.B[1] - m.B[0], m.B[2] - m.B[1]})); err != nil {
+					t.Fatal(err)
+				}
+				if p := [2]float64{r.State.Float("q1"), r.State.Float("q2")}; math.Abs(p[0]-q.AtVec(0)) > 5e-4 || math.Abs(p[1]-q.AtVec(1)) > 5e-4 {
+					t.Errorf("the probe %v is not the triple point (%.4f, %.4f) to three decimals", p, q.AtVec(0), q.AtVec(1))
+				}
+				var want []float64
+				for _, row := range r.Panel().Tables[0].Rows {
+					v, err := strconv.ParseFloat(row[2], 64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, v)
+				}
+				if !floats.EqualApprox(want, m.Proba([]float64{r.State.Float("q1"), r.State.Float("q2")}), 5e-5) {
+					t.Errorf("the panel's probabilities %v are not P(c | q)", want)
+				}
+				return want
+			}},
+		{Slug: slug, Query: "demo=softmax&q1=-0.166&q2=-0.543&step=2154", From: "puts that point at about", To: ". Move the probe",
+			Want: func(t *testing.T, r *Run) []float64 {
+				return []float64{r.State.Float("q1"), r.State.Float("q2")}
+			}},
+	})
 }

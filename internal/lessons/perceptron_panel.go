@@ -48,8 +48,24 @@ func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel
 	if s.Event.I >= 0 {
 		perceptronStep(&p, pr, s)
 	}
-	p.Notes = perceptronNotes(pr, s, st)
+	p.Notes = append([]Note{predictionNote(pr)}, perceptronNotes(pr, s, st)...)
 	return p
+}
+
+// predictionNote says in small print how the panel's error counts: the
+// course's prediction rule, which for two classes differs from
+// Algorithm 1's test for a mistake at a score of 0.
+func predictionNote(pr *perceptron.Problem) Note {
+	if !pr.Binary() {
+		return Note{TestID: "prediction-rule", Fine: "A prediction is the class with the largest vote (one-vs-all: its score ⟨w, x⟩ + b; " +
+			"one-vs-one: its scores minus the scores against it), a tie going to the lowest class; the error counts the points whose prediction is not their class."}
+	}
+	fine := signRule
+	if pr.P.Average {
+		fine += " Averaged, the prediction uses w̄ and b̄ in place of w and b."
+	}
+	return Note{TestID: "prediction-rule", Fine: fine + " A mistake of Algorithm 1 is y(⟨w, x⟩ + b) ≤ 0, a stricter test at a score of 0: " +
+		"at w = 0, b = 0 every point is a mistake, though the −1 points are predicted right."}
 }
 
 // perceptronStep writes out what the step did to each task it saw.

@@ -354,6 +354,7 @@ func (r *softmaxRun) panel() Panel {
 		Status: logisticStatus(s.Status, s.GradNorm), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
 		Start:  fmt.Sprintf("Start: W = 0 and b = 0, so every class has probability 1/%d everywhere. Press → or Step for the first iteration.", r.sm.C),
 		Tables: []Table{r.probeTable()},
+		Notes:  []Note{{TestID: "prediction-rule", Fine: argmaxRule}},
 	}
 	for c, w := range s.Model.W {
 		p.Model = append(p.Model, ModelLine{Prefix: "class " + strconv.Itoa(c) + ":",
@@ -372,7 +373,7 @@ func (r *softmaxRun) panel() Panel {
 	} else {
 		p.Notes = append(p.Notes, Note{TestID: "no-optimum", Text: "The exact minimiser could not be computed here: " + r.optErr.Error()})
 	}
-	p.Notes = append(p.Notes, smoothNote(r.sm.L(), r.eta, "λ_max(X̃ᵀX̃)/(2n) + λ = ", r.j))
+	p.Notes = append(p.Notes, smoothNote(r.sm.L(), r.eta, "λ_max(X̃ᵀX̃)/(2n) + λ = ", r.j, len(r.sm.X), true))
 	if s.Status == algos.Diverged {
 		p.Notes = append(p.Notes, divergedNote())
 	}

@@ -344,3 +344,20 @@ func TestOddInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestAveragedArrowLabel: with averaging the bold boundary is w̄'s but the
+// arrow is the current w, which is what the update changes; its legend
+// entry says so, while a plain run's arrow is just w.
+func TestAveragedArrowLabel(t *testing.T) {
+	for _, c := range cases[:5] {
+		pr, _ := c.trajectory(t)
+		svg := string(c.svg(t))
+		averaged := strings.Contains(svg, ">current w, not w̄")
+		if averaged != pr.P.Average {
+			t.Errorf("%s: averaged %v, but the legend names the arrow the current w: %v", c.name, pr.P.Average, averaged)
+		}
+		if pr.P.Average && strings.Contains(svg, ">w (scaled)<") {
+			t.Errorf("%s: an averaged run's legend lists an arrow as plain w", c.name)
+		}
+	}
+}

@@ -183,9 +183,14 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	hasOld := !wOld.isZero()
 	fit, ok := fitArrows(wNew, cur.B, wOld, hasOld, sc.view())
 	newArrow := sc.newArrow(black, 2.25, "w")
-	wLabel := "w"
+	// The averaged classifier's boundary is the bold line; the arrow is
+	// the current w, and the legend says so.
+	wLabel, room := "w", "w (scaled)"
+	if sc.pr.P.Average {
+		wLabel, room = "current w, not w̄", "current w, not w̄ (scaled)"
+	}
 	if ok && fit.scale != 1 {
-		wLabel = "w (scaled)"
+		wLabel += " (scaled)"
 	}
 	oldArrow := sc.newArrow(grey, 1.75, "")
 	delta := sc.newArrow(purple, 2.25, "η·y·x")
@@ -209,7 +214,7 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	sc.item(wLabel, ok, newArrow)
 	// Reserve room for the longer label, so the legend band, and with it
 	// the data area, is the same at every step.
-	sc.legend[len(sc.legend)-1].Room = "w (scaled)"
+	sc.legend[len(sc.legend)-1].Room = room
 	prev := sc.dashed(grey, 1.5, 5, 4)
 	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
 	sc.item("η·y·x", ok && hasOld, delta)

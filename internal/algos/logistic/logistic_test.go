@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -424,5 +425,30 @@ func TestHessianFiniteDifferences(t *testing.T) {
 				t.Errorf("H[%d][%d] = %v, central difference %v", r, k, h.At(r, k), want)
 			}
 		}
+	}
+}
+
+// TestHugeFeatures: rows longer than MaxFeatureNorm are refused with
+// ErrScale, and a Newton step on a problem built around New with such
+// rows (whose Hessian holds +Inf) ends Diverged at once instead of
+// growing the Cholesky shift for ever.
+func TestHugeFeatures(t *testing.T) {
+	x, y := [][]float64{{1e155}, {-1e155}}, []float64{-1, 1}
+	if _, err := New(x, y, 0.01); !errors.Is(err, ErrScale) || !strings.Contains(err.Error(), "scale the features") {
+		t.Errorf("New: %v, want ErrScale saying to scale the features", err)
+	}
+	if _, err := NewSoftmax([][]float64{{1e308}, {-1e308}}, []int{0, 1}, 2, 0.01); !errors.Is(err, ErrScale) {
+		t.Errorf("NewSoftmax: %v, want ErrScale", err)
+	}
+	if _, err := New([][]float64{{1e149, 1e149}, {1, 1}}, y, 0.01); err != nil {
+		t.Errorf("rows of norm 1.4e149 are allowed: %v", err)
+	}
+	p := &Problem{X: x, Y: y, Lambda: 0.01}
+	if s := (Newton{P: p}).Step(p.Start()); s.Status != algos.Diverged {
+		t.Errorf("Newton on +Inf curvature: status %v, want diverged", s.Status)
+	}
+	sm := &Softmax{X: [][]float64{{1e308}, {-1e308}}, Y: []int{0, 1}, C: 2, Lambda: 0.01}
+	if s := (SoftmaxNewton{S: sm}).Step(sm.Start()); s.Status != algos.Diverged {
+		t.Errorf("softmax Newton on +Inf curvature: status %v, want diverged", s.Status)
 	}
 }

@@ -112,9 +112,18 @@ func (p *Problem) newtonDir(m Model, g []float64) []float64 {
 // (a truncated SVD), which keeps the iterates off h's null space, along
 // which J is flat. Otherwise a Cholesky factorisation that fails on
 // rounding is retried with h + δI, δ growing from 10⁻¹² of h's largest
-// diagonal entry; −g is the last resort.
+// diagonal entry to that entry (at most 7 tries); −g is the last resort.
+// An h that is not finite gives NaNs, which the caller reports as
+// Diverged.
 func solveNewton(h *mat.SymDense, g []float64, singular bool) []float64 {
 	k := len(g)
+	for i := range k {
+		for j := i; j < k; j++ {
+			if v := h.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return []float64{math.NaN()}
+			}
+		}
+	}
 	rhs := mat.NewVecDense(k, nil)
 	rhs.ScaleVec(-1, mat.NewVecDense(k, g))
 	var chol mat.Cholesky
@@ -132,7 +141,8 @@ func solveNewton(h *mat.SymDense, g []float64, singular bool) []float64 {
 		top = math.Max(top, h.At(i, i))
 	}
 	shifted := mat.NewSymDense(k, nil)
-	for delta := 1e-12 * top; delta <= top; delta *= 1e4 {
+	// top is finite, so δ passes it after at most 7 tries (10⁻¹² · 10⁴ᵏ).
+	for delta := 1e-12 * top; delta <= top && delta > 0; delta *= 1e4 {
 		shifted.CopySym(h)
 		for i := range k {
 			shifted.SetSym(i, i, h.At(i, i)+delta)

@@ -25,10 +25,19 @@ var (
 	ErrStalled = errors.New("logistic: the solver stopped before the gradient norm fell below 1e-10")
 	// ErrDiverged: an iterate left float64's range.
 	ErrDiverged = errors.New("logistic: the iterates overflowed float64")
+	// ErrScale: a row of x is longer than MaxFeatureNorm, so the
+	// Hessian would overflow float64 before the first step.
+	ErrScale = errors.New("logistic: the features are too large for float64")
 )
 
 // Tol is the gradient norm below which a state is Converged.
 const Tol = 1e-10
+
+// MaxFeatureNorm bounds ‖xᵢ‖ for every row: J's curvature is up to
+// ‖x̃ᵢ‖²/4 and the Hessian sums such terms, so beyond about 1.3·10¹⁵⁴
+// they overflow float64 and Newton's system holds +Inf. 10¹⁵⁰ leaves room
+// for the sums over n rows and d + 1 columns.
+const MaxFeatureNorm = 1e150
 
 // Problem is binary logistic regression with labels ±1:
 //
@@ -62,7 +71,7 @@ func New(x [][]float64, y []float64, lambda float64) (*Problem, error) {
 }
 
 // checkX checks that x has n ≥ 1 rows (n labels were given) of one
-// length d ≥ 1 with finite entries.
+// length d ≥ 1 with finite entries and norms at most MaxFeatureNorm.
 func checkX(x [][]float64, n int) error {
 	switch {
 	case len(x) == 0:
@@ -78,6 +87,10 @@ func checkX(x [][]float64, n int) error {
 		}
 		if !finite(row...) {
 			return fmt.Errorf("%w: x[%d] has a number that is not finite", ErrInput, i)
+		}
+		if nrm := floats.Norm(row, 2); nrm > MaxFeatureNorm {
+			return fmt.Errorf("%w: ‖x[%d]‖ is %.3g, above %g: J's curvature ‖x‖²/4 would overflow float64; "+
+				"scale the features to numbers near 1 (divide each column by its largest |value|)", ErrScale, i, nrm, MaxFeatureNorm)
 		}
 	}
 	return nil

@@ -102,6 +102,14 @@ func diffState(a, b State) string {
 		return "events differ"
 	case len(a.Models) != len(b.Models):
 		return "model counts differ"
+	case len(a.Event.Before) != len(b.Event.Before):
+		// Advance leaves Before out; a state Replay returns has it.
+		return "one event lacks the models before the step"
+	}
+	for k := range a.Event.Before {
+		if !sameBits(a.Event.Before[k].W, b.Event.Before[k].W) || a.Event.Before[k].B != b.Event.Before[k].B {
+			return "the models before the step differ"
+		}
 	}
 	for k := range a.Models {
 		ma, mb := a.Models[k], b.Models[k]
