@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
 )
@@ -42,7 +44,28 @@ func (d *Demo) ExecuteFigure(s State, name string) (*Run, error) {
 		return nil, fmt.Errorf("data: %w", err)
 	}
 	s.Step = res.Step
+	if !res.Done && res.Step >= MaxStep && res.Panel != nil {
+		res.Panel = atStepLimit(res.Panel)
+	}
 	return &Run{State: s, Points: pts, Result: res}, nil
+}
+
+// StepLimitStatus is the status of a run the demo stops showing at
+// MaxStep before it stops by itself: not "running", since nothing more
+// happens on the page.
+var StepLimitStatus = "stopped at the demo's step limit (" + strconv.Itoa(MaxStep) + ")"
+
+// atStepLimit gives a panel the status of a run cut off at MaxStep, for
+// every demo alike: its own status there would still read "running".
+func atStepLimit(panel func() Panel) func() Panel {
+	return func() Panel {
+		p := panel()
+		if p.Status == "" || strings.Contains(p.Status, "running") {
+			p.Status = StepLimitStatus
+		}
+		p.Done, p.Bad = true, true
+		return p
+	}
 }
 
 // AtLimit reports whether the run goes on past the last step a demo shows.
