@@ -5,13 +5,13 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // LSGDSpec declares gradient descent on the least-squares loss of a line,
@@ -247,18 +247,7 @@ func apart(a, b float64) (string, string) {
 }
 
 // sigDigits is sig with p significant figures.
-func sigDigits(v float64, p int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return num(v)
-	}
-	if a := math.Abs(v); a >= 1e-3 && a < 1e6 {
-		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', p, 64), 64)
-		return strings.Replace(strconv.FormatFloat(r, 'f', -1, 64), "-", "−", 1)
-	}
-	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', p-1, 64), "e")
-	exp, _ := strconv.Atoi(e)
-	return strings.Replace(m, "-", "−", 1) + "·10" + superscript(exp)
-}
+func sigDigits(v float64, p int) string { return textfmt.SigN(v, p) }
 
 // objectiveName names what a fit minimises: least squares, or ridge
 // regression once λ > 0.
