@@ -222,8 +222,11 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 		return "not linearly separable: the hard-margin problem has no solution"
 	}
 	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
+	if svmAtLimit(s) {
+		t += " (step limit: not converged)"
+	}
 	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
-		t += " · margin 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
+		t += " · band 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
 	}
 	if k := pr.P.Kernel; k.Kind != svm.Linear {
 		t += "\n" + kernelName(k) + ", C = " + sig(pr.P.C)

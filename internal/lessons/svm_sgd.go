@@ -82,13 +82,16 @@ type primalRun struct {
 	optimum   float64
 	optW      []float64
 	optB      float64
-	sampled   int      // Pegasos: the point iteration t drew; −1 otherwise
-	problem   string   // names the trainer and its parameter, for the figure
-	lines     []string // the step written out
-	examined  string
-	changed   bool
-	model     []ModelLine
-	history   *render.History
+	sampled   int // Pegasos: the point iteration t drew; −1 otherwise
+	// trainingError is the fraction of points the drawn line predicts
+	// wrongly, with sgn(0) = −1.
+	trainingError float64
+	problem       string   // names the trainer and its parameter, for the figure
+	lines         []string // the step written out
+	examined      string
+	changed       bool
+	model         []ModelLine
+	history       *render.History
 }
 
 func computeSGD(in Input) (Result, error) {
@@ -115,9 +118,12 @@ func computeSGD(in Input) (Result, error) {
 		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, sig(r.objective), sig(r.optimum)),
 	}
 	margins := make([]float64, len(x))
+	labels, u := make([]float64, len(x)), make([]float64, len(x))
 	for i, row := range x {
-		margins[i] = float64(y[i]) * (floats.Dot(r.w, row) + r.b)
+		labels[i], u[i] = float64(y[i]), floats.Dot(r.w, row)
+		margins[i] = labels[i] * (u[i] + r.b)
 	}
+	r.trainingError = errorAt(labels, u, r.b)
 	return Result{
 		Step: r.t,
 		Done: r.status.Done(),
@@ -287,7 +293,7 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(margins)), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*r.trainingError), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),
@@ -302,6 +308,7 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 		p.Notes = append(p.Notes, Note{TestID: "diverged", Alert: true,
 			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
 	}
+	p.Notes = append(p.Notes, errorRuleNote())
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
 		sig(r.objective-r.optimum))})
 	return p
