@@ -180,12 +180,12 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 		svmStep(&p, pr, s)
 	}
 	p.Model = []ModelLine{{Facts: modelFacts(w, s.B)}}
-	p.Notes = svmNotes(pr, s, sv, u, cmp)
+	// The prediction rule first, under the training error it defines.
+	p.Notes = append([]Note{errorRuleNote()}, svmNotes(pr, s, sv, u, cmp)...)
 	if r, ok := biasInterval(pr, s, u); ok {
 		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", sig(r.lo), sig(r.hi))
 		p.Notes = append(p.Notes, r.note(pr))
 	}
-	p.Notes = append(p.Notes, errorRuleNote())
 	if pr.P.Hard {
 		p.Tables = append(p.Tables, supportTable(pr, s, sv))
 	} else {
@@ -368,7 +368,7 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.S
 		notes = append(notes, Note{TestID: "solved", Text: text})
 	}
 	if svmAtLimit(s) {
-		notes = append(notes, Note{TestID: "limit", Alert: true, Text: fmt.Sprintf("The demo stops at step %d, its last: "+
+		notes = append(notes, Note{TestID: "not-converged", Alert: true, Text: fmt.Sprintf("The demo stops at step %d, its last: "+
 			"SMO has not converged, since the KKT violation m(α) − M(α) = %s is still above ε = %s. "+
 			"The line drawn is SMO's iterate at that step, not the solution.", s.T, sig(s.Gap), sig(pr.P.Tol))})
 	}

@@ -304,11 +304,11 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 	if r.status == algos.IterationLimit {
 		p.Status = "ran its T iterations"
 	}
+	p.Notes = append(p.Notes, errorRuleNote()) // under the training error it defines
 	if r.status == algos.Diverged {
 		p.Notes = append(p.Notes, Note{TestID: "diverged", Alert: true,
 			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
 	}
-	p.Notes = append(p.Notes, errorRuleNote())
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
 		sig(r.objective-r.optimum))})
 	return p

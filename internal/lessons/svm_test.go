@@ -348,8 +348,8 @@ func TestSVMWordsFitTheState(t *testing.T) {
 			if p.Status == "running" && (r.Done || r.Step >= MaxStep) {
 				t.Errorf("status running at step %d, but the run has stopped", r.Step)
 			}
-			if r.AtLimit() && (p.Status != "step limit reached" || !p.Done || note(p, "limit") == nil) {
-				t.Errorf("at the step limit: status %q, done %v, limit note %v", p.Status, p.Done, note(p, "limit"))
+			if r.AtLimit() && (p.Status != "step limit reached" || !p.Done || note(p, "not-converged") == nil) {
+				t.Errorf("at the step limit: status %q, done %v, not-converged note %v", p.Status, p.Done, note(p, "not-converged"))
 			}
 			if regexp.MustCompile(`margin (2/‖w‖|band)`).MatchString(words) {
 				t.Errorf("2/‖w‖ called a margin:\n%s", words)
