@@ -319,6 +319,18 @@ func TestProseSVMNumbers(t *testing.T) {
 		t.Errorf("soft-margin prose does not quote C = 0.001's training error %s", got)
 	}
 
+	// "The training error is 25 % at all three values", each with b pinned
+	// by a free multiplier.
+	if !strings.Contains(string(src), "The training error is $25\\,\\%$ at all three values.") {
+		t.Error("soft-margin prose no longer quotes 25 % for C = 0.01, 1 and 100")
+	}
+	for _, q := range []string{"C=0.01&step=20", "step=128", "C=100&step=17554"} {
+		p := runSVM(t, SVMSpec(false), q).Panel()
+		if got := counter(p, "error"); got != "25.0 %" || note(p, "bias-range") != nil {
+			t.Errorf("%s: training error %s (b not unique: %v); the prose says 25 %%", q, got, note(p, "bias-range") != nil)
+		}
+	}
+
 	x := runSVM(t, SVMSpec(false), "data=xor&step=2")
 	xn := note(x.Panel(), "bias-range")
 	if xn == nil || !strings.Contains(xn.Text, "every b from −1 to 1") || counter(x.Panel(), "error") != "50.0 %" ||

@@ -419,7 +419,7 @@ func supportTable(pr *svm.Problem, s svm.State, sv []int) Table {
 		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
 	}
 	if len(sv) == 0 {
-		t.More = "none yet"
+		t.More = "none: every αᵢ = 0"
 	}
 	return t
 }

@@ -193,10 +193,16 @@ func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *rende
 	r.s.Label, r.s.Lines = "objective", true
 	r.s.Compare = &render.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
 	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, sig(v), sig(optimum))
+	above := "now " + sig(v-optimum)
+	if v-optimum <= 0 {
+		// A log scale has no place for it: the objective is at the
+		// optimum to rounding.
+		above = fmt.Sprintf("now %s, which a log scale cannot show: at the optimum to rounding", sig(v-optimum))
+	}
 	return &render.History{
 		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
 		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
-			"(dashed). Bottom: how far above the optimum it is, on a log scale, now %s.", t, name, sig(v), sig(optimum), sig(v-optimum)),
+			"(dashed). Bottom: how far above the optimum it is, on a log scale, %s.", t, name, sig(v), sig(optimum), above),
 		Series: []render.Series{r.s, gap},
 	}
 }
