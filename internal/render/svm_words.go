@@ -123,7 +123,7 @@ func (s *svmDraw) describe() string {
 		s.problem(), plural(len(sc.X), "point", "points"), pos, len(sc.X)-pos)
 	switch {
 	case sc.Decision != nil:
-		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the margin band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
+		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
 	case s.linear:
 		fmt.Fprintf(&d, " The boundary w·x + b = 0 has %s; the band between H₋ (w·x + b = −1) and H₊ (w·x + b = +1) is 2/‖w‖ = %s wide, each of them 1/‖w‖ = %s from the boundary.",
 			wb(sc.W, sc.B), sig(2/s.w.norm(), 3), sig(1/s.w.norm(), 3))
