@@ -354,6 +354,25 @@ func TestSVMWordsFitTheState(t *testing.T) {
 			if regexp.MustCompile(`margin (2/‖w‖|band)`).MatchString(words) {
 				t.Errorf("2/‖w‖ called a margin:\n%s", words)
 			}
+			// At a solved soft margin every training error is a support
+			// vector at the cap: misclassified (yᵢf(xᵢ) < 0), or on H with
+			// y = +1, which the kinds note must count, so that "0
+			// misclassified" never sits beside a training error unexplained.
+			if k := note(p, "kinds"); k != nil && p.Status == "converged" {
+				m := regexp.MustCompile(`(\d+) misclassified`).FindStringSubmatch(k.Text)
+				wrong, _ := strconv.Atoi(m[1])
+				if h := regexp.MustCompile(`the (\d+|one) with y = \+1 (are training errors|is a training error)`).FindStringSubmatch(k.Text); h != nil {
+					n, err := strconv.Atoi(h[1])
+					if err != nil {
+						n = 1
+					}
+					wrong += n
+				}
+				_, yf := Columns(r.Points)
+				if got, want := counter(p, "error"), fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(yf))); got != want {
+					t.Errorf("training error %s, but the kinds note accounts for %s: %q", got, want, k.Text)
+				}
+			}
 			if counter(p, "error") != "" && note(p, "error-rule") == nil || note(p, "error-rule") != nil && !strings.Contains(note(p, "error-rule").Fine, "sgn(0) = −1") {
 				t.Errorf("no fine print states the prediction rule beside the training error")
 			}
