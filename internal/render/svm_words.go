@@ -29,6 +29,11 @@ func (s *svmDraw) title() string {
 	if s.sc.Title != "" {
 		return s.sc.Title
 	}
+	if s.noModel() && !s.sc.Stepping {
+		// No classifier to state (a stepping demo keeps two lines, so
+		// the data area stays put).
+		return plural(len(s.sc.X), "point", "points")
+	}
 	line := s.problem()
 	switch _, meet := s.hullMeet(); {
 	case meet:

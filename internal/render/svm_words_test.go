@@ -61,9 +61,16 @@ func TestSVMDesc(t *testing.T) {
 			if tt.scene.Alpha == nil && tt.scene.Kind == nil && strings.Contains(d, "support vector") {
 				t.Errorf("desc = %q counts support vectors of a scene without multipliers", d)
 			}
-			if tt.scene.W == nil && tt.scene.Decision == nil && tt.scene.Alpha == nil && tt.scene.Hull == nil &&
-				(strings.Contains(d, "SVM") || strings.Contains(d, "classifier")) {
-				t.Errorf("desc = %q names a classifier the scene does not have", d)
+			if tt.scene.W == nil && tt.scene.Decision == nil && tt.scene.Alpha == nil && tt.scene.Hull == nil {
+				f, err := SVMFigure(tt.scene)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, text := range []string{d, f.Title} {
+					if strings.Contains(text, "SVM") || strings.Contains(text, "classifier") || strings.Contains(text, "margin") {
+						t.Errorf("%q names a classifier the scene does not have", text)
+					}
+				}
 			}
 		})
 	}
