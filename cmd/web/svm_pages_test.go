@@ -181,7 +181,8 @@ func TestSVMIssue16Words(t *testing.T) {
 
 	// XOR's soft margin is solved at step 2 with w = 0: no "yet", and b
 	// is said not to be unique.
-	if svg := body("/plots/svm-soft.svg?data=xor&step=2"); strings.Contains(svg, "yet") || !strings.Contains(svg, "predicted −1") {
+	if svg := body("/plots/svm-soft.svg?data=xor&step=2"); strings.Contains(svg, "yet") || !strings.Contains(svg, "predicted −1") ||
+		!strings.Contains(svg, "every b from −1 to 1 is optimal") {
 		t.Errorf("/plots/svm-soft.svg?data=xor&step=2 describes a converged run as unfinished or not what it predicts:\n%.2000s", svg)
 	}
 	doc = page("/present/svm-soft?data=xor&step=2")

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -194,6 +195,12 @@ func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMSce
 	}
 	for _, i := range pr.Support(s) {
 		sc.Kind[i] = pr.Kind(s, i).String()
+	}
+	if _, _, free := pr.BiasRange(s); s.Status == algos.Converged && free == 0 {
+		if r, ok := biasInterval(pr, s, scoresWithoutBias(pr, s)); ok {
+			sc.Desc = fmt.Sprintf("No multiplier is free, so b is not unique: every b from %s to %s is optimal, "+
+				"and the figure draws SMO's midpoint, b = %s.", sig(r.lo), sig(r.hi), sig(r.b))
+		}
 	}
 	if pr.P.Kernel.Kind == svm.Linear {
 		sc.W, sc.B = pr.Weights(s), s.B

@@ -184,7 +184,7 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 	p.Notes = append([]Note{errorRuleNote()}, svmNotes(pr, s, sv, u, cmp)...)
 	if r, ok := biasInterval(pr, s, u); ok {
 		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", sig(r.lo), sig(r.hi))
-		p.Notes = append(p.Notes, r.note(pr))
+		p.Notes = append(p.Notes, r.note())
 	}
 	if pr.P.Hard {
 		p.Tables = append(p.Tables, supportTable(pr, s, sv))
@@ -298,7 +298,7 @@ func biasInterval(pr *svm.Problem, s svm.State, u []float64) (biasRange, bool) {
 }
 
 // note says that b is not unique and what that does to the error.
-func (r biasRange) note(pr *svm.Problem) Note {
+func (r biasRange) note() Note {
 	text := fmt.Sprintf("b is not unique: no multiplier is free (0 < αᵢ < C), so no point pins the line to H₊ or H₋, "+
 		"and every b from %s to %s satisfies the KKT conditions with this α and gives the same optimal objective. "+
 		"SMO reports the midpoint, b = %s, as LIBSVM does.", sig(r.lo), sig(r.hi), sig(r.b))
