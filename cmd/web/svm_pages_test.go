@@ -1,10 +1,13 @@
 package main
 
 import (
+	"html"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // TestSVMLessonPages checks both SVM lessons as a student gets them: the
@@ -139,5 +142,76 @@ func TestSVMFigures(t *testing.T) {
 		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.ctype) || !strings.Contains(rec.Body.String(), tt.want) {
 			t.Errorf("GET %s = %d %s, want %s containing %q", tt.target, rec.Code, rec.Header().Get("Content-Type"), tt.ctype, tt.want)
 		}
+	}
+}
+
+// TestSVMIssue16Words checks the states issue 16 found contradicting
+// themselves, as a student gets them: the presenter view and the plots.
+func TestSVMIssue16Words(t *testing.T) {
+	h := newTestServer(t)
+	page := func(target string) *goquery.Document {
+		t.Helper()
+		rec := get(t, h, target)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s = %d: %.300s", target, rec.Code, rec.Body)
+		}
+		return parse(t, rec)
+	}
+	body := func(target string) string {
+		t.Helper()
+		rec := get(t, h, target)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s = %d: %.300s", target, rec.Code, rec.Body)
+		}
+		return html.UnescapeString(rec.Body.String())
+	}
+
+	// OR after step 2 misclassifies a point: its 2/‖w‖ is a band width,
+	// not a margin, and the error counts the wrong prediction.
+	doc := page("/present/svm-hard?data=or&step=2")
+	if text := doc.Text(); strings.Contains(text, "margin 2/‖w‖") {
+		t.Error("/present/svm-hard?data=or&step=2 calls 2/‖w‖ the margin")
+	}
+	if got := strings.TrimSpace(doc.Find(`[data-testid="band"]`).Text()); got != "2" {
+		t.Errorf("band width %q, want 2 (w = (0, 1))", got)
+	}
+	if got := strings.TrimSpace(doc.Find(`[data-testid="error"]`).Text()); got != "25.0 %" {
+		t.Errorf("training error %q, want 25.0 %% (x₂ = (1, 0) on the wrong side of x₂ = ½)", got)
+	}
+
+	// XOR's soft margin is solved at step 2 with w = 0: no "yet", and b
+	// is said not to be unique.
+	if svg := body("/plots/svm-soft.svg?data=xor&step=2"); strings.Contains(svg, "yet") || !strings.Contains(svg, "predicted −1") ||
+		!strings.Contains(svg, "every b from −1 to 1 is optimal") {
+		t.Errorf("/plots/svm-soft.svg?data=xor&step=2 describes a converged run as unfinished or not what it predicts:\n%.2000s", svg)
+	}
+	doc = page("/present/svm-soft?data=xor&step=2")
+	if n := doc.Find(`[data-testid="bias-range"]`).Text(); !strings.Contains(n, "every b from −1 to 1") {
+		t.Errorf("XOR soft margin: bias note %q, want every b from −1 to 1", n)
+	}
+	if got := strings.TrimSpace(doc.Find(`[data-testid="error"]`).Text()); got != "50.0 %" {
+		t.Errorf("XOR soft margin: training error %q, want 50.0 %% (sgn(0) = −1 gets the two −1 points right)", got)
+	}
+	if !strings.Contains(doc.Text(), "sgn(0) = −1") {
+		t.Error("XOR soft margin: the page does not state the prediction rule")
+	}
+
+	// SGD iterates have no support vectors.
+	if svg := body("/plots/svm-sgd.svg?step=2000"); strings.Contains(svg, "support vector") || strings.Contains(svg, "yet") {
+		t.Errorf("/plots/svm-sgd.svg?step=2000 counts support vectors of an SGD iterate:\n%.2000s", svg)
+	}
+
+	// A run the demo stopped at its last step is not running.
+	doc = page("/present/svm-soft?C=1000&step=20000")
+	if got := strings.TrimSpace(doc.Find(`[data-testid="status"]`).Text()); got != "step limit reached" {
+		t.Errorf("C = 1000 at step 20000: status %q, want step limit reached", got)
+	}
+
+	// A negative m − M is not printed on a log panel as if it were there.
+	if svg := body("/plots/svm-soft-history.svg?C=0.001&step=20"); strings.Contains(svg, "gap −") || !strings.Contains(svg, "off the log axis") {
+		t.Errorf("/plots/svm-soft-history.svg?C=0.001&step=20 labels a negative value on a log panel:\n%.1500s", svg)
+	}
+	if svg := body("/plots/svm-hard-history.svg?step=304"); !strings.Contains(svg, "duality gap") || !strings.Contains(svg, "KKT violation m − M") {
+		t.Error("/plots/svm-hard-history.svg does not name the duality gap and the KKT violation apart")
 	}
 }

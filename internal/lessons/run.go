@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
@@ -53,7 +52,7 @@ func (d *Demo) ExecuteFigure(s State, name string) (*Run, error) {
 // StepLimitStatus is the status of a run the demo stops showing at
 // MaxStep before it stops by itself: not "running", since nothing more
 // happens on the page.
-var StepLimitStatus = "stopped at the demo's step limit (" + strconv.Itoa(MaxStep) + ")"
+const StepLimitStatus = "step limit reached"
 
 // atStepLimit gives a panel the status of a run cut off at MaxStep, for
 // every demo alike: its own status there would still read "running".

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -195,6 +196,12 @@ func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMSce
 	for _, i := range pr.Support(s) {
 		sc.Kind[i] = pr.Kind(s, i).String()
 	}
+	if _, _, free := pr.BiasRange(s); s.Status == algos.Converged && free == 0 {
+		if r, ok := biasInterval(pr, s, scoresWithoutBias(pr, s)); ok {
+			sc.Desc = fmt.Sprintf("No multiplier is free, so b is not unique: every b from %s to %s is optimal, "+
+				"and the figure draws SMO's midpoint, b = %s.", sig(r.lo), sig(r.hi), sig(r.b))
+		}
+	}
 	if pr.P.Kernel.Kind == svm.Linear {
 		sc.W, sc.B = pr.Weights(s), s.B
 		return sc
@@ -222,8 +229,11 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 		return "not linearly separable: the hard-margin problem has no solution"
 	}
 	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
+	if svmAtLimit(s) {
+		t += " (step limit: not converged)"
+	}
 	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
-		t += " · margin 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
+		t += " · band 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
 	}
 	if k := pr.P.Kernel; k.Kind != svm.Linear {
 		t += "\n" + kernelName(k) + ", C = " + sig(pr.P.C)

@@ -76,15 +76,32 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *rend
 	r.primal.Label, r.primal.Lines = primalName, true
 	r.dual.Label, r.dual.Lines, r.dual.Compare = "−D(α)", true, &r.primal
 	r.dgap.Label, r.dgap.Log, r.dgap.Lines = "duality gap", true, true
-	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "m(α) − M(α)", true, true
+	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "KKT violation m − M", true, true
 	p := pr.Primal(s)
-	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · gap %s", s.T, sig(s.Dual), primalName, sig(p), sig(s.Gap))
+	dgap := math.Abs(p + s.Dual)
+	kkt, kktDesc := "m − M = "+sig(s.Gap), "now "+sig(s.Gap)
+	switch {
+	// A log axis has no place for a value ≤ 0: say so rather than print
+	// it under a curve that stops.
+	case s.Gap < 0:
+		kkt += " (< 0: off the log axis)"
+		kktDesc = fmt.Sprintf("now %s, which a log scale cannot show: the curve stops where m − M falls below 0, "+
+			"where every KKT condition holds and a whole interval of b is optimal", sig(s.Gap))
+	case s.Gap == 0:
+		kkt += " (off the log axis)"
+		kktDesc = "now exactly 0, which a log scale cannot show: every KKT condition holds exactly"
+	}
+	dgapText := "duality gap " + sig(dgap)
+	if dgap == 0 {
+		dgapText += " (off the log axis)"
+	}
+	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, sig(s.Dual), primalName, sig(p), dgapText, kkt)
 	return &render.History{
 		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
 		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
-			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them on a log scale, now %s. "+
-			"Bottom: the stopping quantity m(α) − M(α) on a log scale, now %s.",
-			s.T, primalName, sig(-s.Dual), sig(p), sig(math.Abs(p+s.Dual)), sig(s.Gap)),
+			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
+			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
+			s.T, primalName, sig(-s.Dual), sig(p), primalName, sig(dgap), kktDesc),
 		Series: []render.Series{r.dual, r.dgap, r.kkt},
 	}
 }
@@ -121,7 +138,7 @@ func kktBars(pr *svm.Problem, s svm.State) render.Bars {
 }
 
 // svmPanel writes the step out with its numbers: which pair SMO chose,
-// how their α moved, and where the objective and the gap stand.
+// how their α moved, and where the objective and the KKT violation stand.
 func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Panel {
 	p := Panel{
 		Status: s.Status.String(),
@@ -138,19 +155,23 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 			Href: softLink(st), LinkText: "Solve these points with a soft margin →"})
 		return p
 	}
+	if svmAtLimit(s) {
+		p.Status, p.Done, p.Bad = StepLimitStatus, true, true
+	}
 	sv := pr.Support(s)
 	w := pr.Weights(s)
-	margin := "—"
+	band := "—"
 	if w != nil && floats.Norm(w, 2) > 0 {
-		margin = sig(2 / floats.Norm(w, 2))
+		band = sig(2 / floats.Norm(w, 2))
 	}
+	u := scoresWithoutBias(pr, s)
 	p.Counters = []Counter{
 		{"SMO step t", strconv.Itoa(s.T), "step"},
 		{"support vectors", strconv.Itoa(len(sv)), "support"},
-		{"margin 2/‖w‖", margin, "margin"},
-		{"training error", fmt.Sprintf("%.1f %%", 100*trainingError(pr, s)), "error"},
+		{"band width 2/‖w‖", band, "band"},
+		{"training error", fmt.Sprintf("%.1f %%", 100*errorAt(pr.Y, u, s.B)), "error"},
 		{"D(α)", sig(s.Dual), "dual"},
-		{"gap m − M", sig(s.Gap), "gap"},
+		{"KKT violation m − M", sig(s.Gap), "gap"},
 	}
 	if pr.P.Kernel.Kind != svm.Linear {
 		p.Counters = slices.Delete(p.Counters, 2, 3) // the band 2/‖w‖ lives in feature space
@@ -159,7 +180,12 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 		svmStep(&p, pr, s)
 	}
 	p.Model = []ModelLine{{Facts: modelFacts(w, s.B)}}
-	p.Notes = svmNotes(pr, s, sv, cmp)
+	// The prediction rule first, under the training error it defines.
+	p.Notes = append([]Note{errorRuleNote()}, svmNotes(pr, s, sv, u, cmp)...)
+	if r, ok := biasInterval(pr, s, u); ok {
+		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", sig(r.lo), sig(r.hi))
+		p.Notes = append(p.Notes, r.note())
+	}
 	if pr.P.Hard {
 		p.Tables = append(p.Tables, supportTable(pr, s, sv))
 	} else {
@@ -167,6 +193,11 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 	}
 	return p
 }
+
+// svmAtLimit reports whether the demo stopped SMO at its last step,
+// MaxStep, before the run converged: the run has stopped, but not by
+// succeeding.
+func svmAtLimit(s svm.State) bool { return s.Status == algos.Running && s.T >= MaxStep }
 
 func modelFacts(w []float64, b float64) []Fact {
 	if w == nil {
@@ -184,31 +215,135 @@ func svmStep(p *Panel, pr *svm.Problem, s svm.State) {
 	p.Lines = []string{
 		fmt.Sprintf("αᵢ: %s → %s and αⱼ: %s → %s; yᵢαᵢ + yⱼαⱼ is unchanged, so Σ αₖyₖ = 0 still holds.",
 			sig(s.OldI), sig(s.Alpha[i]), sig(s.OldJ), sig(s.Alpha[j])),
-		fmt.Sprintf("D(α) = %s; the gap m(α) − M(α) = %s (SMO stops at ε = %s).", sig(s.Dual), sig(s.Gap), sig(pr.P.Tol)),
+		fmt.Sprintf("D(α) = %s; the KKT violation m(α) − M(α) = %s (SMO stops at ε = %s).", sig(s.Dual), sig(s.Gap), sig(pr.P.Tol)),
 	}
 }
 
-// trainingError is the fraction of points on the wrong side of f = 0
-// (a point on it counts as wrong, as it is for sgn).
-func trainingError(pr *svm.Problem, s svm.State) float64 {
-	wrong := 0
+// scoresWithoutBias is f(xᵢ) − b at every training point of state s.
+func scoresWithoutBias(pr *svm.Problem, s svm.State) []float64 {
+	s.B = 0
+	u := make([]float64, len(pr.X))
 	for i, x := range pr.X {
-		if pr.Y[i]*pr.Decision(s, x) <= 0 {
+		u[i] = pr.Decision(s, x)
+	}
+	return u
+}
+
+// predicts is the course's prediction rule: +1 when f > 0, else −1, so
+// sgn(0) = −1 (scikit-learn's decision_function > 0).
+func predicts(f float64) float64 {
+	if f > 0 {
+		return 1
+	}
+	return -1
+}
+
+// errorAt is the training error with offset b, given u = f − b at the
+// points: the fraction of points whose prediction differs from their label.
+func errorAt(y, u []float64, b float64) float64 {
+	wrong := 0
+	for i, v := range u {
+		if predicts(v+b) != y[i] {
 			wrong++
 		}
 	}
-	return float64(wrong) / float64(len(pr.X))
+	return float64(wrong) / float64(len(u))
 }
 
-func svmNotes(pr *svm.Problem, s svm.State, sv []int, cmp *render.SceneLine) []Note {
+// errorRuleNote states the prediction rule beside the training error.
+func errorRuleNote() Note {
+	return Note{TestID: "error-rule", Fine: "Training error: the fraction of points whose prediction sgn(f(xᵢ)) differs from yᵢ, " +
+		"with sgn(0) = −1 (f(x) > 0 predicts +1, as scikit-learn's decision_function > 0 does)."}
+}
+
+// biasRange is the interval of optimal offsets when no multiplier is
+// free, with the training error over it.
+type biasRange struct {
+	lo, hi, b          float64
+	errLo, errHi, errB float64
+}
+
+// biasInterval returns the offsets the KKT conditions allow at a
+// converged state with no free multiplier, when they form an interval
+// wider than the tolerance; ok is false when b is unique.
+func biasInterval(pr *svm.Problem, s svm.State, u []float64) (biasRange, bool) {
+	if s.Status != algos.Converged {
+		return biasRange{}, false
+	}
+	lo, hi, free := pr.BiasRange(s)
+	if free > 0 || !(hi-lo > pr.P.Tol) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return biasRange{}, false
+	}
+	r := biasRange{lo: lo, hi: hi, b: s.B, errLo: 1, errB: errorAt(pr.Y, u, s.B)}
+	// The error changes only where some f(xᵢ) = uᵢ + b crosses 0: try both
+	// ends, each crossing and a point between each two.
+	cuts := []float64{lo, hi}
+	for _, v := range u {
+		if c := -v; c > lo && c < hi {
+			cuts = append(cuts, c)
+		}
+	}
+	slices.Sort(cuts)
+	for k, c := range cuts {
+		try := []float64{c}
+		if k > 0 {
+			try = append(try, (cuts[k-1]+c)/2)
+		}
+		for _, b := range try {
+			e := errorAt(pr.Y, u, b)
+			r.errLo, r.errHi = min(r.errLo, e), max(r.errHi, e)
+		}
+	}
+	return r, true
+}
+
+// note says that b is not unique and what that does to the error.
+func (r biasRange) note() Note {
+	text := fmt.Sprintf("b is not unique: no multiplier is free (0 < αᵢ < C), so no point pins the line to H₊ or H₋, "+
+		"and every b from %s to %s satisfies the KKT conditions with this α and gives the same optimal objective. "+
+		"SMO reports the midpoint, b = %s, as LIBSVM does.", sig(r.lo), sig(r.hi), sig(r.b))
+	if r.errLo == r.errHi {
+		text += fmt.Sprintf(" The training error is %.1f %% for every one of them.", 100*r.errLo)
+	} else {
+		text += fmt.Sprintf(" Over that interval the training error runs from %.1f %% to %.1f %% (%.1f %% at the midpoint).",
+			100*r.errLo, 100*r.errHi, 100*r.errB)
+	}
+	return Note{TestID: "bias-range", Text: text}
+}
+
+func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.SceneLine) []Note {
 	var notes []Note
 	if !pr.P.Hard {
 		counts := map[svm.SVKind]int{}
+		onH, onHPos := 0, 0
 		for _, i := range sv {
-			counts[pr.Kind(s, i)]++
+			k := pr.Kind(s, i)
+			counts[k]++
+			if k == svm.Inside && u[i]+s.B == 0 {
+				onH++
+				if pr.Y[i] > 0 {
+					onHPos++
+				}
+			}
 		}
-		notes = append(notes, Note{TestID: "kinds", Text: fmt.Sprintf("Support vectors: %d on the margin (0 < αᵢ < C), "+
-			"%d inside it and %d misclassified (both αᵢ = C).", counts[svm.OnMargin], counts[svm.Inside], counts[svm.Misclassified])})
+		text := fmt.Sprintf("Support vectors: %d on the margin (0 < αᵢ < C), "+
+			"%d inside it and %d misclassified (both αᵢ = C).", counts[svm.OnMargin], counts[svm.Inside], counts[svm.Misclassified])
+		if onH > 0 {
+			verb := "lie"
+			if onH == 1 {
+				verb = "lies"
+			}
+			text += fmt.Sprintf(" %d of the points inside %s on H itself, f(xᵢ) = 0, which predicts −1: ", onH, verb)
+			switch onHPos {
+			case 0:
+				text += "none of them has y = +1, so none is a training error."
+			case 1:
+				text += "the one with y = +1 is a training error, though not misclassified in the sense yᵢf(xᵢ) < 0."
+			default:
+				text += fmt.Sprintf("the %d with y = +1 are training errors, though not misclassified in the sense yᵢf(xᵢ) < 0.", onHPos)
+			}
+		}
+		notes = append(notes, Note{TestID: "kinds", Text: text})
 	}
 	if s.Status == algos.Converged {
 		rest := "every point is one"
@@ -223,8 +358,19 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, cmp *render.SceneLine) []N
 			sum = "f(x) = Σ αᵢyᵢK(xᵢ, x) + b"
 			rest = strings.Replace(rest, "the line", "the boundary", 1)
 		}
-		notes = append(notes, Note{TestID: "solved", Text: fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
-			"%s sums over the %s only; %s.", sum, plural(len(sv), "support vectors"), rest)})
+		text := fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
+			"%s sums over the %s only; %s.", sum, plural(len(sv), "support vectors"), rest)
+		if w := pr.Weights(s); pr.P.Hard && w != nil {
+			nw := floats.Norm(w, 2)
+			text += fmt.Sprintf(" The margin, the distance from H to the closest points, is 1/‖w‖ = %s; the band between H₋ and H₊ is 2/‖w‖ = %s wide.",
+				sig(1/nw), sig(2/nw))
+		}
+		notes = append(notes, Note{TestID: "solved", Text: text})
+	}
+	if svmAtLimit(s) {
+		notes = append(notes, Note{TestID: "not-converged", Alert: true, Text: fmt.Sprintf("The demo stops at step %d, its last: "+
+			"SMO has not converged, since the KKT violation m(α) − M(α) = %s is still above ε = %s. "+
+			"The line drawn is SMO's iterate at that step, not the solution.", s.T, sig(s.Gap), sig(pr.P.Tol))})
 	}
 	if cmp != nil {
 		notes = append(notes, Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",
@@ -273,7 +419,7 @@ func supportTable(pr *svm.Problem, s svm.State, sv []int) Table {
 		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
 	}
 	if len(sv) == 0 {
-		t.More = "none yet"
+		t.More = "none: every αᵢ = 0"
 	}
 	return t
 }

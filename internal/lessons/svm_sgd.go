@@ -82,13 +82,16 @@ type primalRun struct {
 	optimum   float64
 	optW      []float64
 	optB      float64
-	sampled   int      // Pegasos: the point iteration t drew; −1 otherwise
-	problem   string   // names the trainer and its parameter, for the figure
-	lines     []string // the step written out
-	examined  string
-	changed   bool
-	model     []ModelLine
-	history   *render.History
+	sampled   int // Pegasos: the point iteration t drew; −1 otherwise
+	// trainingError is the fraction of points the drawn line predicts
+	// wrongly, with sgn(0) = −1.
+	trainingError float64
+	problem       string   // names the trainer and its parameter, for the figure
+	lines         []string // the step written out
+	examined      string
+	changed       bool
+	model         []ModelLine
+	history       *render.History
 }
 
 func computeSGD(in Input) (Result, error) {
@@ -115,9 +118,12 @@ func computeSGD(in Input) (Result, error) {
 		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, sig(r.objective), sig(r.optimum)),
 	}
 	margins := make([]float64, len(x))
+	labels, u := make([]float64, len(x)), make([]float64, len(x))
 	for i, row := range x {
-		margins[i] = float64(y[i]) * (floats.Dot(r.w, row) + r.b)
+		labels[i], u[i] = float64(y[i]), floats.Dot(r.w, row)
+		margins[i] = labels[i] * (u[i] + r.b)
 	}
+	r.trainingError = errorAt(labels, u, r.b)
 	return Result{
 		Step: r.t,
 		Done: r.status.Done(),
@@ -187,10 +193,16 @@ func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *rende
 	r.s.Label, r.s.Lines = "objective", true
 	r.s.Compare = &render.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
 	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, sig(v), sig(optimum))
+	above := "now " + sig(v-optimum)
+	if v-optimum <= 0 {
+		// A log scale has no place for it: the objective is at the
+		// optimum to rounding.
+		above = fmt.Sprintf("now %s, which a log scale cannot show: at the optimum to rounding", sig(v-optimum))
+	}
 	return &render.History{
 		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
 		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
-			"(dashed). Bottom: how far above the optimum it is, on a log scale, now %s.", t, name, sig(v), sig(optimum), sig(v-optimum)),
+			"(dashed). Bottom: how far above the optimum it is, on a log scale, %s.", t, name, sig(v), sig(optimum), above),
 		Series: []render.Series{r.s, gap},
 	}
 }
@@ -287,7 +299,7 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*marginError(margins)), "error"},
+			{"training error", fmt.Sprintf("%.1f %%", 100*r.trainingError), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),
@@ -298,6 +310,7 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 	if r.status == algos.IterationLimit {
 		p.Status = "ran its T iterations"
 	}
+	p.Notes = append(p.Notes, errorRuleNote()) // under the training error it defines
 	if r.status == algos.Diverged {
 		p.Notes = append(p.Notes, Note{TestID: "diverged", Alert: true,
 			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})

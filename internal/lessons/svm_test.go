@@ -2,12 +2,19 @@ package lessons
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"html"
 	"math"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // runSVM runs demo spec at the state query q gives.
@@ -243,4 +250,274 @@ func parseSig(t *testing.T, s string) float64 {
 		t.Fatalf("number %q: %v", s, err)
 	}
 	return v
+}
+
+// svmStates is a grid of states of the three SVM demos: each data set at
+// step 0, 1, 2 and the end, and the states issue 16 found wrong (a run at
+// the step limit, XOR's w = 0, C = 0.001 where no multiplier is free).
+func svmStates() []struct {
+	name string
+	spec Spec
+	q    string
+} {
+	type st = struct {
+		name string
+		spec Spec
+		q    string
+	}
+	var out []st
+	for _, data := range []string{"separable", "noisy", "or", "and", "xor"} {
+		for _, step := range []string{"0", "1", "2", "end"} {
+			q := "data=" + data + "&step=" + step
+			out = append(out, st{"svm-hard?" + q, SVMSpec(true), q}, st{"svm-soft?" + q, SVMSpec(false), q},
+				st{"svm-sgd?" + q, SGDSpec(), q})
+		}
+	}
+	return append(out,
+		st{"svm-soft?C=1000&step=20000", SVMSpec(false), "C=1000&step=20000"},
+		st{"svm-soft?C=0.001&step=end", SVMSpec(false), "C=0.001&step=end"},
+		st{"svm-sgd?method=subgradient&step=end", SGDSpec(), "method=subgradient&step=end"},
+		st{"svm-hard?compare=perceptron&step=end", SVMSpec(true), "compare=perceptron&step=end"},
+	)
+}
+
+// svmWords is every word a state shows: the panel's status, counters,
+// step, model, notes and tables, and the plot's and history's titles and
+// descriptions.
+func svmWords(t *testing.T, r *Run) string {
+	t.Helper()
+	p := r.Panel()
+	var b strings.Builder
+	b.WriteString(p.Status + "\n" + p.Examined + "\n" + strings.Join(p.Lines, "\n"))
+	if r.Step == 0 {
+		b.WriteString("\n" + p.Start) // shown at step 0 only
+	}
+	for _, c := range p.Counters {
+		b.WriteString("\n" + c.Label + ": " + c.Value)
+	}
+	for _, m := range p.Model {
+		b.WriteString("\n" + m.Prefix + " " + m.Extra)
+		for _, f := range m.Facts {
+			b.WriteString(" " + f.Sym + " = " + f.Value)
+		}
+	}
+	for _, n := range p.Notes {
+		b.WriteString("\n" + n.Text + " " + n.Fine)
+	}
+	for _, tab := range p.Tables {
+		b.WriteString("\n" + tab.Caption + " " + tab.More)
+	}
+	for _, name := range []string{"", "history"} {
+		var buf bytes.Buffer
+		if ok, err := r.WriteFigure(&buf, name, false); err != nil {
+			t.Fatalf("figure %q: %v", name, err)
+		} else if ok {
+			b.WriteString("\n" + html.UnescapeString(svgText(buf.String())))
+		}
+	}
+	return b.String()
+}
+
+// svgText is the <title> and <desc> of an SVG.
+func svgText(svg string) string {
+	var out []string
+	for _, tag := range []string{"title", "desc"} {
+		if i, j := strings.Index(svg, "<"+tag+">"), strings.Index(svg, "</"+tag+">"); i >= 0 && j > i {
+			out = append(out, svg[i+len(tag)+2:j])
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestSVMWordsFitTheState renders the grid of states and checks the
+// words against the state: a stopped run never says "yet" or "running",
+// a run at the step limit says so, 2/‖w‖ is never called the margin, and
+// the training error counts wrong predictions with sgn(0) = −1.
+func TestSVMWordsFitTheState(t *testing.T) {
+	for _, c := range svmStates() {
+		t.Run(c.name, func(t *testing.T) {
+			r := runSVM(t, c.spec, c.q)
+			p := r.Panel()
+			words := svmWords(t, r)
+			if p.Done && strings.Contains(words, "yet") {
+				t.Errorf("a stopped run (%s) says \"yet\":\n%s", p.Status, words)
+			}
+			if strings.Contains(words, "support vectors yet") || strings.Contains(words, "no classifier yet") {
+				t.Errorf("words promise a future state:\n%s", words)
+			}
+			if p.Status == "running" && (r.Done || r.Step >= MaxStep) {
+				t.Errorf("status running at step %d, but the run has stopped", r.Step)
+			}
+			if r.AtLimit() && (p.Status != "step limit reached" || !p.Done || note(p, "not-converged") == nil) {
+				t.Errorf("at the step limit: status %q, done %v, not-converged note %v", p.Status, p.Done, note(p, "not-converged"))
+			}
+			if regexp.MustCompile(`margin (2/‖w‖|band)`).MatchString(words) {
+				t.Errorf("2/‖w‖ called a margin:\n%s", words)
+			}
+			// At a solved soft margin every training error is a support
+			// vector at the cap: misclassified (yᵢf(xᵢ) < 0), or on H with
+			// y = +1, which the kinds note must count, so that "0
+			// misclassified" never sits beside a training error unexplained.
+			if k := note(p, "kinds"); k != nil && p.Status == "converged" {
+				m := regexp.MustCompile(`(\d+) misclassified`).FindStringSubmatch(k.Text)
+				wrong, _ := strconv.Atoi(m[1])
+				if h := regexp.MustCompile(`the (\d+|one) with y = \+1 (are training errors|is a training error)`).FindStringSubmatch(k.Text); h != nil {
+					n, err := strconv.Atoi(h[1])
+					if err != nil {
+						n = 1
+					}
+					wrong += n
+				}
+				_, yf := Columns(r.Points)
+				if got, want := counter(p, "error"), fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(yf))); got != want {
+					t.Errorf("training error %s, but the kinds note accounts for %s: %q", got, want, k.Text)
+				}
+			}
+			if counter(p, "error") != "" && note(p, "error-rule") == nil || note(p, "error-rule") != nil && !strings.Contains(note(p, "error-rule").Fine, "sgn(0) = −1") {
+				t.Errorf("no fine print states the prediction rule beside the training error")
+			}
+		})
+	}
+}
+
+// TestSVMBiasNotUnique checks the soft margin's states with no free
+// multiplier against the primal alone: with w* fixed, the optimal offsets
+// are the minimisers of b ↦ Σᵢ max(0, 1 − yᵢ(⟨w*, xᵢ⟩ + b)), found here at
+// the kinks of that piecewise linear function; the panel must give that
+// interval, and the training error over it found on a fine grid of b.
+func TestSVMBiasNotUnique(t *testing.T) {
+	for _, q := range []string{"data=xor&step=end", "C=0.001&step=end", "data=xor&C=0.01&step=end"} {
+		t.Run(q, func(t *testing.T) {
+			r := runSVM(t, SVMSpec(false), q)
+			p := r.Panel()
+			x, yf := Columns(r.Points)
+			params := svmParams(r.State, false)
+			params.Tol = 1e-9
+			pr, _, err := svm.New(x, signLabels(yf), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt, err := pr.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := pr.Weights(opt)
+			u := make([]float64, len(x))
+			hinge := func(b float64) float64 {
+				h := 0.0
+				for i := range x {
+					h += math.Max(0, 1-yf[i]*(u[i]+b))
+				}
+				return h
+			}
+			for i, row := range x {
+				u[i] = floats.Dot(w, row)
+			}
+			best, lo, hi := math.Inf(1), math.Inf(1), math.Inf(-1)
+			for i := range x {
+				k := yf[i] - u[i] // a kink: point i on its own hyperplane
+				switch h := hinge(k); {
+				case h < best-1e-9:
+					best, lo, hi = h, k, k
+				case h <= best+1e-9:
+					lo, hi = math.Min(lo, k), math.Max(hi, k)
+				}
+			}
+			n := note(p, "bias-range")
+			if n == nil {
+				t.Fatalf("no note says b is not unique; optimal b in [%v, %v]; notes %+v", lo, hi, p.Notes)
+			}
+			m := regexp.MustCompile(`every b from (\S+) to (\S+) satisfies`).FindStringSubmatch(n.Text)
+			if m == nil {
+				t.Fatalf("note %q gives no interval", n.Text)
+			}
+			if gl, gh := parseSig(t, m[1]), parseSig(t, m[2]); math.Abs(gl-lo) > 2e-3 || math.Abs(gh-hi) > 2e-3 {
+				t.Errorf("note gives b in [%v, %v]; the primal is minimal for b in [%v, %v]", gl, gh, lo, hi)
+			}
+			if !strings.Contains(p.Model[0].Extra, "is optimal") {
+				t.Errorf("the model line b = … does not say b is not unique: %+v", p.Model[0])
+			}
+			// The training error over the interval, on a fine grid.
+			eLo, eHi := 1.0, 0.0
+			for k := 0; k <= 20000; k++ {
+				b := lo + (hi-lo)*float64(k)/20000
+				wrong := 0
+				for i := range x {
+					if (u[i]+b > 0) != (yf[i] > 0) {
+						wrong++
+					}
+				}
+				e := float64(wrong) / float64(len(x))
+				eLo, eHi = math.Min(eLo, e), math.Max(eHi, e)
+			}
+			want := fmt.Sprintf("%.1f %% to %.1f %%", 100*eLo, 100*eHi)
+			if eLo == eHi {
+				want = fmt.Sprintf("%.1f %% for every one", 100*eLo)
+			}
+			if !strings.Contains(n.Text, want) {
+				t.Errorf("note %q; want the training error over the interval, %s", n.Text, want)
+			}
+		})
+	}
+	// With a free multiplier b is pinned, and nothing says otherwise.
+	r := runSVM(t, SVMSpec(false), "step=end")
+	if n := note(r.Panel(), "bias-range"); n != nil || r.Panel().Model[0].Extra != "" {
+		t.Errorf("default soft margin (free multipliers) says b is not unique: %v", n)
+	}
+}
+
+// TestSVMErrorAtZero: at w = 0, b = 0 every prediction is sgn(0) = −1, so
+// the training error is the share of points labelled +1.
+func TestSVMErrorAtZero(t *testing.T) {
+	for _, c := range []struct {
+		spec Spec
+		q    string
+	}{{SVMSpec(true), "step=0"}, {SVMSpec(false), "data=noisy&step=0"}, {SVMSpec(false), "data=xor&step=end"}, {SGDSpec(), "step=0"}} {
+		r := runSVM(t, c.spec, c.q)
+		_, yf := Columns(r.Points)
+		pos := 0
+		for _, y := range yf {
+			if y > 0 {
+				pos++
+			}
+		}
+		want := fmt.Sprintf("%.1f %%", 100*float64(pos)/float64(len(yf)))
+		if got := counter(r.Panel(), "error"); got != want {
+			t.Errorf("%s %s: training error %q at w = 0, b = 0; want %s, the share of +1 points", c.spec.ID, c.q, got, want)
+		}
+	}
+}
+
+// TestSVMHistoryNames checks the SMO history's words against its panels:
+// the middle one is the duality gap, the bottom one the KKT violation
+// m − M, and a value a log panel cannot show is said to be off it, never
+// printed as if it were on it.
+func TestSVMHistoryNames(t *testing.T) {
+	for _, c := range []struct {
+		hard bool
+		q    string
+	}{{true, "step=end"}, {true, "data=or&step=2"}, {false, "C=0.001&step=20"}, {false, "data=xor&step=end"}, {false, "step=5"}} {
+		r := runSVM(t, SVMSpec(c.hard), c.q)
+		h := r.History
+		if h == nil {
+			t.Fatalf("%s: no history", c.q)
+		}
+		if h.Series[1].Label != "duality gap" || h.Series[2].Label != "KKT violation m − M" {
+			t.Errorf("%s: panels %q, %q", c.q, h.Series[1].Label, h.Series[2].Label)
+		}
+		gap := parseSig(t, counter(r.Panel(), "gap"))
+		m := regexp.MustCompile(`m − M = (\S+)( \([^)]*off the log axis\))?`).FindStringSubmatch(h.Title)
+		if m == nil {
+			t.Fatalf("%s: title %q does not name m − M", c.q, h.Title)
+		}
+		if parseSig(t, m[1]) != gap {
+			t.Errorf("%s: title has m − M = %s, the counter %v", c.q, m[1], gap)
+		}
+		if (gap <= 0) != (m[2] != "") {
+			t.Errorf("%s: m − M = %v, title %q: a value ≤ 0 must be said to be off the log axis, and only such", c.q, gap, h.Title)
+		}
+		if strings.Contains(h.Title, "· gap") {
+			t.Errorf("%s: title %q has an unnamed gap", c.q, h.Title)
+		}
+	}
 }

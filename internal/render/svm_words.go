@@ -20,12 +20,18 @@ func (s *svmDraw) title() string {
 	if s.sc.Title != "" {
 		return s.sc.Title
 	}
+	if s.noModel() && !s.sc.Stepping {
+		// No classifier to state (a stepping demo keeps two lines, so
+		// the data area stays put).
+		return plural(len(s.sc.X), "point", "points")
+	}
 	line := s.problem()
 	switch _, meet := s.hullMeet(); {
 	case meet:
 		line += " · not separable"
-	case s.svs() == 0:
-		line += " · no support vectors yet"
+	case s.svs() == 0 && s.sc.Alpha != nil:
+		line += " · no support vectors"
+	case s.svs() == 0: // no multipliers: nothing to count
 	default:
 		line += " · " + plural(s.svs(), "support vector", "support vectors")
 	}
@@ -103,21 +109,26 @@ func (s *svmDraw) describe() string {
 			pos++
 		}
 	}
+	if s.noModel() {
+		// Points only: no classifier to name, and none to describe.
+		fmt.Fprintf(&d, "%s in two dimensions (%d with y = +1, %d with y = −1).",
+			plural(len(sc.X), "point", "points"), pos, len(sc.X)-pos)
+		return d.String()
+	}
 	fmt.Fprintf(&d, "SVM (%s) on %s in two dimensions (%d with y = +1, %d with y = −1).",
 		s.problem(), plural(len(sc.X), "point", "points"), pos, len(sc.X)-pos)
 	switch {
 	case sc.Decision != nil:
-		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the margin band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
+		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
 	case s.linear:
-		fmt.Fprintf(&d, " The boundary w·x + b = 0 has %s; the margin band between H₋ (w·x + b = −1) and H₊ (w·x + b = +1) is 2/‖w‖ = %s wide.",
-			wb(sc.W, sc.B), sig(2/s.w.norm(), 3))
-	case sc.B != 0 && sc.W != nil:
-		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s; there is no boundary.", num(sc.B), className(sign(sc.B), true)[4:])
-	case sc.Hull == nil:
-		d.WriteString(" There is no classifier yet: w = 0, b = 0.")
+		fmt.Fprintf(&d, " The boundary w·x + b = 0 has %s; the band between H₋ (w·x + b = −1) and H₊ (w·x + b = +1) is 2/‖w‖ = %s wide, each of them 1/‖w‖ = %s from the boundary.",
+			wb(sc.W, sc.B), sig(2/s.w.norm(), 3), sig(1/s.w.norm(), 3))
+	case sc.W != nil:
+		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s (a prediction is +1 only where f > 0); there is no boundary.",
+			num(sc.B), className(sign(sc.B), true)[4:])
 	}
-	if n := s.svs(); n == 0 && sc.Hull == nil {
-		d.WriteString(" No support vectors yet.")
+	if n := s.svs(); n == 0 && sc.Alpha != nil && sc.Hull == nil {
+		d.WriteString(" Every αᵢ is 0: no support vectors.")
 	} else if n > 0 {
 		fmt.Fprintf(&d, " %s: %s.", plural(n, "support vector", "support vectors"), strings.ReplaceAll(s.kinds(), " · ", ", "))
 	}
@@ -155,4 +166,11 @@ func (s *svmDraw) describe() string {
 		}
 	}
 	return d.String()
+}
+
+// noModel reports whether the scene has points only: no weights, no
+// decision function, no multipliers and no certificate.
+func (s *svmDraw) noModel() bool {
+	sc := s.sc
+	return sc.W == nil && sc.Decision == nil && sc.Alpha == nil && sc.Hull == nil && sc.Kind == nil
 }

@@ -30,12 +30,19 @@ func TestSVMDesc(t *testing.T) {
 		{"hull", hullScene(), []string{"Not linearly separable", "the 4 points with certificate weight λᵢ > 0", "meet at (0, 0)"}},
 		{"kernel", kernelScene(), []string{"kernel SVM, C = 10", "decision function f is shown as a field",
 			"5 support vectors: 2 on the margin, 2 inside the margin, 1 misclassified."}},
-		{"before a solve", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
-			[]string{"There is no classifier yet", "No support vectors yet."}},
+		{"points only", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1},
+			[]string{"2 points in two dimensions (1 with y = +1, 1 with y = −1)."}},
+		{"state 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, Alpha: []float64{0, 0}, W: []float64{0, 0}},
+			[]string{"w = 0, so f is the constant b = 0 and every point is predicted −1", "Every αᵢ is 0: no support vectors."}},
+		{"w = 0 at the optimum", SVMScene{X: [][]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, Y: []int{-1, 1, 1, -1}, C: 1,
+			Alpha: []float64{1, 1, 1, 1}, W: []float64{0, 0}, Kind: []string{SVInside, SVInside, SVInside, SVInside}},
+			[]string{"every point is predicted −1", "4 support vectors: 4 inside the margin."}},
 		{"w = 0, b > 0", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: 1, W: []float64{0, 0}, B: 0.5},
 			[]string{"w = 0, so f is the constant b = 0.5 and every point is predicted +1"}},
-		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, Desc: "The OR data."},
+		{"caller's desc first", SVMScene{X: [][]float64{{0, 0}}, Y: []int{1}, C: 1, W: []float64{1, 0}, Desc: "The OR data."},
 			[]string{"The OR data. SVM (soft margin"}},
+		{"an iterate", SVMScene{X: [][]float64{{0, 0}, {1, 1}}, Y: []int{1, -1}, C: math.Inf(1), W: []float64{-1, -1}, B: 1,
+			Problem: "Pegasos, λ = 0.01"}, []string{"2/‖w‖ = 1.41 wide, each of them 1/‖w‖ = 0.707 from the boundary"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,6 +50,26 @@ func TestSVMDesc(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(d, w) {
 					t.Errorf("desc = %q\nwant it to contain %q", d, w)
+				}
+			}
+			// No state says "yet": a scene cannot tell a run that goes on
+			// from one that has ended. Without multipliers there are no
+			// support vectors to count, and without a model no classifier.
+			if strings.Contains(d, "yet") {
+				t.Errorf("desc = %q says \"yet\"", d)
+			}
+			if tt.scene.Alpha == nil && tt.scene.Kind == nil && strings.Contains(d, "support vector") {
+				t.Errorf("desc = %q counts support vectors of a scene without multipliers", d)
+			}
+			if tt.scene.W == nil && tt.scene.Decision == nil && tt.scene.Alpha == nil && tt.scene.Hull == nil {
+				f, err := SVMFigure(tt.scene)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, text := range []string{d, f.Title} {
+					if strings.Contains(text, "SVM") || strings.Contains(text, "classifier") || strings.Contains(text, "margin") {
+						t.Errorf("%q names a classifier the scene does not have", text)
+					}
 				}
 			}
 		})

@@ -142,3 +142,31 @@ func (p *Problem) Violations(s State) []float64 {
 	}
 	return v
 }
+
+// BiasRange returns the offsets b that the KKT conditions allow with the
+// multipliers of s, f(x) − b held fixed, and the number of free
+// multipliers, 0 < αᵢ < C (LIBSVM's bound tests). A free multiplier pins
+// b: its point must lie on H₊ or H₋. With none free, every b in [lo, hi]
+// satisfies them, where
+//
+//	lo = max over {αₜ = 0, yₜ = +1} ∪ {αₜ = C, yₜ = −1} of vₜ
+//	hi = min over {αₜ = 0, yₜ = −1} ∪ {αₜ = C, yₜ = +1} of vₜ
+//
+// with vₜ = yₜ − (f(xₜ) − b), the bias that puts point t on its own
+// supporting hyperplane (a point at 0 keeps its score ≥ 1, one at C keeps
+// it ≤ 1). These are m(α) and M(α) then, so hi − lo ≥ −Tol at a converged
+// state, where every such b gives the optimal primal value: b is not
+// unique, and LIBSVM's rho takes the midpoint, s.B. lo = −∞ or hi = +∞
+// when its set is empty.
+// With a free multiplier lo = hi = s.B.
+func (p *Problem) BiasRange(s State) (lo, hi float64, free int) {
+	var t tally
+	t.reset()
+	for k, g := range s.G {
+		t.see(p.Y[k], s.Alpha[k], g, k, p.c)
+	}
+	if t.nFree > 0 {
+		return s.B, s.B, t.nFree
+	}
+	return -t.ub, -t.lb, 0
+}
