@@ -174,7 +174,7 @@ func (r kernelRun) panel(st State) Panel {
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf(
 		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
 			"found by coordinate descent on the dual of the same problem.", sig(r.objective-r.optimum))})
-	p.Notes = append(p.Notes, ruleNote())
+	p.Notes = append(p.Notes, ruleNote(signRule))
 	p.Tables = append(p.Tables, weightTable(r))
 	return p
 }

@@ -45,7 +45,7 @@ func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
 			}
 		}
 		if !slices.ContainsFunc(p.Notes, func(n Note) bool { return n.TestID == "prediction-rule" }) {
-			p.Notes = append(p.Notes, ruleNote())
+			p.Notes = append(p.Notes, ruleNote(signRule))
 		}
 		if !ok {
 			p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
@@ -106,14 +106,6 @@ func predictionError(margins []float64, y []int) float64 {
 		}
 	}
 	return float64(wrong) / float64(len(margins))
-}
-
-// ruleNote is the fine print beside a kernel demo's errors: the course's
-// one prediction rule.
-func ruleNote() Note {
-	return Note{TestID: "prediction-rule", Text: "A prediction is sgn(f(x)), with sgn(0) = −1.",
-		Fine: "As scikit-learn's decision_function(x) > 0. An error counts the points predicted wrong, " +
-			"so while f = 0 (every weight 0, no bias) exactly the +1 points count as errors."}
 }
 
 // marginError is the fraction of margins yᵢf(xᵢ) that are ≤ 0: the

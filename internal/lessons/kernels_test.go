@@ -425,7 +425,7 @@ func TestKernelErrorsAtZero(t *testing.T) {
 		if got, want := counter(p, "heldout"), share(ty); got != want {
 			t.Errorf("%s %q: held-out error %s at f = 0, want %s", tc.spec.ID, tc.q, got, want)
 		}
-		if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Text, "sgn(0) = −1") {
+		if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Fine, "sgn(0) = −1") {
 			t.Errorf("%s %q: no note stating sgn(0) = −1", tc.spec.ID, tc.q)
 		}
 	}

@@ -75,7 +75,7 @@ func (r *logisticRun) panel(st State) Panel {
 	if r.k > 0 {
 		r.describeStep(&p)
 	}
-	p.Notes = append([]Note{{TestID: "prediction-rule", Fine: signRule}}, r.notes(norm)...)
+	p.Notes = append([]Note{ruleNote(signRule)}, r.notes(norm)...)
 	return p
 }
 
@@ -91,13 +91,6 @@ func noMinimiserStop(grad float64) string {
 
 // signRule is how the logistic and perceptron demos predict from a score
 // and count errors, in the words of the panels' small print.
-const signRule = "A prediction is ŷ = +1 where f(x) = w·x + b > 0 and −1 where f(x) ≤ 0 (sgn 0 = −1, as scikit-learn's " +
-	"decision_function > 0, so at w = 0, b = 0 every point is predicted −1); the errors count the points with ŷ ≠ y."
-
-// argmaxRule is signRule for the classes of softmax regression.
-const argmaxRule = "A prediction is the class with the largest score s_c (the largest P(c | x)); a tie goes to the lowest " +
-	"class, so at W = 0, b = 0 every point is predicted class 0. The training error counts the points whose prediction is not their class."
-
 // predictSign is the class a score predicts: +1 for f > 0, −1 otherwise
 // (sgn 0 = −1, so at w = 0, b = 0 every point is predicted −1).
 func predictSign(f float64) int {

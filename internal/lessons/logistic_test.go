@@ -468,7 +468,7 @@ func TestPredictionRule(t *testing.T) {
 			}
 		}
 		n := note(p, "prediction-rule")
-		if n == nil || !(strings.Contains(n.Fine, "sgn 0 = −1") || strings.Contains(n.Fine, "tie going to the lowest class") ||
+		if n == nil || !(strings.Contains(n.Fine, "sgn(0) = −1") || strings.Contains(n.Fine, "a tie going to the lowest class") ||
 			strings.Contains(n.Fine, "a tie goes to the lowest class")) {
 			t.Errorf("%s %s: no small print stating the prediction rule: %+v", tt.spec.ID, tt.q, n)
 		}

@@ -354,7 +354,7 @@ func (r *softmaxRun) panel() Panel {
 		Status: logisticStatus(s.Status, s.GradNorm), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
 		Start:  fmt.Sprintf("Start: W = 0 and b = 0, so every class has probability 1/%d everywhere. Press → or Step for the first iteration.", r.sm.C),
 		Tables: []Table{r.probeTable()},
-		Notes:  []Note{{TestID: "prediction-rule", Fine: argmaxRule}},
+		Notes:  []Note{ruleNote(argmaxRule)},
 	}
 	for c, w := range s.Model.W {
 		p.Model = append(p.Model, ModelLine{Prefix: "class " + strconv.Itoa(c) + ":",

@@ -251,10 +251,7 @@ func errorAt(y, u []float64, b float64) float64 {
 }
 
 // errorRuleNote states the prediction rule beside the training error.
-func errorRuleNote() Note {
-	return Note{TestID: "error-rule", Fine: "Training error: the fraction of points whose prediction sgn(f(xᵢ)) differs from yᵢ, " +
-		"with sgn(0) = −1 (f(x) > 0 predicts +1, as scikit-learn's decision_function > 0 does)."}
-}
+func errorRuleNote() Note { return ruleNote(signRule) }
 
 // biasRange is the interval of optimal offsets when no multiplier is
 // free, with the training error over it.

@@ -373,7 +373,7 @@ func TestSVMWordsFitTheState(t *testing.T) {
 					t.Errorf("training error %s, but the kinds note accounts for %s: %q", got, want, k.Text)
 				}
 			}
-			if counter(p, "error") != "" && note(p, "error-rule") == nil || note(p, "error-rule") != nil && !strings.Contains(note(p, "error-rule").Fine, "sgn(0) = −1") {
+			if counter(p, "error") != "" && note(p, "prediction-rule") == nil || note(p, "prediction-rule") != nil && !strings.Contains(note(p, "prediction-rule").Fine, "sgn(0) = −1") {
 				t.Errorf("no fine print states the prediction rule beside the training error")
 			}
 		})

@@ -1,0 +1,18 @@
+package lessons
+
+// The course's one prediction rule, which every classifier demo counts
+// its errors by and states in small print beside them. It is scikit-
+// learn's: a score of exactly 0 predicts −1 (decision_function(x) > 0),
+// and a tie between classes goes to the lowest label.
+
+// signRule is the rule for two classes and a score f(x).
+const signRule = "A prediction is sgn(f(x)) with sgn(0) = −1: f(x) > 0 predicts +1 and f(x) ≤ 0 predicts −1, " +
+	"as scikit-learn's decision_function(x) > 0 does, so while f = 0 every point is predicted −1. " +
+	"The training error is the fraction of points predicted wrong."
+
+// argmaxRule is signRule for several classes.
+const argmaxRule = "A prediction is the class with the largest score; a tie goes to the lowest class, " +
+	"so while every score is 0 every point is predicted class 0. The training error is the fraction of points predicted wrong."
+
+// ruleNote states the rule in the small print of a panel.
+func ruleNote(rule string) Note { return Note{TestID: "prediction-rule", Fine: rule} }
