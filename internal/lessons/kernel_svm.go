@@ -108,20 +108,6 @@ func predictionError(margins []float64, y []int) float64 {
 	return float64(wrong) / float64(len(margins))
 }
 
-// marginError is the fraction of margins yᵢf(xᵢ) that are ≤ 0: the
-// training error counted from margins alone, which calls f = 0 wrong for
-// both labels. The kernel demos use predictionError, which follows the
-// course's rule sgn(0) = −1.
-func marginError(margins []float64) float64 {
-	wrong := 0
-	for _, m := range margins {
-		if m <= 0 {
-			wrong++
-		}
-	}
-	return float64(wrong) / float64(len(margins))
-}
-
 // sweepMaxIter bounds each solve of the sweep, so that an ill-conditioned
 // kernel (a degree-10 polynomial at γ = 1000) costs a fraction of a
 // second, not millions of SMO steps; the chart says when a solve stopped
