@@ -19,7 +19,9 @@ type stateTexts struct {
 	figs   []string
 }
 
-func (st stateTexts) all() []string { return append(append([]string{st.status}, st.panel...), st.figs...) }
+func (st stateTexts) all() []string {
+	return append(append([]string{st.status}, st.panel...), st.figs...)
+}
 
 var svgWords = regexp.MustCompile(`(?s)<(?:title|desc|text)[^>]*>([^<]*)</(?:title|desc|text)>`)
 

@@ -28,6 +28,9 @@ func superscript(n int) string { return textfmt.Sup(n) }
 // pct formats a rate as a percentage with two decimals: "15.87 %".
 func pct(r float64) string { return textfmt.Pct(r, 2) }
 
+// rate formats an error rate as a percentage with one decimal: "12.5 %".
+func rate(r float64) string { return textfmt.Pct(r, 1) }
+
 // paren wraps negative numbers in brackets for use inside a product.
 func paren(s string) string {
 	if strings.HasPrefix(s, "−") {

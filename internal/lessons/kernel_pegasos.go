@@ -146,7 +146,7 @@ func (r kernelRun) panel(st State) Panel {
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*predictionError(r.margins, r.labels())), "error"},
+			{"training error", rate(predictionError(r.margins, r.labels())), "error"},
 			{"points with yᵢf(xᵢ) < 1", strconv.Itoa(active), "active"},
 			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
 		},

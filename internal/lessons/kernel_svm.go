@@ -41,7 +41,7 @@ func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
 		f := func(x []float64) float64 { return pr.Decision(s, x) }
 		for i, c := range p.Counters {
 			if c.TestID == "error" {
-				p.Counters[i].Value = fmt.Sprintf("%.1f %%", 100*errorRate(f, pr.X, labelsOf(pr)))
+				p.Counters[i].Value = rate(errorRate(f, pr.X, labelsOf(pr)))
 			}
 		}
 		if !slices.ContainsFunc(p.Notes, func(n Note) bool { return n.TestID == "prediction-rule" }) {
@@ -68,8 +68,8 @@ func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
 }
 
 // heldOutCounter shows the error on n held-out points.
-func heldOutCounter(rate float64, n int) Counter {
-	return Counter{fmt.Sprintf("held-out error (%d points)", n), fmt.Sprintf("%.1f %%", 100*rate), "heldout"}
+func heldOutCounter(r float64, n int) Counter {
+	return Counter{fmt.Sprintf("held-out error (%d points)", n), rate(r), "heldout"}
 }
 
 func usesGamma(k svm.KernelKind) bool { return k == svm.Poly || k == svm.RBF || k == svm.Laplace }

@@ -52,7 +52,7 @@ func (r *logisticRun) panel(st State) Panel {
 			{"J(w, b)", sig(s.Objective), "objective"},
 			{"‖∇J‖", sig(s.GradNorm), "grad"},
 			{"‖w‖", sig(norm), "wnorm"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*fraction(r.wrong)), "error"},
+			{"training error", rate(fraction(r.wrong)), "error"},
 		},
 		Status: logisticStatus(s.Status, s.GradNorm),
 		Done:   s.Status.Done(),

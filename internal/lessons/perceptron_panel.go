@@ -26,7 +26,7 @@ func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"epoch", strconv.Itoa(s.CurrentEpoch()), "epoch"},
 			{word, strconv.Itoa(s.Mistakes), "mistakes"},
-			{errLabel, fmt.Sprintf("%.1f %%", 100*pr.TrainingError(s)), "error"},
+			{errLabel, rate(pr.TrainingError(s)), "error"},
 		},
 		Status: s.Status.String(),
 		Done:   s.Status.Done(),

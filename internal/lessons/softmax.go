@@ -348,7 +348,7 @@ func (r *softmaxRun) panel() Panel {
 			{"iteration k", strconv.Itoa(r.k), "step"},
 			{"J(W, b)", sig(s.Objective), "objective"},
 			{"‖∇J‖", sig(s.GradNorm), "grad"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*r.trainingError()), "error"},
+			{"training error", rate(r.trainingError()), "error"},
 			{"prediction at q", "class " + strconv.Itoa(s.Model.Predict(r.q[:])), "probe-class"},
 		},
 		Status: logisticStatus(s.Status, s.GradNorm), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,

@@ -169,7 +169,7 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 		{"SMO step t", strconv.Itoa(s.T), "step"},
 		{"support vectors", strconv.Itoa(len(sv)), "support"},
 		{"band width 2/‖w‖", band, "band"},
-		{"training error", fmt.Sprintf("%.1f %%", 100*errorAt(pr.Y, u, s.B)), "error"},
+		{"training error", rate(errorAt(pr.Y, u, s.B)), "error"},
 		{"D(α)", sig(s.Dual), "dual"},
 		{"KKT violation m − M", sig(s.Gap), "gap"},
 	}

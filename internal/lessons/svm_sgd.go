@@ -299,7 +299,7 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", sig(r.objective), "objective"},
 			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", fmt.Sprintf("%.1f %%", 100*r.trainingError), "error"},
+			{"training error", rate(r.trainingError), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),
