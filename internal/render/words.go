@@ -65,7 +65,7 @@ func (sc *scene) scheme() string {
 }
 
 func (sc *scene) errorRate() string {
-	return strconv.FormatFloat(100*float64(sc.wrong)/float64(len(sc.pr.X)), 'f', 1, 64) + " %"
+	return textfmt.Pct(float64(sc.wrong)/float64(len(sc.pr.X)), 1)
 }
 
 // heading is the plot title: the state in a line ("step 5 · epoch 2 ·
