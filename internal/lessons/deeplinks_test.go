@@ -48,7 +48,7 @@ func TestDeepLinkNumbers(t *testing.T) {
 			var shown []float64
 			var queries string
 			for _, l := range links {
-				link := html.UnescapeString(l[1])
+				link := html.UnescapeString(l[1] + l[2])
 				queries += " " + link
 				if _, done := states[link]; !done {
 					states[link] = linkedNumbers(t, c, slug, link)
@@ -72,7 +72,7 @@ func TestDeepLinkNumbers(t *testing.T) {
 					t.Errorf("%s: cannot read %q", slug, num)
 					continue
 				}
-				if !showsNumber(shown, want, half) {
+				if !showsNumber(shown, want, half) && !(subtracted(text, loc) && showsNumber(shown, -want, half)) {
 					t.Errorf("%s: the prose quotes %s («%s») beside %s, whose states do not show it (list it in notFromState if it is not read off them)",
 						slug, num, around(text, loc), strings.TrimSpace(queries))
 				}
@@ -91,11 +91,19 @@ func TestDeepLinkNumbers(t *testing.T) {
 
 // notFromState lists the decimals in linked paragraphs that are not read
 // off the linked state, by "<lesson> <number as written>", with why.
-var notFromState = map[string]string{}
+var notFromState = map[string]string{
+	// linear-regression
+	"linear-regression 0.04":   "derived: the noise floor σ² = 0.2² of the default data, not the held-out MSE beside it",
+	"linear-regression 0.1414": "derived: √(nλ) = √0.02 for n = 2, λ = 0.01; the note writes the extra columns as √(nλ)·eᵢ",
+	"linear-regression 0.30":   "arithmetic on the quoted intercept: (0.279 + 6)/21",
+	"linear-regression 0.83":   "derived: 1 − η·μ = 1 − 0.25·2/3, with μ ≈ 2/3 (0.6734) the Hessian's smaller eigenvalue, which the panel does not show",
+}
 
 var (
-	blockRe    = regexp.MustCompile(`(?s)<(p|li|td|th|figcaption|dd)\b[^>]*>.*?</(?:p|li|td|th|figcaption|dd)>`)
-	deepLinkRe = regexp.MustCompile(`href="(/(?:lessons|present)/[^"?#]+\?[^"#]*)(?:#[^"]*)?"`)
+	blockRe = regexp.MustCompile(`(?s)<(p|li|td|th|figcaption|dd)\b[^>]*>.*?</(?:p|li|td|th|figcaption|dd)>`)
+	// deepLinkRe finds a link to a demo state: a query, or (the canonical
+	// link to a lesson's demo in its default state) none but a #demo-… anchor.
+	deepLinkRe = regexp.MustCompile(`href="(?:(/(?:lessons|present)/[^"?#]+\?[^"#]*)(?:#[^"]*)?|(/lessons/[^"?#]+#demo-[^"]*))"`)
 	tagRe      = regexp.MustCompile(`<[^>]*>`)
 	texSciRe   = regexp.MustCompile(`(\d(?:\.\d+)?)\s*\\(?:cdot|times)\s*10\^\{?([−-]?)(\d+)\}?`)
 	// decimalRe finds a decimal as the prose writes it: a minus, digits
@@ -133,6 +141,11 @@ func around(s string, loc []int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// subtracted reports whether the number at loc follows a binary minus
+// ("0.82x − 0.19x³"): the prose may write a negative coefficient the
+// state shows, −0.19, as a positive number subtracted.
+func subtracted(text string, loc []int) bool { return strings.HasSuffix(text[:loc[0]], "− ") }
 
 // proseNumber reads a number, and the half-width of the interval its
 // digits stand for: 0.0311 is [0.03105, 0.03115].
@@ -196,8 +209,17 @@ func linkedNumbers(t *testing.T, c *Course, slug, link string) []float64 {
 	if !ok {
 		return nil
 	}
+	texts := st.all()
+	// The panel's tables are on the page too (textsOf keeps only their
+	// captions).
+	for _, tb := range r.Panel().Tables {
+		texts = append(texts, tb.Head...)
+		for _, row := range tb.Rows {
+			texts = append(texts, row...)
+		}
+	}
 	var out []float64
-	for _, x := range st.all() {
+	for _, x := range texts {
 		for _, m := range numRe.FindAllString(x, -1) {
 			if v, _, ok := proseNumber(m); ok {
 				out = append(out, v)
@@ -217,6 +239,12 @@ func stateOfLink(c *Course, link string) (*Demo, State, error) {
 	var d *Demo
 	switch dir, name := path.Split(u.Path); dir {
 	case "/lessons/":
+		// A link without a query shows its anchor's demo in its default state.
+		if id, ok := strings.CutPrefix(u.Fragment, "demo-"); ok && u.RawQuery == "" {
+			if first, err := c.Active(name, q); err == nil && first.ID != id {
+				q.Set(keyDemo, id)
+			}
+		}
 		if d, err = c.Active(name, q); err != nil {
 			return nil, State{}, err
 		}
@@ -249,5 +277,86 @@ func TestProseNumber(t *testing.T) {
 	}
 	if got := proseText(`<a href="x">f</a> $= 2.2 \cdot 10^{-9}$, $33\,566.5$ and $-1$`); got != "f $= 2.2·10⁻⁹$, $33 566.5$ and $−1$" {
 		t.Errorf("proseText = %q", got)
+	}
+}
+
+// TestDeepLinkForms checks what TestDeepLinkNumbers counts as a link to a
+// state and what it reads off one: a link without a query to a #demo-…
+// anchor is that demo's default state, the panel's table cells are
+// shown numbers, and a number after a binary minus may be shown negative.
+func TestDeepLinkForms(t *testing.T) {
+	c, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := c.Active("linear-regression", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ href, demo string }{
+		{`href="/lessons/linear-regression?demo=ridge#demo-ridge"`, "ridge"},
+		{`href="/lessons/linear-regression#demo-` + first.ID + `"`, first.ID},
+		{`href="/lessons/linear-regression#demo-ridge"`, "ridge"},
+		{`href="/lessons/linear-regression#mle"`, ""},
+		{`href="/lessons/linear-regression"`, ""},
+	} {
+		m := deepLinkRe.FindStringSubmatch(tt.href)
+		if m == nil {
+			if tt.demo != "" {
+				t.Errorf("%s: not read as a link to a state", tt.href)
+			}
+			continue
+		}
+		if tt.demo == "" {
+			t.Errorf("%s: read as a link to a state", tt.href)
+			continue
+		}
+		d, s, err := stateOfLink(c, m[1]+m[2])
+		if err != nil {
+			t.Errorf("%s: %v", tt.href, err)
+			continue
+		}
+		if d.ID != tt.demo {
+			t.Errorf("%s: demo %s, want %s", tt.href, d.ID, tt.demo)
+		}
+		if tt.href == `href="/lessons/linear-regression#demo-ridge"` && s.Encode(ForPage) != d.Default().Encode(ForPage) {
+			t.Errorf("%s: state %q, want the default", tt.href, s.Encode(ForPage))
+		}
+	}
+
+	link := "/lessons/linear-regression?demo=ridge"
+	d, s, err := stateOfLink(c, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Execute(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := linkedNumbers(t, c, "linear-regression", link)
+	cells := 0
+	for _, tb := range r.Panel().Tables {
+		for _, row := range tb.Rows {
+			for _, cell := range row {
+				for _, n := range numRe.FindAllString(cell, -1) {
+					v, half, _ := proseNumber(n)
+					if cells++; !showsNumber(shown, v, half) {
+						t.Errorf("%s: the table shows %s, the test reads no such number", link, n)
+					}
+				}
+			}
+		}
+	}
+	if cells == 0 {
+		t.Errorf("%s: no table to read", link)
+	}
+
+	text := proseText(`shrunk to $0.82x - 0.19x^3$, between $-0.5$ and $1 - 0.25$`)
+	var after []bool
+	for _, loc := range decimalRe.FindAllStringIndex(text, -1) {
+		after = append(after, subtracted(text, loc))
+	}
+	if fmt.Sprint(after) != "[false true false true]" {
+		t.Errorf("after a binary minus in %q: %v, want [false true false true]", text, after)
 	}
 }
