@@ -135,7 +135,8 @@ func captionGrid(t *testing.T, d *Demo) []State {
 	return out
 }
 
-// stopQueries reach the ways a run stops that the data sets alone do not.
+// stopQueries reach the ways a run stops that the data sets alone do
+// not, and states that once printed wrong.
 var stopQueries = map[string][]string{
 	"perceptron": {"data=xor&step=end", "data=xor&stop=epochs&epochs=3&step=end"},
 	"svm-soft":   {"C=1000&step=20000", "C=0.001&step=end", "data=xor&step=end"},
@@ -143,6 +144,8 @@ var stopQueries = map[string][]string{
 	"gd":         {"t=0.2&step=500", "t=0.21&step=20", "method=newton&objective=logistic&step=500"},
 	"ls-gd":      {"eta=1&step=50", "eta=1.05&step=end"},
 	"logistic":   {"data=separable&step=20000"},
+	"reg-losses": {"epsilon=1"}, // a negative intercept: "+ −" once
+	"ridge":      {"eps=1", "lambda=0.1"},
 }
 
 var (
@@ -206,6 +209,8 @@ func TestCaptionsAgreeWithState(t *testing.T) {
 						t.Errorf("%s: a hyphen for a minus in %q", where, x)
 					case negativeZero.MatchString(x):
 						t.Errorf("%s: −0 in %q", where, x)
+					case strings.Contains(x, "+ −") || strings.Contains(x, "− −"):
+						t.Errorf("%s: a sign written twice in %q", where, x)
 					case strings.Contains(x, "NaN"):
 						t.Errorf("%s: NaN in %q", where, x)
 					}

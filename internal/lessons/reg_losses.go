@@ -144,7 +144,7 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 	title += fmt.Sprintf("\nHuber (δ = %s) %s · ε-insensitive (ε = %s) %s", sig(fits[2].param), dec2(fits[2].w), sig(fits[3].param), dec2(fits[3].w))
 	desc := fmt.Sprintf("%d observations with a straight line fitted under four losses:", len(xy))
 	for _, f := range fits {
-		desc += fmt.Sprintf(" %s y = %s·x + %s;", f.name(), sig(f.w), sig(f.b))
+		desc += fmt.Sprintf(" %s %s;", f.name(), lineText(f.w, f.b))
 	}
 	desc += " the band around the ε-insensitive line is the tube inside which a residual costs nothing."
 	if marked >= 0 {

@@ -105,10 +105,10 @@ func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, e
 	if lambda > 0 {
 		detail = fmt.Sprintf("\nridge λ = %s: w = %s", sig(lambda), vec(rg.W))
 	}
-	desc := fmt.Sprintf("The points (0, 1) and (%s, −1), and the least-squares line through both, y = %s·x + %s, "+
-		"whose slope −2/ε grows without bound as ε shrinks.", sig(eps), sig(ls.W[0]), sig(ls.W[1]))
+	desc := fmt.Sprintf("The points (0, 1) and (%s, −1), and the least-squares line through both, %s, "+
+		"whose slope −2/ε grows without bound as ε shrinks.", sig(eps), lineText(ls.W[0], ls.W[1]))
 	if lambda > 0 {
-		desc += fmt.Sprintf(" The ridge line with λ = %s is y = %s·x + %s.", sig(lambda), sig(rg.W[0]), sig(rg.W[1]))
+		desc += fmt.Sprintf(" The ridge line with λ = %s is %s.", sig(lambda), lineText(rg.W[0], rg.W[1]))
 	}
 	return graphFigure(title+detail, desc, ridgeView, layers, []render.LegendItem{
 		{Label: "least squares (λ = 0)", Thumbs: []plot.Thumbnailer{lsg}},
