@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // kernelsSections are the kernel lesson's top-level sections, in page
@@ -203,4 +206,49 @@ func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
 	if strings.Contains(q3, "Only the points near the diagonal") {
 		t.Error("Q3 still says only points near the diagonal are positive")
 	}
+}
+
+// TestProseKernelsHandComputationLive checks the numbers the "hand
+// computation, live" item reads off the linked iteration 3 against a
+// fresh replay of kernelized SGD: the score and β₁ of the update, the
+// weights ᾱ₁, ᾱ₂ of the panel's table, and the score of (0, 1), which the
+// prose works out from them.
+func TestProseKernelsHandComputationLive(t *testing.T) {
+	const slug, query = "kernels", "aseed=24&data=xor&demo=kernel-pegasos&lambda=0.25&step=3"
+	replay := func(t *testing.T, r *Run) (*svm.KernelPegasos, svm.KernelPegasosState) {
+		x, yf := Columns(r.Points)
+		kp, s0, err := svm.NewKernelPegasos(x, signLabels(yf), svm.KernelPegasosParams{Kernel: kernelOf(r.State),
+			Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := algos.Replay(kp, s0, r.Step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return kp, s
+	}
+	checkClaims(t, []proseClaim{
+		{Slug: slug, Query: query, From: "the panel shows the score", To: ". Its training error",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, s := replay(t, r)
+				if s.I != 0 || !s.Violated {
+					t.Errorf("iteration 3 draws x%d (violated %v), want x1 with an update", s.I+1, s.Violated)
+				}
+				return []float64{s.Margin, s.Beta[0], s.Avg[0], s.Avg[1]}
+			}},
+		{Slug: slug, Query: query, From: `\approx`, To: ", is wrong too",
+			Want: func(t *testing.T, r *Run) []float64 {
+				kp, s := replay(t, r)
+				x, _ := Columns(r.Points)
+				if x[2][0] != 0 || x[2][1] != 1 {
+					t.Fatalf("x3 = %v, want (0, 1)", x[2])
+				}
+				f := kp.Score(s, x[2])
+				if want := -5.0/9*math.Exp(-1) + 2.0/9*math.Exp(-2); math.Abs(f-want) > 1e-9 {
+					t.Errorf("f(0, 1) = %g, want −5/9·e⁻¹ + 2/9·e⁻² = %g", f, want)
+				}
+				return []float64{f}
+			}},
+	})
 }

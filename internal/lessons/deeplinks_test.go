@@ -97,6 +97,15 @@ var notFromState = map[string]string{
 	"linear-regression 0.1414": "derived: √(nλ) = √0.02 for n = 2, λ = 0.01; the note writes the extra columns as √(nλ)·eᵢ",
 	"linear-regression 0.30":   "arithmetic on the quoted intercept: (0.279 + 6)/21",
 	"linear-regression 0.83":   "derived: 1 − η·μ = 1 − 0.25·2/3, with μ ≈ 2/3 (0.6734) the Hessian's smaller eigenvalue, which the panel does not show",
+
+	// kernels
+	"kernels −0.17": "f(0, 1) = −5/9·e⁻¹ + 2/9·e⁻², worked out in the prose from the weights the linked panel lists",
+
+	// logistic-regression
+	"logistic-regression 1.5":     "the growth of ‖w‖ per Newton step past the tolerance (31.98 − 30.45 between the linked steps 23 and 24); TestProseLogisticClaims runs the steps on",
+	"logistic-regression 2.7":     "the factor J falls by per Newton step past the tolerance (about e; 2.014·10⁻¹⁰/7.415·10⁻¹¹ between the linked steps 23 and 24); TestProseLogisticClaims runs the steps on",
+	"logistic-regression 11.8":    "the bound √(2 log 2/λ) on ‖w*‖ at λ = 0.01, derived in the prose; TestProseLogisticClaims computes it",
+	"logistic-regression −0.0001": "the sum of the three rounded weight vectors the linked panel lists (the exact sum is 0); TestProseLogisticClaims adds them up",
 }
 
 var (

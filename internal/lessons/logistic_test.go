@@ -583,6 +583,61 @@ func TestProseLogisticClaims(t *testing.T) {
 				}
 				return []float64{s.Objective, floats.Norm(s.Model.W, 2), s.GradNorm}
 			}},
+		// Past its tolerance Newton's method would go on taking full
+		// steps, each adding the same to ‖w‖ and dividing J by the same
+		// factor (about e): run five more and compare them.
+		{Slug: slug, Query: "data=separable&method=newton&step=24", From: "each adding about", To: ", as the last one did",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, m, s := logisticProblem(t, r)
+				var grow, fall []float64
+				for range 5 {
+					prev := s
+					s.Status = algos.Running
+					if s = m.Step(s); s.Trials != 1 {
+						t.Fatalf("step %d is not a full step (%d trials)", s.T, s.Trials)
+					}
+					grow = append(grow, floats.Norm(s.Model.W, 2)-floats.Norm(prev.Model.W, 2))
+					fall = append(fall, prev.Objective/s.Objective)
+				}
+				for k := range grow {
+					if math.Abs(grow[k]-grow[0]) > 0.01*grow[0] || math.Abs(fall[k]-fall[0]) > 0.01*fall[0] {
+						t.Errorf("the steps past 24 differ: ‖w‖ grows by %v, J falls by %v", grow, fall)
+					}
+				}
+				return []float64{floats.Sum(grow) / 5, floats.Sum(fall) / 5}
+			}},
+		// The bound √(2 log 2/λ) on ‖w*‖, and the minimiser inside it.
+		{Slug: slug, Query: "data=separable&lambda=0.01&method=newton&step=8", From: "well inside the bound", To: "; gradient",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, _, s := logisticProblem(t, r)
+				bound := math.Sqrt(2 * math.Log(2) / r.State.Float("lambda"))
+				if !r.Done || floats.Norm(s.Model.W, 2) > bound {
+					t.Errorf("‖w*‖ = %g is not a minimiser inside the bound %g (done %v)", floats.Norm(s.Model.W, 2), bound, r.Done)
+				}
+				return []float64{bound}
+			}},
+		// The weights as the panel rounds them, and their sum.
+		{Slug: slug, Query: "demo=softmax&step=2154", From: "weight vectors the panel lists:", To: "as promised",
+			Want: func(t *testing.T, r *Run) []float64 {
+				_, s := softmaxReplay(t, r)
+				round := func(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+				var ws, sum []float64
+				sum = make([]float64, 2)
+				for _, w := range s.Model.W {
+					for k, v := range w {
+						ws = append(ws, round(v))
+						sum[k] += round(v)
+					}
+				}
+				var bs []float64
+				for _, b := range s.Model.B {
+					bs = append(bs, round(b))
+				}
+				if math.Abs(floats.Sum(s.Model.B)) > 1e-9 || math.Abs(sum[0]) > 2e-4 || math.Abs(sum[1]) > 2e-4 {
+					t.Errorf("the weights do not add up to 0: Σw %v, Σb %g", sum, floats.Sum(s.Model.B))
+				}
+				return append(append(append(ws, sum...), bs...), 0)
+			}},
 		{Slug: slug, Query: "demo=softmax&q1=-0.166&q2=-0.543&step=2154", From: "the probabilities read", To: ": equal",
 			Want: func(t *testing.T, r *Run) []float64 {
 				_, s := softmaxReplay(t, r)
