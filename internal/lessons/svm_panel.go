@@ -381,8 +381,11 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.S
 func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string {
 	pm := lineMargin(pr, cmp.W, cmp.B)
 	w := pr.Weights(s)
-	if w == nil || pm <= 0 {
+	if pm <= 0 {
 		return "It does not separate the points."
+	}
+	if w == nil || floats.Norm(w, 2) == 0 {
+		return fmt.Sprintf("Its closest point is %s away; the SVM has no line while w = 0.", sig(pm))
 	}
 	return fmt.Sprintf("Its closest point is %s away; the SVM's closest points are %s away.", sig(pm), sig(lineMargin(pr, w, s.B)))
 }

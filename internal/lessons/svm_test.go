@@ -521,3 +521,21 @@ func TestSVMHistoryNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareNoteAtStepZero: before SMO's first step w = 0, so the SVM has
+// no line and no closest point to compare with the perceptron's.
+func TestCompareNoteAtStepZero(t *testing.T) {
+	for _, q := range []string{"compare=perceptron&data=or", "compare=perceptron&data=or&step=4"} {
+		p := runSVM(t, SVMSpec(true), q).Panel()
+		n := note(p, "compare")
+		if n == nil {
+			t.Fatalf("%s: no compare note", q)
+		}
+		if strings.Contains(n.Text, "closest points are 0 away") {
+			t.Errorf("%s: %q", q, n.Text)
+		}
+		if q == "compare=perceptron&data=or" && !strings.Contains(n.Text, "no line while w = 0") {
+			t.Errorf("%s: %q does not say the SVM has no line yet", q, n.Text)
+		}
+	}
+}

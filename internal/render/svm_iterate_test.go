@@ -31,3 +31,28 @@ func TestSVMFigureIterateHasNoKinds(t *testing.T) {
 		t.Errorf("an optimum's figure names no kinds: %s", f.Desc)
 	}
 }
+
+// TestSVMFigureIterateWeightsNotZero: an iterate with nonzero weights is
+// never described as "every αᵢ is 0" (kernel-pegasos at step 3 said so
+// beside a panel listing two nonzero weights).
+func TestSVMFigureIterateWeightsNotZero(t *testing.T) {
+	sc := SVMScene{
+		X: [][]float64{{-1, 0}, {1, 0}}, Y: []int{-1, 1}, Alpha: []float64{-0.5556, 0.2222}, C: 1,
+		Decision: func(x1, _ float64) float64 { return x1 },
+		Pair:     [2]int{1, -1},
+	}
+	f, err := SVMFigure(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if regexp.MustCompile(`Every αᵢ is 0`).MatchString(f.Desc) {
+		t.Errorf("an iterate with weights %v says every αᵢ is 0: %s", sc.Alpha, f.Desc)
+	}
+	sc.Alpha = []float64{0, 0}
+	if f, err = SVMFigure(sc); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`Every αᵢ is 0`).MatchString(f.Desc) {
+		t.Errorf("all-zero weights are not said to be zero: %s", f.Desc)
+	}
+}

@@ -127,7 +127,7 @@ func (s *svmDraw) describe() string {
 		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s (a prediction is +1 only where f > 0); there is no boundary.",
 			num(sc.B), className(sign(sc.B), true)[4:])
 	}
-	if n := s.svs(); n == 0 && sc.Alpha != nil && sc.Hull == nil {
+	if n := s.svs(); n == 0 && sc.Alpha != nil && sc.Hull == nil && allZero(sc.Alpha) {
 		d.WriteString(" Every αᵢ is 0: no support vectors.")
 	} else if n > 0 {
 		fmt.Fprintf(&d, " %s: %s.", plural(n, "support vector", "support vectors"), strings.ReplaceAll(s.kinds(), " · ", ", "))
@@ -173,4 +173,14 @@ func (s *svmDraw) describe() string {
 func (s *svmDraw) noModel() bool {
 	sc := s.sc
 	return sc.W == nil && sc.Decision == nil && sc.Alpha == nil && sc.Hull == nil && sc.Kind == nil
+}
+
+// allZero reports whether every entry of v is 0.
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
