@@ -430,3 +430,46 @@ func TestBrowserLinksLandOnDemo(t *testing.T) {
 		inView("without JavaScript, " + c.action)
 	}
 }
+
+// TestBrowserTablesWholeAndNarrowScreens checks that a demo's tables show
+// every row they have (the loss table lost "squared", the curse table
+// stopped at D = 50, in boxes 16rem high), and that on a phone 390 px
+// wide no page is wider than the screen, the outline of the current demo
+// included.
+func TestBrowserTablesWholeAndNarrowScreens(t *testing.T) {
+	ctx, base := newBrowser(t)
+	clipped := `[...document.querySelectorAll(".panel-table")].filter(b => b.scrollHeight > b.clientHeight + 1).map(b => b.dataset.testid)`
+	for _, c := range []struct{ path, last string }{
+		{"/present/loss-gallery", "squared"},
+		{"/present/curse", "1000"},
+	} {
+		openPage(t, ctx, base, c.path)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](clipped))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 {
+			t.Errorf("%s: tables %v scroll: not every row shows", c.path, got)
+		}
+		last, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const r = [...document.querySelectorAll(".panel-table tbody tr")].pop();
+			return r ? r.cells[0].textContent.trim() : ""; })()`))
+		if err != nil || !strings.HasPrefix(last, c.last) {
+			t.Errorf("%s: last row starts %q (%v), want %q", c.path, last, err, c.last)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/lessons/perceptron#demo-perceptron", "/lessons/gradient-descent#demo-loss-gallery",
+		"/lessons/knn-bayes#demo-curse", "/lessons/soft-margin-svm#demo-svm-sgd", "/lessons/logistic-regression", "/present/svm-soft"} {
+		openPage(t, ctx, base, path)
+		time.Sleep(200 * time.Millisecond)
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w[0] > w[1] {
+			t.Errorf("%s at 390 px: the page is %.0f px wide, the screen %.0f", path, w[0], w[1])
+		}
+	}
+}

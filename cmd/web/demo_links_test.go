@@ -128,3 +128,24 @@ func TestFigureLinkLabels(t *testing.T) {
 		t.Errorf("link to the Gram matrix reads %q", got)
 	}
 }
+
+// TestNoEmptyBoxes renders every demo in its default state and checks
+// that no box is drawn empty: the step box of a demo with no step, model
+// or start text (the loss gallery showed an empty bordered box), and the
+// status of a demo that has none to tell.
+func TestNoEmptyBoxes(t *testing.T) {
+	h := newTestServer(t)
+	course, err := lessons.DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range course.Demos {
+		doc := parse(t, get(t, h, d.PresentPath()))
+		doc.Find(`[data-testid="update"], [data-testid="status"], .counters dd, .panel-table`).Each(func(_ int, s *goquery.Selection) {
+			if strings.TrimSpace(s.Text()) == "" {
+				html, _ := goquery.OuterHtml(s)
+				t.Errorf("%s: an empty box: %.200s", d.ID, html)
+			}
+		})
+	}
+}
