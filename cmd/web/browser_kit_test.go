@@ -84,7 +84,9 @@ func TestBrowserClickKeepsDemoInPlace(t *testing.T) {
 		{"/lessons/perceptron", "perceptron", 3},
 		{"/lessons/soft-margin-svm", "svm-soft", 2},
 		{"/lessons/soft-margin-svm", "svm-sgd", 2},
+		{"/lessons/kernels", "kernel-pegasos", 2},
 		{"/present/svm-hard", "svm-hard", 2},
+		{"/present/gd", "gd", 2},
 	} {
 		openPage(t, ctx, base, c.path)
 		scrollDemoTo(t, ctx, c.id, 0)

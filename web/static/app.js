@@ -41,12 +41,15 @@
     return last || best;
   }
 
-  // mark outlines the current demo, and stops a demo playing once the
-  // keys have moved on to another.
+  // mark outlines the current demo, and stops a demo playing once it has
+  // left the window.
   var shownID = null;
   function mark() {
     var p = current(), id = p ? p.id : null;
-    if (timer && playingID !== id) setPlaying(false);
+    if (timer) {
+      var q = document.getElementById(playingID);
+      if (!q || seen(q).px <= 0) setPlaying(false);
+    }
     if (id === shownID && (!p || sectionOf(p).classList.contains("current"))) return;
     shownID = id;
     document.querySelectorAll(".demo.current").forEach(function (s) { s.classList.remove("current"); });
@@ -143,7 +146,8 @@
   // gives → and ← to the demo, and keeps only the keys it acts on itself.
 
   // released is a text box whose value was applied with Enter: the keys
-  // are the demo's again until the reader types in it.
+  // are the demo's again until the reader types in it. (Enter in a
+  // textarea is a new line, and releases nothing.)
   var released = null;
 
   function textual(t) {
@@ -171,7 +175,7 @@
     var t = e.target;
     if (textual(t) && t !== released) {
       if (e.key === "Escape") t.blur();
-      else if (e.key === "Enter") released = t;
+      else if (e.key === "Enter" && t.tagName === "INPUT") released = t;
       return;
     }
     if (e.key === "Enter" || keepsKey(t, e.key)) return;
@@ -339,13 +343,13 @@
     if (!d.shouldSwap) return;
     kept = { id: tgt.id, top: sectionOf(tgt).getBoundingClientRect().top, focus: describe(document.activeElement, tgt) };
   });
-  document.addEventListener("htmx:afterSwap", function () { restore(false); });
-  document.addEventListener("htmx:afterSettle", function (e) {
-    restore(true);
-    var p = e.detail && e.detail.elt && e.detail.elt.closest ? e.detail.elt.closest(".demo-panel") : null;
-    markPlay(p || document.getElementById(playingID));
-    markSoon();
+  document.addEventListener("htmx:afterSwap", function () {
+    restore(false);
+    if (timer) markPlay(document.getElementById(playingID));
   });
+  document.addEventListener("htmx:afterSettle", function () { restore(true); markSoon(); });
+  // Back and forward put an earlier page back: find the current demo anew.
+  document.addEventListener("htmx:historyRestore", function () { shownID = null; markSoon(); });
   document.addEventListener("htmx:sendError", function (e) {
     var d = e.detail, tgt = d.target || (d.requestConfig && d.requestConfig.target);
     if (tgt && tgt.classList && tgt.classList.contains("demo-panel")) {
