@@ -337,7 +337,8 @@
       // A refused value or step: say why, and keep the state shown.
       d.shouldSwap = false;
       d.isError = false;
-      refuse(tgt, d.requestConfig && d.requestConfig.elt, messageOf(d.xhr));
+      var failed = d.xhr.status >= 500 ? "The server failed on this step (the demo keeps its state): " : "";
+      refuse(tgt, d.requestConfig && d.requestConfig.elt, failed + messageOf(d.xhr), !failed);
       return;
     }
     if (!d.shouldSwap) return;
@@ -353,7 +354,7 @@
   document.addEventListener("htmx:sendError", function (e) {
     var d = e.detail, tgt = d.target || (d.requestConfig && d.requestConfig.target);
     if (tgt && tgt.classList && tgt.classList.contains("demo-panel")) {
-      refuse(tgt, d.requestConfig && d.requestConfig.elt, "The server could not be reached; the demo shows the last state it sent.");
+      refuse(tgt, d.requestConfig && d.requestConfig.elt, "The server could not be reached; the demo shows the last state it sent.", false);
     }
   });
 
@@ -377,7 +378,9 @@
   // refuse shows msg beside what asked: the form whose value was refused
   // (which goes back to the values of the state shown, so the form and the
   // plot agree), else under the demo's step controls. A playing demo stops.
-  function refuse(panel, elt, msg) {
+  // refused says the server turned the request down (a 4xx), rather than
+  // failed or could not be reached.
+  function refuse(panel, elt, msg, refused) {
     if (timer && playingID === panel.id) setPlaying(false);
     var form = elt && elt.closest ? elt.closest("form") : null;
     var box = form && panel.contains(form) && form.querySelector('[data-role="form-error"]');
@@ -386,6 +389,6 @@
     panel.querySelectorAll('[data-role="form-error"], [data-role="demo-error"]').forEach(function (b) {
       if (b !== box) b.textContent = "";
     });
-    box.textContent = (form ? "Not applied: " : "Refused: ") + msg;
+    box.textContent = (!refused ? "" : form ? "Not applied: " : "Refused: ") + msg;
   }
 })();
