@@ -431,6 +431,22 @@ func TestBrowserLinksLandOnDemo(t *testing.T) {
 		}
 		inView("without JavaScript, " + c.action)
 	}
+	// The algorithm form without JavaScript: its Apply button submits to
+	// the form's action, and the page lands on the demo.
+	seed := `#panel-svm-sgd form.param-form input[type="number"][name="aseed"]`
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(seed)),
+		chromedp.KeyEvent(kb.End),
+		chromedp.KeyEvent("7"),
+		chromedp.Click(chromedp.CSS(`#panel-svm-sgd form.param-form button[type="submit"]`)),
+	); err != nil {
+		t.Fatalf("without JavaScript, applying the form: %v", err)
+	}
+	if err := poll(ctx, `location.search.includes("aseed=17") && location.hash === "#demo-svm-sgd"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Fatalf("without JavaScript, Apply: location %q, want aseed=17 and the demo's anchor", loc)
+	}
+	inView("without JavaScript, Apply")
 }
 
 // TestBrowserTablesWholeAndNarrowScreens checks that a demo's tables show
