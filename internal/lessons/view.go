@@ -94,7 +94,7 @@ type DemoView struct {
 }
 
 // Figure is an extra panel, inline, with its standalone URL. Label names
-// it for a reader: "KKT violations per point".
+// it for a reader: "KKT violation of each point".
 type Figure struct{ Name, Label, SVG, URL string }
 
 // ClassChoice is a label a click can add.
