@@ -72,6 +72,8 @@ func TestBrowserKeyboardStepping(t *testing.T) {
 	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
 		t.Fatalf("htmx did not load: %v", err)
 	}
+	// The keys drive a demo in view: scroll to it, as a reader does.
+	scrollDemoTo(t, ctx, "perceptron", 0)
 	// Mark the document: a full page load would lose the mark, an htmx
 	// swap keeps it.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.marginMark = true`)); err != nil {
@@ -150,6 +152,7 @@ func TestBrowserClickPlayBack(t *testing.T) {
 	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
 		t.Fatal(err)
 	}
+	scrollDemoTo(t, ctx, "perceptron", 0)
 	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
 	// empty space, so a +1 point is added there.
 	if err := clickData(ctx, 1.25, 0.5); err != nil {

@@ -103,7 +103,10 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		}
 		varyOn(c, hxRequest)
 		if partial {
-			c.Response().Header().Set(hxPushURL, self)
+			// The permalink with the demo's anchor: a reload or a copy of
+			// the address bar lands on the demo (history ignores the
+			// fragment when it looks a state up).
+			c.Response().Header().Set(hxPushURL, view.Links.Self)
 			return renderHTML(c, http.StatusOK, tl.Demo(view))
 		}
 		if lesson == nil {
@@ -284,7 +287,7 @@ func handleUpload(d *lessons.Demo) echo.HandlerFunc {
 		if _, err := d.Execute(s); err != nil {
 			return bad(err)
 		}
-		return c.Redirect(http.StatusSeeOther, s.URL(d.LessonPath())+"#demo-"+d.ID)
+		return c.Redirect(http.StatusSeeOther, s.URL(d.LessonPath())+d.Anchor())
 	}
 }
 

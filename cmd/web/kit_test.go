@@ -166,10 +166,10 @@ func TestKitServesAnyDemo(t *testing.T) {
 	if doc.Find(`#panel-perceptron`).Length() != 1 || doc.Find(`#panel-toy-gd`).Length() != 1 {
 		t.Fatal("the lesson page does not hold both demos")
 	}
-	if href, _ := doc.Find(`#panel-toy-gd a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?demo=toy-gd&step=3" {
+	if href, _ := doc.Find(`#panel-toy-gd a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?demo=toy-gd&step=3#demo-toy-gd" {
 		t.Errorf("toy next = %q", href)
 	}
-	if href, _ := doc.Find(`#panel-perceptron a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?step=1" {
+	if href, _ := doc.Find(`#panel-perceptron a[data-action="next"]`).Attr("href"); href != "/lessons/perceptron?step=1#demo-perceptron" {
 		t.Errorf("perceptron next = %q (the other demo stays at its default)", href)
 	}
 	if c, _ := doc.Find(`#panel-toy-gd figure.plot`).Attr("data-click"); c != "start" {

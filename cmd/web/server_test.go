@@ -177,7 +177,7 @@ func TestPerceptronPartial(t *testing.T) {
 	if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="panel-perceptron"`) {
 		t.Errorf("partial is not just the demo panel: %.100s", body)
 	}
-	if got := rec.Header().Get("HX-Push-Url"); got != "/lessons/perceptron?step=2" {
+	if got := rec.Header().Get("HX-Push-Url"); got != "/lessons/perceptron?step=2#demo-perceptron" {
 		t.Errorf("HX-Push-Url = %q", got)
 	}
 }

@@ -62,13 +62,19 @@ type Note struct {
 // DemoView is the view model of a demo panel.
 type DemoView struct {
 	ID, Title string
+	SectionID string // the demo's section, which the Anchor names
 	PanelID   string // the element htmx swaps
 	Page      string // the path the controls lead to
-	Present   bool   // the presenter view
-	Static    bool   // one state: no step controls
-	Step      int
-	Speed     int
-	Plot      string // inline SVG
+	// Anchor is "#" and the id of the demo's section on a lesson page, so
+	// that a link or a form without JavaScript lands on the demo, not at
+	// the top of a long page; "" in the presenter view, where the demo is
+	// the page.
+	Anchor  string
+	Present bool // the presenter view
+	Static  bool // one state: no step controls
+	Step    int
+	Speed   int
+	Plot    string // inline SVG
 	// FrameJSON tells the page's script where the data area sits inside
 	// the plot and where the points are, so a click maps to (x₁, x₂).
 	FrameJSON string
@@ -87,8 +93,9 @@ type DemoView struct {
 	Hidden    func(except ...string) []Field
 }
 
-// Figure is an extra panel, inline, with its standalone URL.
-type Figure struct{ Name, SVG, URL string }
+// Figure is an extra panel, inline, with its standalone URL. Label names
+// it for a reader: "KKT violation of each point".
+type Figure struct{ Name, Label, SVG, URL string }
 
 // ClassChoice is a label a click can add.
 type ClassChoice struct {
@@ -96,7 +103,10 @@ type ClassChoice struct {
 	Checked      bool
 }
 
-// Links are the URLs of the demo's controls, each a complete state.
+// Links are the URLs of the demo's controls, each a complete state. On a
+// lesson page the state links (Self to End, and Lesson) end with the demo's
+// anchor, so that a step without JavaScript, a copied link or a reload
+// lands on the demo; the figure and data URLs do not.
 type Links struct {
 	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
@@ -116,7 +126,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		return nil, err
 	}
 	v := &DemoView{
-		ID: d.ID, Title: d.Title, PanelID: "panel-" + d.ID, Page: page,
+		ID: d.ID, Title: d.Title, SectionID: d.SectionID(), PanelID: "panel-" + d.ID, Page: page, Anchor: d.anchorOn(page),
 		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: s.Int("speed"),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
 		Forms: d.forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
@@ -149,7 +159,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Panels = append(v.Panels, Figure{Name: name, SVG: svg, URL: withQuery(d.PanelPath(name), s.Encode(ForPlot))})
+		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: withQuery(d.PanelPath(name), s.Encode(ForPlot))})
 	}
 	v.Classes = classChoices(d, r.Points, s.Int("class"))
 	return v, nil
@@ -200,10 +210,25 @@ func classChoices(d *Demo, pts []Point, current int) []ClassChoice {
 	return out
 }
 
+// SectionID is the id of the demo's section on the page that shows it.
+func (d *Demo) SectionID() string { return "demo-" + d.ID }
+
+// Anchor is the fragment that names the demo's section on its lesson page.
+func (d *Demo) Anchor() string { return "#" + d.SectionID() }
+
+// anchorOn is the demo's anchor on the lesson page, "" on any other page.
+func (d *Demo) anchorOn(page string) string {
+	if page == d.LessonPath() {
+		return d.Anchor()
+	}
+	return ""
+}
+
 func (d *Demo) links(s State, final bool, page string) Links {
-	at := func(k int) string { return s.AtStep(k).URL(page) }
+	anchor := d.anchorOn(page)
+	at := func(k int) string { return s.AtStep(k).URL(page) + anchor }
 	l := Links{
-		Self:  s.URL(page),
+		Self:  s.URL(page) + anchor,
 		Reset: at(0),
 		Prev:  at(max(s.Step-1, 0)),
 		Next:  at(min(s.Step+1, MaxStep)),
@@ -223,7 +248,40 @@ func (d *Demo) links(s State, final bool, page string) Links {
 		l.CSV = withQuery(d.CSVPath(), s.Encode(ForData))
 		l.Data = d.DataPath()
 	}
-	l.Lesson = s.URL(d.LessonPath()) + "#" + "demo-" + d.ID
+	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()
 	l.Present = s.URL(d.PresentPath())
 	return l
+}
+
+// figureLabels name the demos' further figures (Spec.Panels) for a
+// reader, by figure name, or by "<demo ID>/<name>" where two demos use one
+// name for different figures. TestFigureLabels checks that every figure
+// of the course has one.
+var figureLabels = map[string]string{
+	"alpha":                "α of each point",
+	"kkt":                  "KKT violation of each point",
+	"gamma":                "Training and held-out error against γ",
+	"gram":                 "Gram matrix",
+	"eigen":                "Eigenvalues of the Gram matrix",
+	"lift":                 "Points lifted to three dimensions",
+	"k":                    "Error against k",
+	"norm":                 "‖w‖ against ε",
+	"lambda":               "Bias² and variance against λ",
+	"bias-variance/degree": "Bias² and variance against the degree",
+	"interpolation/degree": "Error against the degree",
+	"reg-losses/losses":    "The four losses of a residual",
+	"svm-sgd/losses":       "Losses of the score y·f(x)",
+}
+
+// FigureLabel names the demo's figure name for a reader, as a link to it
+// says: "KKT violation of each point". A figure without a label keeps its
+// name, which TestFigureLabels reports.
+func (d *Demo) FigureLabel(name string) string {
+	if l, ok := figureLabels[d.ID+"/"+name]; ok {
+		return l
+	}
+	if l, ok := figureLabels[name]; ok {
+		return l
+	}
+	return name
 }

@@ -1,92 +1,206 @@
 // Margin's demo script. Everything works without it (links and forms);
-// with it: keyboard stepping, play/pause, click-to-edit points, copy link.
+// with it: keyboard stepping, play/pause, click-to-edit points, copy link,
+// and the server's refusals shown beside the control that asked.
 // Steps themselves are server-rendered and swapped in by htmx.
 (function () {
   "use strict";
-  var timer = null;
 
-  // A page may hold several demos; keys and play act on the one last
-  // used (clicked or focused), at first the first one.
-  var currentID = null;
-  function panel() {
-    return (currentID && document.getElementById(currentID)) || document.querySelector(".demo-panel");
+  // ---- Which demo the keys drive ----------------------------------------
+  //
+  // A page may hold several demos. The keys drive the current one: the
+  // demo last used (clicked, focused, stepped) while at least half of it
+  // is in the window, else the one most in view. Only demos that step
+  // count: a static demo has no steps to take. The current demo carries
+  // the class "current" on its section, which the stylesheet outlines.
+  var lastID = null;
+
+  function sectionOf(p) { return p.closest(".demo") || p; }
+  function steps(p) { return !!p.querySelector(".stepper"); }
+
+  // seen is how much of p is in the window: the share of what could be
+  // (a demo taller than the window counts as whole when it fills it), and
+  // the pixels.
+  function seen(p) {
+    var r = sectionOf(p).getBoundingClientRect(), h = window.innerHeight;
+    var px = Math.max(0, Math.min(r.bottom, h) - Math.max(r.top, 0));
+    var room = Math.min(r.height, h);
+    return { share: room > 0 ? px / room : 0, px: px };
   }
+
+  function current() {
+    var best = null, bestSeen = null, last = null;
+    document.querySelectorAll(".demo-panel").forEach(function (p) {
+      if (!steps(p)) return;
+      var v = seen(p);
+      if (v.px <= 0) return;
+      if (p.id === lastID && v.share >= 0.5) last = p;
+      if (!best || v.share > bestSeen.share || (v.share === bestSeen.share && v.px > bestSeen.px)) {
+        best = p; bestSeen = v;
+      }
+    });
+    return last || best;
+  }
+
+  // mark outlines the current demo, and stops a demo playing once it has
+  // left the window.
+  var shownID = null;
+  function mark() {
+    var p = current(), id = p ? p.id : null;
+    if (timer) {
+      var q = document.getElementById(playingID);
+      if (!q || seen(q).px <= 0) setPlaying(false);
+    }
+    if (id === shownID && (!p || sectionOf(p).classList.contains("current"))) return;
+    shownID = id;
+    document.querySelectorAll(".demo.current").forEach(function (s) { s.classList.remove("current"); });
+    if (p) sectionOf(p).classList.add("current");
+  }
+  var markQueued = false;
+  function markSoon() {
+    if (markQueued) return;
+    markQueued = true;
+    window.requestAnimationFrame(function () { markQueued = false; mark(); });
+  }
+  window.addEventListener("scroll", markSoon, { passive: true });
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("DOMContentLoaded", mark);
+  window.addEventListener("load", mark);
+
   function use(el) {
     var p = el && el.closest ? el.closest(".demo-panel") : null;
-    if (p && p.id !== currentID) {
-      if (timer) setPlaying(false);
-      currentID = p.id;
-    }
+    if (!p) return;
+    lastID = p.id;
+    markSoon();
   }
   document.addEventListener("focusin", function (e) { use(e.target); });
 
-  // act follows a control's link. Presses that arrive while a step is
-  // loading wait their turn (up to a few), so fast key repeats never race
-  // the swap or fall back to a full page load.
+  // ---- Steps and play -----------------------------------------------------
+
+  // act follows control name's link in panel p. Presses that arrive while
+  // a step is loading wait their turn (up to a few), so fast key repeats
+  // never race the swap or fall back to a full page load.
   var busy = false, queued = [];
-  function act(name, noQueue) {
+  function act(name, p, noQueue) {
     if (busy) {
-      if (!noQueue && queued.length < 4) queued.push(name);
+      if (!noQueue && queued.length < 4) queued.push([name, p.id]);
       return true;
     }
-    var p = panel();
-    var a = p && p.querySelector('a[data-action="' + name + '"]');
+    var a = p.querySelector('a[data-action="' + name + '"]');
     if (!a) return false;
+    lastID = p.id;
     busy = true;
-    go(a.getAttribute("href"), p.id).then(done, done);
+    go(a.getAttribute("hx-get") || a.getAttribute("href"), p.id).then(done, done);
     return true;
   }
 
   function done() {
     busy = false;
-    if (queued.length) act(queued.shift());
+    while (queued.length) {
+      var q = queued.shift(), p = document.getElementById(q[1]);
+      if (p && act(q[0], p)) return;
+    }
   }
 
-  function speed() {
-    var p = panel();
+  var timer = null, playingID = null;
+  function speed(p) {
     var sel = p && p.querySelector('select[data-role="speed"]');
     return sel ? parseInt(sel.value, 10) : 500;
   }
 
-  function setPlaying(on) {
-    if (on && !timer) {
-      // A tick that finds a step still loading skips its turn, so a slow
-      // server slows playing down instead of piling up steps.
-      timer = window.setInterval(function () {
-        if (!act("next", true)) setPlaying(false);
-      }, speed());
-    } else if (!on && timer) {
+  // setPlaying starts panel p playing, or stops whatever plays.
+  function setPlaying(on, p) {
+    if (timer) {
       window.clearInterval(timer);
       timer = null;
       queued = [];
+      var was = document.getElementById(playingID);
+      playingID = null;
+      markPlay(was);
     }
-    markPlay();
+    if (on && p) {
+      playingID = p.id;
+      lastID = p.id;
+      // A tick that finds a step still loading skips its turn, so a slow
+      // server slows playing down instead of piling up steps.
+      timer = window.setInterval(function () {
+        var q = document.getElementById(playingID);
+        if (!q || !act("next", q, true)) setPlaying(false);
+      }, speed(p));
+      markPlay(p);
+    }
   }
 
-  function markPlay() {
-    var b = panel() && panel().querySelector('[data-action="play"]');
+  function markPlay(p) {
+    var b = p && p.querySelector('[data-action="play"]');
     if (!b) return;
-    b.setAttribute("aria-pressed", timer ? "true" : "false");
-    b.textContent = timer ? "⏸ Pause" : "▶ Play";
+    var on = !!timer && playingID === p.id;
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.textContent = on ? "⏸ Pause" : "▶ Play";
   }
 
-  function typing(e) {
-    var t = e.target;
-    return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+  // ---- Keys ---------------------------------------------------------------
+  //
+  // → step, ← back, space play/pause, r reset. A text or number box keeps
+  // its keys until Esc (which leaves the box) or Enter (which applies it);
+  // a select, button, slider or link that merely has focus after a click
+  // gives → and ← to the demo, and keeps only the keys it acts on itself.
+
+  // released is a text box whose value was applied with Enter: the keys
+  // are the demo's again until the reader types in it. (Enter in a
+  // textarea is a new line, and releases nothing.)
+  var released = null;
+
+  function textual(t) {
+    if (!t || !t.tagName) return false;
+    if (t.isContentEditable || t.tagName === "TEXTAREA") return true;
+    return t.tagName === "INPUT" &&
+      !/^(button|submit|reset|checkbox|radio|range|color|file|image|hidden)$/i.test(t.type);
   }
+
+  // keepsKey reports whether focused element t acts on key itself.
+  function keepsKey(t, key) {
+    if (!t || !t.tagName || key === "ArrowRight" || key === "ArrowLeft") return false;
+    if (key === " ") {
+      if (t.dataset && t.dataset.action === "play") return false;
+      return /^(BUTTON|SELECT|SUMMARY)$/.test(t.tagName) ||
+        (t.tagName === "INPUT" && /^(checkbox|radio|button|submit|reset|file)$/i.test(t.type));
+    }
+    return t.tagName === "SELECT"; // a letter picks an option
+  }
+
+  document.addEventListener("input", function (e) { if (e.target === released) released = null; });
 
   document.addEventListener("keydown", function (e) {
-    if (!panel() || typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === "ArrowRight") { e.preventDefault(); setPlaying(false); act("next"); }
-    else if (e.key === "ArrowLeft") { e.preventDefault(); setPlaying(false); act("prev"); }
-    else if (e.key === " ") { e.preventDefault(); setPlaying(!timer); }
-    else if (e.key === "r" || e.key === "R") { setPlaying(false); act("reset"); }
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (textual(t) && t !== released) {
+      if (e.key === "Escape") t.blur();
+      else if (e.key === "Enter" && t.tagName === "INPUT") released = t;
+      return;
+    }
+    if (e.key === "Enter" || keepsKey(t, e.key)) return;
+    var k = e.key;
+    if (k !== "ArrowRight" && k !== "ArrowLeft" && k !== " " && k !== "r" && k !== "R") return;
+    var p = current();
+    if (!p) return;
+    e.preventDefault();
+    lastID = p.id;
+    mark();
+    if (k === " ") { setPlaying(!(timer && playingID === p.id), p); return; }
+    setPlaying(false);
+    act(k === "ArrowRight" ? "next" : k === "ArrowLeft" ? "prev" : "reset", p);
   });
+
+  // ---- Clicks -------------------------------------------------------------
 
   document.addEventListener("click", function (e) {
     use(e.target);
     var t = e.target.closest ? e.target.closest("[data-action]") : null;
-    if (t && t.dataset.action === "play") { setPlaying(!timer); return; }
+    if (t && t.dataset.action === "play") {
+      var p = t.closest(".demo-panel");
+      setPlaying(!(timer && playingID === p.id), p);
+      return;
+    }
     if (t && t.dataset.action === "copy-link") {
       var url = new URL(t.dataset.href, window.location.href).href;
       if (navigator.clipboard) navigator.clipboard.writeText(url);
@@ -112,9 +226,9 @@
   });
 
   document.addEventListener("change", function (e) {
-    if (e.target.matches && e.target.matches('select[data-role="speed"]') && timer) {
-      setPlaying(false); setPlaying(true);
-    }
+    if (!e.target.matches || !e.target.matches('select[data-role="speed"]')) return;
+    var p = e.target.closest(".demo-panel");
+    if (timer && p && playingID === p.id) { setPlaying(false); setPlaying(true, p); }
   });
 
   // plotClick maps a click to data coordinates using the frame the server
@@ -141,7 +255,7 @@
       var d = Math.hypot(p[0] - x1, p[1] - x2);
       if (d < bestD) { bestD = d; best = i; }
     });
-    var p = panel();
+    var p = fig.closest(".demo-panel");
     var q = new URL(p.dataset.self, window.location.href);
     if (mode === "start") {
       // A demo without points: the click sets the start point.
@@ -164,6 +278,7 @@
         q.searchParams.set("pl", x2.toFixed(3));
       }
     }
+    if (busy) return;
     busy = true;
     go(q.pathname + q.search, p.id).then(done, done);
   }
@@ -178,5 +293,102 @@
     return Promise.resolve();
   }
 
-  document.addEventListener("htmx:afterSwap", markPlay);
+  // ---- Swaps: the demo stays where it was ---------------------------------
+  //
+  // htmx puts the new panel in before it takes the old one out. The
+  // browser's scroll anchoring may hold on to something in the old panel
+  // (Chromium prefers the focused element: the Step link just clicked) and
+  // scroll the page by the panel's height. The stylesheet keeps panels out
+  // of anchoring; here the demo's top is put back where it was, and focus
+  // goes to the same control in the new panel, without scrolling.
+  var kept = null;
+
+  function describe(el, panel) {
+    if (!el || el === document.body || !panel.contains(el)) return null;
+    if (el.dataset && el.dataset.action) return { sel: '[data-action="' + el.dataset.action + '"]' };
+    if (el.name) {
+      var form = el.form, cls = form ? form.className.split(/\s+/).filter(function (c) { return /-form$/.test(c); })[0] : "";
+      return { sel: (cls ? "form." + cls + " " : "") + '[name="' + el.name + '"]' + (el.type === "radio" ? '[value="' + el.value + '"]' : ""), released: el === released };
+    }
+    return null;
+  }
+
+  function restore(final) {
+    if (!kept) return;
+    var p = document.getElementById(kept.id);
+    if (p) {
+      var dy = sectionOf(p).getBoundingClientRect().top - kept.top;
+      if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+      if (kept.focus && !p.contains(document.activeElement)) {
+        var el = p.querySelector(kept.focus.sel);
+        if (el && el.focus && !el.disabled && el.tagName !== "SPAN") {
+          el.focus({ preventScroll: true });
+          if (kept.focus.released) released = el;
+        }
+      }
+    }
+    if (final) kept = null;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var d = e.detail, tgt = d.target;
+    if (!tgt || !tgt.classList || !tgt.classList.contains("demo-panel")) return;
+    if (d.xhr && d.xhr.status >= 400) {
+      // A refused value or step: say why, and keep the state shown.
+      d.shouldSwap = false;
+      d.isError = false;
+      var failed = d.xhr.status >= 500 ? "The server failed on this step (the demo keeps its state): " : "";
+      refuse(tgt, d.requestConfig && d.requestConfig.elt, failed + messageOf(d.xhr), !failed);
+      return;
+    }
+    if (!d.shouldSwap) return;
+    kept = { id: tgt.id, top: sectionOf(tgt).getBoundingClientRect().top, focus: describe(document.activeElement, tgt) };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    restore(false);
+    if (timer) markPlay(document.getElementById(playingID));
+  });
+  document.addEventListener("htmx:afterSettle", function () { restore(true); markSoon(); });
+  // Back and forward put an earlier page back: find the current demo anew.
+  document.addEventListener("htmx:historyRestore", function () { shownID = null; markSoon(); });
+  document.addEventListener("htmx:sendError", function (e) {
+    var d = e.detail, tgt = d.target || (d.requestConfig && d.requestConfig.target);
+    if (tgt && tgt.classList && tgt.classList.contains("demo-panel")) {
+      refuse(tgt, d.requestConfig && d.requestConfig.elt, "The server could not be reached; the demo shows the last state it sent.", false);
+    }
+  });
+
+  // ---- Refusals -----------------------------------------------------------
+
+  // messageOf reads what the server said: the error page's messages (one
+  // per bad key), else its status.
+  function messageOf(xhr) {
+    var lines = [];
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      doc.querySelectorAll('[data-testid="error-message"]').forEach(function (m) {
+        var s = m.textContent.trim();
+        if (s) lines.push(s);
+      });
+    } catch (err) { /* not HTML: fall back on the status */ }
+    if (!lines.length) lines.push((xhr.status + " " + (xhr.statusText || "error")).trim());
+    return lines.join(" · ");
+  }
+
+  // refuse shows msg beside what asked: the form whose value was refused
+  // (which goes back to the values of the state shown, so the form and the
+  // plot agree), else under the demo's step controls. A playing demo stops.
+  // refused says the server turned the request down (a 4xx), rather than
+  // failed or could not be reached.
+  function refuse(panel, elt, msg, refused) {
+    if (timer && playingID === panel.id) setPlaying(false);
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    var box = form && panel.contains(form) && form.querySelector('[data-role="form-error"]');
+    if (box) form.reset(); else box = panel.querySelector('[data-role="demo-error"]');
+    if (!box) return;
+    panel.querySelectorAll('[data-role="form-error"], [data-role="demo-error"]').forEach(function (b) {
+      if (b !== box) b.textContent = "";
+    });
+    box.textContent = (!refused ? "" : form ? "Not applied: " : "Refused: ") + msg;
+  }
 })();

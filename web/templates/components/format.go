@@ -1,7 +1,10 @@
 // Package components holds the templ pieces demos share.
 package components
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
@@ -17,6 +20,13 @@ func speedName(ms int) string {
 		return "faster"
 	}
 	return "fastest"
+}
+
+// fetchURL is the URL htmx requests for a link: href without its
+// fragment, which names where the page lands and is no part of a request.
+func fetchURL(href string) string {
+	u, _, _ := strings.Cut(href, "#")
+	return u
 }
 
 // trail separates the facts of a model line: "w = …, b = …".
