@@ -113,3 +113,36 @@ func TestProseGDNumbers(t *testing.T) {
 	}
 	has("double well", "With small steps, which valley a run ends in depends only on where it starts")
 }
+
+// TestProseCurseSpread: the spread of distances the prose quotes is the
+// spread of distances, not of squared distances (issue 16): the exact
+// 2-D value and the large-D approximation 0.5916/√D, computed here, and
+// the demo's measured values on its default state, read from its table.
+func TestProseCurseSpread(t *testing.T) {
+	all := proseOf(t, "knn-bayes")
+	has := func(what, s string) {
+		t.Helper()
+		if !strings.Contains(all, s) {
+			t.Errorf("%s: the prose does not say %q", what, s)
+		}
+	}
+	tex := func(s string) string { return `<annotation encoding="application/x-tex">` + s + `</annotation>` }
+	const meanDist = 0.5214054331647207 // (2 + √2 + 5 ln(1 + √2))/15
+	has("exact 2-D", tex(fmt.Sprintf(`%.0f\%%`, 100*math.Sqrt(1.0/3-meanDist*meanDist)/meanDist)))
+	has("D = 100", tex(fmt.Sprintf(`%.1f\%%`, 100*3*math.Sqrt(7.0/180)/10)))
+	for _, wrong := range []string{tex(`84\%`), tex(`12\%`)} {
+		if strings.Contains(all, wrong) {
+			t.Errorf("the prose still quotes the spread of squared distances, %s", wrong)
+		}
+	}
+	run := runKNNDemo(t, CurseSpec(), nil)
+	rows := run.Panel().Tables[0].Rows
+	col := len(rows[0]) - 1
+	for _, d := range []string{"2", "100", "1000"} {
+		for _, r := range rows {
+			if r[0] == d {
+				has("measured at D = "+d, tex(strings.TrimSuffix(r[col], " %")+`\%`))
+			}
+		}
+	}
+}
