@@ -292,8 +292,8 @@ func (r *knnRun) panel() Panel {
 		{heldLabel, pct(held), "heldout"},
 		{"Bayes error", pct(r.bayesErr), "bayes-error"},
 	}
-	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1).",
-		k, r.s.Str("metric"))
+	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
+		"the rule the Bayes classifier h* follows at η = ½ too).", k, r.s.Str("metric"))
 	if r.held {
 		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
 	}
