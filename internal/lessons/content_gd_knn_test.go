@@ -3,6 +3,8 @@ package lessons
 import (
 	"fmt"
 	"math"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,5 +146,52 @@ func TestProseCurseSpread(t *testing.T) {
 				has("measured at D = "+d, tex(strings.TrimSuffix(r[col], " %")+`\%`))
 			}
 		}
+	}
+}
+
+// TestProseKNNNumbers checks the training errors and risks the kNN prose
+// quotes against the states it links, and what the prose says of the
+// curve: on the default sample no k's risk is below the Bayes error, the
+// risk falls from k = 1 and rises again at k = n.
+func TestProseKNNNumbers(t *testing.T) {
+	all := proseOf(t, "knn-bayes")
+	tex := func(s string) string { return `<annotation encoding="application/x-tex">` + s + `</annotation>` }
+	num := func(r float64) string { return strings.TrimSuffix(pct(r), " %") + `\%` }
+	for _, tt := range []struct {
+		query string
+		train bool // the prose quotes the training error too
+	}{
+		{"k=1", true}, {"k=3", true}, {"", true}, {"k=15", true}, {"k=101", false}, {"k=151", false}, {"k=200", true},
+		{"k=1&n=500", false}, {"k=25&n=500", true}, {"k=1&metric=manhattan", false}, {"metric=manhattan", false},
+	} {
+		q, err := url.ParseQuery(tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kr := knnOf(t, runKNNDemo(t, KNNSpec(), q))
+		if !strings.Contains(all, tex(num(kr.heldErr))) {
+			t.Errorf("?%s: the prose does not quote its risk %s", tt.query, num(kr.heldErr))
+		}
+		if tr := fraction(kr.wrong); tt.train && !strings.Contains(all, tex(num(tr))) {
+			t.Errorf("?%s: the prose does not quote its training error %s", tt.query, num(tr))
+		}
+	}
+	kr := knnOf(t, runKNNDemo(t, KNNSpec(), nil))
+	sw, err := kr.sweep()
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := slices.Min(sw.held)
+	for i, k := range sw.ks {
+		if sw.held[i] < kr.bayesErr {
+			t.Errorf("k = %d: risk %v below the Bayes error %v", k, sw.held[i], kr.bayesErr)
+		}
+	}
+	if first, last := sw.held[0], sw.held[len(sw.held)-1]; !(first > low+0.05 && last > low+0.2) || sw.ks[len(sw.ks)-1] != len(kr.x) {
+		t.Errorf("risk against k %v: want a U from k = 1 to k = n", sw.held)
+	}
+	k151 := knnOf(t, runKNNDemo(t, KNNSpec(), url.Values{"k": {"151"}}))
+	if !strings.Contains(all, tex(fmt.Sprintf("%.2f", 100*(k151.heldErr-k151.bayesErr)))) {
+		t.Errorf("k = 151: the prose does not give its excess risk %.2f", 100*(k151.heldErr-k151.bayesErr))
 	}
 }

@@ -1,9 +1,11 @@
 package lessons
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -12,12 +14,6 @@ import (
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
 )
-
-// KNNHeldOut is how many fresh mixture points estimate a kNN classifier's
-// true risk: enough that the held-out curve is smooth (its standard error
-// is under 1.6 points of percentage), few enough for the whole k sweep to
-// take a few tens of milliseconds.
-const KNNHeldOut = 1000
 
 // knnSets are the kNN demo's data: the mixture first, whose Bayes
 // boundary and error are known, then the other lessons' random shapes.
@@ -53,14 +49,14 @@ func knnPoints(s State) ([][]float64, []float64, error) {
 	return datasetPoints(s)
 }
 
-// knnHeldOut draws the held-out points: KNNHeldOut fresh mixture points,
-// or the shape again with another seed; custom points have none.
+// knnHeldOut draws the held-out points of a shape: the shape again with
+// another seed. The mixture needs none, since its kNN risk is integrated
+// (knn_risk.go), and custom points have none.
 func knnHeldOut(s State, m *bayes.Mixture) (x [][]float64, y []int, ok bool) {
-	if m == nil {
-		return heldOut(s)
+	if m != nil {
+		return nil, nil, false
 	}
-	x, yi, err := m.Sample(KNNHeldOut, uint64(s.Int("seed")^heldOutSeed))
-	return x, yi, err == nil
+	return heldOut(s)
 }
 
 // knnRun is a kNN classifier on the demo's points and what it is compared with.
@@ -73,10 +69,22 @@ type knnRun struct {
 	wrong    []bool
 	m        *bayes.Mixture // nil unless the data are the mixture
 	bayesErr float64
-	tx       [][]float64 // held-out points
+	tx       [][]float64 // held-out points (shapes only)
 	ty       []int
 	held     bool
-	heldErr  float64 // the classifier's error on them; NaN without them
+	heldErr  float64 // the classifier's true risk (the mixture) or held-out error (a shape); NaN without either
+}
+
+// exact reports whether heldErr is the true risk R(h), integrated over
+// the mixture, rather than an error on held-out points.
+func (r *knnRun) exact() bool { return r.m != nil }
+
+// testName names heldErr: "risk R(h)" or "held-out error".
+func (r *knnRun) testName() string {
+	if r.exact() {
+		return "risk R(h)"
+	}
+	return "held-out error"
 }
 
 func computeKNN(in Input) (Result, error) {
@@ -148,9 +156,13 @@ func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
 	return w, nil
 }
 
-// heldOutError is the classifier's error on the held-out points, which
-// the title and the panel both show: newKNNRun computes it once.
+// heldOutError is the classifier's true risk on the mixture, or its
+// error on the held-out points of a shape, which the title and the panel
+// both show: newKNNRun computes it once.
 func (r *knnRun) heldOutError() float64 {
+	if r.c != nil && r.exact() {
+		return mixtureRisks(r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s))[0]
+	}
 	if !r.held || r.c == nil {
 		return math.NaN()
 	}
@@ -161,36 +173,150 @@ func (r *knnRun) heldOutError() float64 {
 	return fraction(w)
 }
 
-// regions is the Field of the kNN prediction, ±1, filled by class with
-// a thin line where it changes. Its Grid sends the whole grid through
-// PredictAll at once, which carries each query's search over to the next.
+// regions is the Field of the kNN prediction, filled by class with a
+// thin line where it changes. Its value is not the ±1 vote, whose level
+// line a grid can only draw as a staircase, but a margin with the vote's
+// sign whose zero set is the border itself (knnMargin): piecewise affine
+// in the query for the Euclidean metric (squared distances) and
+// piecewise linear for the Manhattan one, so the line the grid
+// interpolates runs straight along each cell's edge, as it should.
 func (r *knnRun) regions() (*render.Field, error) {
-	f, err := render.NewField(func(x1, x2 float64) float64 {
-		p, err := r.predict([][]float64{{x1, x2}})
-		if err != nil {
-			return math.NaN()
-		}
-		return float64(p[0])
-	}, render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
+	mg := newKNNMargin(r.x, r.y, r.c.K, r.c.Metric)
+	f, err := render.NewField(func(x1, x2 float64) float64 { return mg.at([]float64{x1, x2}) },
+		render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
 	if err != nil {
 		return nil, err
 	}
+	f.Res = knnFieldRes
+	// The grid takes the vote through PredictAll (fast: each query starts
+	// from the last) and the margin only at nodes beside a change of
+	// vote, the only ones the border line is interpolated between.
 	f.Grid = func(xs, ys []float64, z []float64) {
-		q := make([][]float64, 0, len(xs)*len(ys))
+		nx := len(xs)
+		q := make([][]float64, 0, nx*len(ys))
 		for _, b := range ys {
 			for _, a := range xs {
 				q = append(q, []float64{a, b})
 			}
 		}
 		p, err := r.predict(q)
-		for i := range z {
-			z[i] = math.NaN()
-			if err == nil {
-				z[i] = float64(p[i])
+		if err != nil {
+			for i := range z {
+				z[i] = math.NaN()
+			}
+			return
+		}
+		for k, v := range p {
+			z[k] = float64(v)
+		}
+		for j := range ys {
+			for i := range xs {
+				k := j*nx + i
+				border := (i > 0 && p[k-1] != p[k]) || (i < nx-1 && p[k+1] != p[k]) ||
+					(j > 0 && p[k-nx] != p[k]) || (j < len(ys)-1 && p[k+nx] != p[k])
+				if border {
+					z[k] = mg.at(q[k])
+				}
 			}
 		}
 	}
 	return f, nil
+}
+
+// knnFieldRes is the regions' grid: finer than the default, since each
+// border crossing a cell is drawn as one straight piece.
+const knnFieldRes = 160
+
+// knnMargin is a continuous stand-in for the kNN vote of two classes.
+// With k neighbours, +1 needs a = ⌊k/2⌋ + 1 votes (a tie goes to −1),
+// and −1 wins once b = k − a + 1 of the neighbours are −1. So h(q) = +1
+// exactly when the a-th nearest +1 point is nearer than the b-th nearest
+// −1 point, and
+//
+//	m(q) = d₋,b(q) − d₊,a(q)
+//
+// (d the squared Euclidean or the Manhattan distance) is positive where
+// h = +1 and negative where h = −1, its zero set the border. Up to exact
+// ties of distance, which the knn package breaks by index, the sign is
+// the vote; when a class has too few points to win anywhere, m is the
+// constant ±1.
+type knnMargin struct {
+	pos, neg   [][]float64
+	a, b       int
+	metric     knn.Metric
+	dpos, dneg []float64
+}
+
+func newKNNMargin(x [][]float64, y []int, k int, metric knn.Metric) *knnMargin {
+	m := &knnMargin{a: k/2 + 1, metric: metric}
+	m.b = k - m.a + 1
+	for i, p := range x {
+		if y[i] > 0 {
+			m.pos = append(m.pos, p)
+		} else {
+			m.neg = append(m.neg, p)
+		}
+	}
+	m.dpos, m.dneg = make([]float64, len(m.pos)), make([]float64, len(m.neg))
+	return m
+}
+
+func (m *knnMargin) at(q []float64) float64 {
+	switch {
+	case len(m.pos) < m.a:
+		return -1
+	case len(m.neg) < m.b:
+		return 1
+	}
+	return m.nth(m.neg, m.dneg, q, m.b) - m.nth(m.pos, m.dpos, q, m.a)
+}
+
+// nth returns the distance from q to the r-th nearest of pts (r ≥ 1),
+// using buf as scratch.
+func (m *knnMargin) nth(pts [][]float64, buf []float64, q []float64, r int) float64 {
+	for i, p := range pts {
+		if m.metric == knn.Manhattan {
+			buf[i] = math.Abs(p[0]-q[0]) + math.Abs(p[1]-q[1])
+		} else {
+			buf[i] = (p[0]-q[0])*(p[0]-q[0]) + (p[1]-q[1])*(p[1]-q[1])
+		}
+	}
+	if r == 1 {
+		return slices.Min(buf)
+	}
+	return nthSmallest(buf, r)
+}
+
+// nthSmallest returns the r-th smallest of v (1 ≤ r ≤ len(v)) and
+// reorders v so that the r smallest come first (Hoare's quickselect with
+// the middle element as pivot).
+func nthSmallest[T cmp.Ordered](v []T, r int) T {
+	lo, hi, k := 0, len(v)-1, r-1
+	for lo < hi {
+		p := v[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i, j = i+1, j-1
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 // regionEdge outlines kNN's regions: thin grey, under the Bayes boundary.
@@ -248,7 +374,7 @@ func (r *knnRun) title() string {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
 	}
 	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, pct(fraction(r.wrong)))
-	detail := "\nheld-out error " + pct(r.heldErr)
+	detail := "\n" + r.testName() + " " + pct(r.heldErr)
 	if r.m != nil {
 		detail += " · Bayes error " + pct(r.bayesErr)
 	}
@@ -265,7 +391,8 @@ func (r *knnRun) describe() string {
 		"The points are drawn by class; the %s the classifier gets wrong have a bold edge.",
 		k, r.s.Str("metric"), len(r.x), pct(fraction(r.wrong)))
 	if r.m != nil {
-		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s.", pct(r.bayesErr))
+		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s; "+
+			"the classifier's own risk on that mixture is %s.", pct(r.bayesErr), pct(r.heldErr))
 	}
 	return d
 }
@@ -283,7 +410,10 @@ func (r *knnRun) panel() Panel {
 	}
 	train, held := fraction(r.wrong), r.heldErr
 	heldLabel := "held-out error"
-	if r.held {
+	switch {
+	case r.exact():
+		heldLabel = "risk R(h), by quadrature"
+	case r.held:
 		heldLabel = fmt.Sprintf("held-out error (%d points)", len(r.tx))
 	}
 	p.Counters = []Counter{
@@ -294,7 +424,10 @@ func (r *knnRun) panel() Panel {
 	}
 	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
 		"the rule the Bayes classifier h* follows at η = ½ too).", k, r.s.Str("metric"))
-	if r.held {
+	switch {
+	case r.exact():
+		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"R(h) − training error", pct(held - train), "gap"}}}}
+	case r.held:
 		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
 	}
 	p.Notes = append(p.Notes, Note{TestID: "memorise",
@@ -304,8 +437,10 @@ func (r *knnRun) panel() Panel {
 			"and, up to a point, a lower held-out error."})
 	if r.m != nil {
 		p.Notes = append(p.Notes, Note{TestID: "bayes-ref",
-			Text: "No classifier's risk is below the Bayes error: the held-out error can approach it, not beat it (up to the noise of " +
-				strconv.Itoa(len(r.tx)) + " held-out points)."})
+			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
+				pct(held-r.bayesErr), pct(held), pct(r.bayesErr)),
+			Fine: "R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: " +
+				"exact cell masses on a grid, border cells split finer; no held-out sample, so no sampling noise (the grid's error is a few hundredths of a point of percentage)."})
 	} else if !r.held {
 		p.Notes = append(p.Notes, Note{TestID: "no-heldout", Text: "Your own points have no held-out set: only the training error is known."})
 	}
