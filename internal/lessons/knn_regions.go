@@ -430,11 +430,18 @@ func (r *knnRun) panel() Panel {
 	case r.held:
 		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
 	}
+	test, worth := "held-out error", "its held-out error shows what that is worth."
+	switch {
+	case r.exact():
+		test, worth = "risk", "its risk shows what that is worth."
+	case !r.held:
+		test, worth = "error on new points", "only points it has not seen could show what that is worth."
+	}
 	p.Notes = append(p.Notes, Note{TestID: "memorise",
 		Text: "At k = 1 each training point is its own nearest neighbour, so the training error is 0: " +
-			"the classifier memorises the sample, and its held-out error shows what that is worth.",
+			"the classifier memorises the sample, and " + worth,
 		Fine: "Larger k averages over more neighbours: smoother regions, a higher training error, " +
-			"and, up to a point, a lower held-out error."})
+			"and, up to a point, a lower " + test + "."})
 	if r.m != nil {
 		p.Notes = append(p.Notes, Note{TestID: "bayes-ref",
 			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
