@@ -120,3 +120,50 @@ func BenchmarkGDContourSVG(b *testing.B) {
 func BenchmarkGDContourSVGDoubleWell(b *testing.B) {
 	benchGet(b, "/plots/gd.svg?objective=double-well&step=100", nil)
 }
+
+// TestGDAsAStudentSeesIt (issue 16): each fix on the presenter view and
+// the plots, as a student reaches it.
+func TestGDAsAStudentSeesIt(t *testing.T) {
+	h := newTestServer(t)
+	// t = 2/L does not converge, and says so.
+	doc := parse(t, follow(t, h, "/present/gd?step=500&t=0.2"))
+	if edge := doc.Find(`[data-testid="edge"]`).Text(); !strings.Contains(edge, "does not converge") || !strings.Contains(edge, "0.4471") {
+		t.Errorf("t = 2/L: edge note %q", edge)
+	}
+	if strings.Contains(doc.Text(), "still converges") {
+		t.Error("t = 2/L: the page says the run still converges")
+	}
+	// Above 1/L the history leaves the bound out and says why.
+	hist := get(t, h, "/plots/gd-history.svg?step=20&t=0.21").Body.String()
+	if strings.Contains(hist, "‖x⁽⁰⁾ − x*‖²/(2tk)") || !strings.Contains(hist, "without Theorem 1.8.5") {
+		t.Error("t = 0.21: the history draws Theorem 1.8.5's bound, or does not say it left it out")
+	}
+	// Newton's frozen run stops as stalled at step 10.
+	rec := follow(t, h, "/present/gd?method=newton&objective=logistic&step=500")
+	if rec.Code == http.StatusSeeOther {
+		rec = get(t, h, rec.Header().Get("Location"))
+	}
+	doc = parse(t, rec)
+	if st := doc.Find(`[data-testid="status"]`).Text(); st != "stalled" {
+		t.Errorf("Newton, logistic: status %q, want stalled", st)
+	}
+	if n := doc.Find(`[data-testid="newton"]`).Text(); !strings.Contains(n, "stalled") || strings.Contains(n, "squares each step") {
+		t.Errorf("Newton note %q", n)
+	}
+	// The history is named after the method.
+	if hist := get(t, h, "/plots/gd-history.svg?method=newton&objective=double-well&step=3").Body.String(); !strings.Contains(hist, "<title>Newton&#39;s method: ") || strings.Contains(hist, "Gradient descent:") {
+		t.Error("double well, Newton: the history is not titled Newton's method")
+	}
+	// The warm-up has a plateau control; a plateau past the end is a 400.
+	if rec := get(t, h, "/plots/gd.svg?schedule=warmup-linear&warmup=20&hold=190&iters=200"); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "hold") {
+		t.Errorf("hold past the end = %d %.200s", rec.Code, rec.Body)
+	}
+	// The loss gallery says what it draws.
+	g := parse(t, get(t, h, "/lessons/gradient-descent")).Find("#panel-loss-gallery")
+	if st := g.Find(`[data-testid="status"]`).Text(); st == "static" || !strings.Contains(st, "5 of 5") {
+		t.Errorf("loss gallery status %q", st)
+	}
+	if u := strings.TrimSpace(g.Find(`[data-testid="update"]`).Text()); !strings.Contains(u, "hinge") {
+		t.Errorf("loss gallery: the bordered box says %q", u)
+	}
+}

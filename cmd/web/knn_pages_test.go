@@ -110,8 +110,9 @@ func TestKNNBayesBadQueries(t *testing.T) {
 }
 
 // BenchmarkKNNRegionsSVG is the kNN region plot at n = 500, the most
-// points a demo takes: 14 641 grid queries through PredictAll, the
-// Bayes boundary and the points.
+// points a demo takes: 161 × 161 grid queries through PredictAll and the
+// margin at the nodes beside the border, the Bayes boundary and the
+// points.
 func BenchmarkKNNRegionsSVG(b *testing.B) {
 	benchGet(b, "/plots/knn.svg?n=500", nil)
 }
@@ -120,4 +121,38 @@ func BenchmarkKNNRegionsSVG(b *testing.B) {
 // after the first request) included.
 func BenchmarkKNNPage(b *testing.B) {
 	benchGet(b, "/present/knn?n=500", nil)
+}
+
+// TestKNNRiskAsAStudentSeesIt (issue 16): on the mixture the page shows
+// the classifier's true risk, never below the Bayes error, the k chart
+// runs to k = n, the Bayes plot at Δ = 0 has no "±0" and lists no
+// boundary, and both panels state the tie rule.
+func TestKNNRiskAsAStudentSeesIt(t *testing.T) {
+	h := newTestServer(t)
+	doc := parse(t, get(t, h, "/present/knn?k=101"))
+	risk := doc.Find(`[data-testid="heldout"]`).Text()
+	if risk != "16.48 %" || !strings.Contains(doc.Text(), "risk R(h), by quadrature") {
+		t.Errorf("k = 101: risk %q, want the quadrature's 16.48 %% (the 1000 held-out points said 14.5 %%)", risk)
+	}
+	if note := doc.Find(`[data-testid="bayes-ref"]`).Text(); !strings.Contains(note, "above it") {
+		t.Errorf("bayes-ref note %q", note)
+	}
+	if !strings.Contains(doc.Find(`[data-testid="update"]`).Text(), "a tied vote goes to −1") {
+		t.Error("knn: the tie rule is not stated")
+	}
+	chart := get(t, h, "/plots/knn-k.svg").Body.String()
+	if !strings.Contains(chart, "risk R(h)") || !strings.Contains(chart, "200") {
+		t.Errorf("k chart: no risk curve to k = n = 200: %.300s", chart)
+	}
+	bayes := get(t, h, "/plots/bayes.svg?delta=0").Body.String()
+	if strings.Contains(bayes, "±0") || strings.Contains(bayes, "boundary η = 0.5") || !strings.Contains(bayes, "both means at (0, 0)") {
+		t.Error("Δ = 0: the Bayes figure should say both means are at (0, 0) and list no boundary")
+	}
+	if !strings.Contains(parse(t, get(t, h, "/present/bayes")).Find(`[data-testid="update"]`).Text(), "Margin says −1 there") {
+		t.Error("bayes: the tie rule at η = ½ is not stated")
+	}
+	curse := parse(t, get(t, h, "/present/curse"))
+	if !strings.Contains(curse.Text(), "spread of all distances") {
+		t.Error("curse: no spread column")
+	}
 }

@@ -27,9 +27,14 @@ const (
 	// Diverged: the iterates grew past what float64 holds (gradient
 	// descent with too large a step); the state kept is the last finite one.
 	Diverged
+	// Stalled: the next step would leave the iterate exactly where it is
+	// although the run has not converged, and so would every step after
+	// it (Newton's method where the Hessian is singular along the
+	// gradient); the state kept is the last one reached.
+	Stalled
 )
 
-var statusNames = [...]string{"running", "converged", "iteration limit", "cycle detected", "infeasible", "diverged"}
+var statusNames = [...]string{"running", "converged", "iteration limit", "cycle detected", "infeasible", "diverged", "stalled"}
 
 // String returns a short lower-case name, fit for a page or a log line.
 func (s Status) String() string {
@@ -48,6 +53,7 @@ var (
 	ErrCycle          = errors.New("algos: cycle detected; the data are not linearly separable")
 	ErrInfeasible     = errors.New("algos: problem infeasible")
 	ErrDiverged       = errors.New("algos: the iterates diverged; lower the step size")
+	ErrStalled        = errors.New("algos: the iterates stopped moving before convergence")
 )
 
 // Err returns nil for Running and Converged and a sentinel error for the
@@ -62,6 +68,8 @@ func (s Status) Err() error {
 		return ErrInfeasible
 	case Diverged:
 		return ErrDiverged
+	case Stalled:
+		return ErrStalled
 	}
 	return nil
 }

@@ -1,8 +1,11 @@
 package lessons
 
 import (
+	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
 )
@@ -63,6 +66,8 @@ func computeLossGallery(in Input) (Result, error) {
 func lossPanel(keys []string) Panel {
 	tb := Table{TestID: "losses", Caption: "Which losses are convex and classification-calibrated (Theorem 1.6.3: a convex ℓ is calibrated iff ℓ'(0) exists and is < 0)",
 		Head: []string{"loss", "ℓ(z)", "convex?", "ℓ'(0)", "calibrated?"}}
+	var names []string
+	calibrated := 0
 	for _, f := range lossFacts {
 		if keys != nil && !slices.Contains(keys, f.key) {
 			continue
@@ -71,9 +76,22 @@ func lossPanel(keys []string) Panel {
 		if f.convex {
 			convex = "yes"
 		}
+		if f.calibrated == "yes" {
+			calibrated++
+		}
+		names = append(names, f.name)
 		tb.Rows = append(tb.Rows, []string{f.name, f.formula, convex, f.deriv0, f.calibrated})
 	}
-	return Panel{Status: "static", Tables: []Table{tb}, Notes: []Note{{TestID: "calibration", Text: "A calibrated surrogate's minimiser has the sign of the Bayes " +
-		"classifier, so minimising it by gradient descent also drives the 0-1 risk down. The perceptron loss is convex but flat for z > 0 with a kink at 0: " +
-		"it has no ℓ'(0), and w = 0 minimises it."}}}
+	return Panel{
+		Status: fmt.Sprintf("%d of %d losses drawn", len(names), len(lossFacts)), Done: true,
+		Counters: []Counter{
+			{"losses drawn", strconv.Itoa(len(names)), "drawn"},
+			{"calibrated among them", strconv.Itoa(calibrated), "calibrated"},
+		},
+		Start:  "The chart draws ℓ(z) against the score z = y·ŷ for " + strings.Join(names, ", ") + ", with the tangent at z = 0 where ℓ'(0) exists; the table says which are convex and calibrated.",
+		Tables: []Table{tb},
+		Notes: []Note{{TestID: "calibration", Text: "A calibrated surrogate's minimiser has the sign of the Bayes " +
+			"classifier, so minimising it by gradient descent also drives the 0-1 risk down. The perceptron loss is convex but flat for z > 0 with a kink at 0: " +
+			"it has no ℓ'(0), and w = 0 minimises it."}},
+	}
 }

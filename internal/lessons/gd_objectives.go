@@ -46,16 +46,19 @@ type objective struct {
 	f      gd.Func
 	name   string // the figure's second line
 	convex bool
-	hasL   bool
-	L      float64
-	hasMin bool
-	xstar  []float64
-	fstar  float64
-	view   render.View
-	xl, yl string // axis names
-	marks  [][2]float64
-	labels []string // of marks
-	levels []float64
+	// constHess: ∇²f is the same at every point (a quadratic), so L is
+	// its curvature everywhere, not only a bound.
+	constHess bool
+	hasL      bool
+	L         float64
+	hasMin    bool
+	xstar     []float64
+	fstar     float64
+	view      render.View
+	xl, yl    string // axis names
+	marks     [][2]float64
+	labels    []string // of marks
+	levels    []float64
 }
 
 // gdView is the fixed box every objective but the double well is drawn
@@ -80,7 +83,7 @@ func newObjective(s State) (*objective, error) {
 	if err != nil {
 		return nil, Problems{"kappa": err.Error()}
 	}
-	o := &objective{f: q, convex: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
+	o := &objective{f: q, convex: true, constHess: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
 		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", sig(kappa), sig(theta))}
 	return o.finish(q)
 }
@@ -96,7 +99,7 @@ func dataObjective(s State, logistic bool) (*objective, error) {
 	for i, v := range xs {
 		x[i] = []float64{v}
 	}
-	o := &objective{convex: true, hasL: true, view: gdView, xl: "w", yl: "b"}
+	o := &objective{convex: true, constHess: !logistic, hasL: true, view: gdView, xl: "w", yl: "b"}
 	var f interface {
 		gd.Func
 		gd.Minimiser

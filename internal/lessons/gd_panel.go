@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/symeig"
 	"github.com/margin-edu/margin/internal/render"
 )
 
@@ -100,7 +101,7 @@ func (r *gdRun) panel() Panel {
 			{"2/L", twoL, "two-over-L"},
 			{"t", t, "t"},
 		},
-		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
+		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged || s.Status == algos.Stalled,
 		Start: fmt.Sprintf("x⁽⁰⁾ = (%s, %s): click the plot to start elsewhere. Press → or Step for the first iteration.", coord(s.X[0]), coord(s.X[1])),
 		Model: []ModelLine{{Prefix: "x⁽ᵏ⁾:", Facts: []Fact{{o.xl, coord(s.X[0]), "x1"}, {o.yl, coord(s.X[1]), "x2"}}}},
 	}
@@ -154,24 +155,119 @@ func (r *gdRun) notes() []Note {
 	return out
 }
 
+// stepRegime is where a step size t lies against 1/L and 2/L.
+type stepRegime int
+
+const (
+	belowOneOverL stepRegime = iota // t < 1/L
+	atOneOverL                      // t = 1/L
+	betweenLs                       // 1/L < t < 2/L
+	atTwoOverL                      // t = 2/L
+	aboveTwoOverL                   // t > 2/L
+)
+
+// regimeOf places t against 1/L and 2/L. L is computed (an eigenvalue,
+// 10.000000000000002 for κ = 10) while t is typed, so a t within a
+// relative 1e-12 of a threshold counts as equal to it.
+func regimeOf(t, L float64) stepRegime {
+	near := func(v float64) bool { return math.Abs(t-v) <= 1e-12*v }
+	switch {
+	case near(1 / L):
+		return atOneOverL
+	case near(2 / L):
+		return atTwoOverL
+	case t < 1/L:
+		return belowOneOverL
+	case t < 2/L:
+		return betweenLs
+	}
+	return aboveTwoOverL
+}
+
 func (r *gdRun) rateNote() Note {
 	o, t := r.obj, r.t0
-	switch {
-	case t > 2/o.L && r.obj.f != nil && r.st.Is("objective", objQuadratic):
-		return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: along the eigenvector of L the error grows by |1 − tL| = %s per step, so the run diverges.",
-			sig(t), sig(2/o.L), sig(math.Abs(1-t*o.L)))}
-	case t > 2/o.L:
+	switch regimeOf(t, o.L) {
+	case aboveTwoOverL:
+		if o.constHess {
+			return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: along the eigenvector of L the error grows by |1 − tL| = %s per step, so the run diverges.",
+				sig(t), sig(2/o.L), sig(math.Abs(1-t*o.L)))}
+		}
 		return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: past the largest safe step; the run may diverge.", sig(t), sig(2/o.L))}
-	case t > 1/o.L:
-		return Note{TestID: "rate", Text: fmt.Sprintf("1/L = %s < t = %s < 2/L = %s: the run still converges on this objective, but Theorem 1.8.5's bound is only promised for t ≤ 1/L.",
-			sig(1/o.L), sig(t), sig(2/o.L))}
+	case atTwoOverL:
+		return r.edgeNote()
+	case betweenLs:
+		text := fmt.Sprintf("1/L = %s < t = %s < 2/L = %s: the steep directions overshoot and zigzag, yet step 1 of the proof of Theorem 1.8.5 still gives descent, "+
+			"f(x⁺) ≤ f(x) − t(1 − tL/2)‖∇f(x)‖², a decrease for every t < 2/L", sig(1/o.L), sig(t), sig(2/o.L))
+		switch {
+		case r.sgd:
+			text += " when the step follows the full gradient; a mini-batch's gradient is only an estimate of it."
+		case r.constantGD():
+			text += ", and the run converges."
+		default:
+			text += fmt.Sprintf(" (the schedule's steps tₖ never exceed t = %s).", sig(t))
+		}
+		text += " What fails above 1/L is step 2's factor ½, so the theorem's bound is proved only for t ≤ 1/L"
+		if r.constantGD() {
+			text += " and the history does not draw it."
+		} else {
+			text += "."
+		}
+		return Note{TestID: "rate", Text: text, Fine: r.lNote()}
 	}
 	where := "the dashed curve in the history"
 	if r.bound == nil {
 		where = "for full-batch steps of constant size (not drawn for this run)"
 	}
-	return Note{TestID: "rate", Text: fmt.Sprintf("t = %s ≤ 1/L = %s: by Theorem 1.8.5, f(x⁽ᵏ⁾) − f* ≤ ‖x⁽⁰⁾ − x*‖²/(2tk), %s; above 2/L = %s a quadratic diverges.",
-		sig(t), sig(1/o.L), where, sig(2/o.L)), Fine: r.lNote()}
+	cmp := "≤"
+	if regimeOf(t, o.L) == atOneOverL {
+		cmp = "="
+	}
+	return Note{TestID: "rate", Text: fmt.Sprintf("t = %s %s 1/L = %s: by Theorem 1.8.5, f(x⁽ᵏ⁾) − f* ≤ ‖x⁽⁰⁾ − x*‖²/(2tk), %s; above 2/L = %s a quadratic diverges.",
+		sig(t), cmp, sig(1/o.L), where, sig(2/o.L)), Fine: r.lNote()}
+}
+
+// edgeNote is the rate note at t = 2/L. On an objective whose Hessian is
+// the same everywhere it says where f ends: the error along the top
+// eigenvector v is multiplied by 1 − tL = −1 at every step while the
+// others shrink, so f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))².
+func (r *gdRun) edgeNote() Note {
+	o := r.obj
+	head := fmt.Sprintf("t = 2/L = %s: ", sig(2/o.L))
+	if !o.constHess {
+		return Note{TestID: "edge", Alert: true, Text: head + "the edge of the safe range. Step 1 of the proof of Theorem 1.8.5 promises no descent here " +
+			"(its factor 1 − tL/2 is 0), and on a quadratic of curvature L the steepest direction would bounce for ever without shrinking; " +
+			"whether this run converges depends on the curvature it meets, which can be below L.", Fine: r.lNote()}
+	}
+	c, ok := r.topComponent()
+	if !ok {
+		return Note{TestID: "edge", Alert: true, Text: head + "along the eigenvector of L the error is multiplied by 1 − tL = −1 at every step, so it neither grows nor shrinks.", Fine: r.lNote()}
+	}
+	x0 := r.trail.Start()
+	if math.Abs(c) <= 1e-12*math.Sqrt(o.dist2(x0[:])) {
+		return Note{TestID: "edge", Text: head + "along the eigenvector of L the error would be multiplied by 1 − tL = −1 at every step, " +
+			"but this start has no component along it, so nothing bounces and the run converges along the other directions.", Fine: r.lNote()}
+	}
+	limit := o.fstar + o.L*c*c/2
+	return Note{TestID: "edge", Alert: true, Text: head + fmt.Sprintf("along the eigenvector v of L the error is multiplied by 1 − tL = −1 at every step, "+
+		"so it never shrinks: the start's component vᵀ(x⁽⁰⁾ − x*) = %s stays, the iterates end up bouncing between two points, "+
+		"and f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))² = %s, not to f* = %s. The run does not converge; any t below 2/L would.",
+		sig(c), sig(limit), sig(o.fstar)), Fine: r.lNote()}
+}
+
+// topComponent is vᵀ(x⁽⁰⁾ − x*), v a unit eigenvector of the Hessian's
+// largest eigenvalue (its sign is the solver's).
+func (r *gdRun) topComponent() (float64, bool) {
+	x0 := r.trail.Start()
+	vals, vecs, ok := symeig.Decompose(r.obj.f.Hessian(x0[:]), true)
+	if !ok {
+		return 0, false
+	}
+	top := len(vals) - 1
+	c := 0.0
+	for i := range vals {
+		c += vecs.At(i, top) * (x0[i] - r.obj.xstar[i])
+	}
+	return c, true
 }
 
 // lNote says where L comes from.
@@ -184,17 +280,47 @@ func (r *gdRun) lNote() string {
 
 func (r *gdRun) newtonNote() Note {
 	text := "Newton's method steps x ← x − ∇²f(x)⁻¹∇f(x): it solves a 2×2 system with the Hessian each step, and needs no step size."
-	if r.st.Is("objective", objQuadratic) {
+	s := r.s
+	switch {
+	case r.st.Is("objective", objQuadratic):
 		text += " On a quadratic its model is exact, so one step lands on x*"
 		if r.k >= 1 {
-			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, sig(r.obj.gap(r.s.F)))
+			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, sig(r.obj.gap(s.F)))
 		} else {
 			text += ": press Step."
 		}
-	} else {
-		text += " Near x* the error squares each step (quadratic convergence)."
+	case s.Status == algos.Stalled:
+		return r.stallNote(text)
+	case s.Status == algos.Converged:
+		text += fmt.Sprintf(" This run converged after %d steps (‖∇f‖ = %s < %s): once near a stationary point the error roughly squares each step.",
+			r.k, sig(s.GradNorm), sig(gdTol))
+	default:
+		text += " Near a minimiser with a positive definite Hessian the error roughly squares each step (quadratic convergence); " +
+			"far from one its quadratic model can be a poor guide."
 	}
 	return Note{TestID: "newton", Text: text}
+}
+
+// stallNote says why Newton's run stopped: its step would not move x.
+func (r *gdRun) stallNote(text string) Note {
+	s := r.s
+	text += fmt.Sprintf(" This run stalled: step %d left x = (%s, %s) where it was, although ‖∇f‖ = %s, and every later step would do the same, so the run stops.",
+		r.k, coord(s.X[0]), coord(s.X[1]), sig(s.GradNorm))
+	vals, _, ok := symeig.Decompose(r.obj.f.Hessian(s.X), false)
+	if ok && len(vals) == 2 {
+		lo, hi := vals[0], vals[1]
+		if math.Abs(lo) <= 1e-12*math.Abs(hi) {
+			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s: it is singular, so the quadratic model has no bottom along the eigenvector of %s; "+
+				"Margin's solve drops that direction, and what is left of the step is zero.", sig(lo), sig(hi), sig(lo))
+		} else {
+			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s, and the step is below the rounding of x.", sig(lo), sig(hi))
+		}
+	}
+	if r.obj.convex && r.obj.hasMin {
+		text += fmt.Sprintf(" The minimiser is %s away: far from it the quadratic model was a poor guide, and the steps overshot into a region where f has almost no curvature.",
+			sig(math.Sqrt(r.obj.dist2(s.X))))
+	}
+	return Note{TestID: "newton", Alert: true, Text: text}
 }
 
 // wellFine says why the double well has no L.

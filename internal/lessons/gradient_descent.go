@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
@@ -45,11 +46,13 @@ func GDSpec() Spec {
 			{Key: "t", Label: "step size t", Doc: "step size (η₀ of a schedule); above 2/L a quadratic diverges", Kind: Float, Group: GroupAlgo,
 				Default: "0.1", Min: 1e-4, Max: 10, Step: "any", Log: true, When: isGD},
 			{Key: "schedule", Label: "schedule", Doc: "how the step size changes over the run", Kind: Choice, Group: GroupAlgo, Default: "constant",
-				Options: []Option{{"constant", "constant"}, {"exp-decay", "exponential decay tₖ = t·decayᵏ⁻¹"}, {"warmup-linear", "warm-up, then linear decay to 0"}},
+				Options: []Option{{"constant", "constant"}, {"exp-decay", "exponential decay tₖ = t·γᵏ⁻¹"}, {"warmup-linear", "warm-up, plateau, then linear decay to 0"}},
 				When:    isGD},
-			{Key: "decay", Label: "decay per step", Doc: "exp-decay's factor", Kind: Float, Group: GroupAlgo, Default: "0.99", Min: 0.5, Max: 1, Step: "any",
+			{Key: "decay", Label: "decay factor γ", Doc: "exp-decay's factor γ per step", Kind: Float, Group: GroupAlgo, Default: "0.99", Min: 0.5, Max: 1, Step: "any",
 				When: func(s State) bool { return isGD(s) && s.Is("schedule", "exp-decay") }},
 			{Key: "warmup", Label: "warm-up steps W", Doc: "warmup-linear's rise; at most iters", Kind: Int, Group: GroupAlgo, Default: "20", Min: 0, Max: MaxStep, Step: "1",
+				When: warm},
+			{Key: "hold", Label: "plateau steps H", Doc: "warmup-linear's steps at t after the rise; W + H at most iters", Kind: Int, Group: GroupAlgo, Default: "80", Min: 0, Max: MaxStep, Step: "1",
 				When: warm},
 			{Key: "iters", Label: "iterations T", Doc: "warmup-linear's run length: its step reaches 0 at T", Kind: Int, Group: GroupAlgo, Default: "200", Min: 1, Max: MaxStep, Step: "1",
 				When: warm},
@@ -96,10 +99,14 @@ func newStepper(s State, obj *objective) (stepper, error) {
 	case "exp-decay":
 		sch = gd.Schedule{Kind: gd.ExpDecay, Decay: s.Float("decay")}
 	case "warmup-linear":
-		if s.Int("warmup") > iters {
-			return nil, Problems{"warmup": fmt.Sprintf("%d is more than the run's %d iterations; give at most iters", s.Int("warmup"), iters)}
+		w, h := s.Int("warmup"), s.Int("hold")
+		if w > iters {
+			return nil, Problems{"warmup": fmt.Sprintf("%d is more than the run's %d iterations; give at most iters", w, iters)}
 		}
-		sch = gd.Schedule{Kind: gd.WarmupLinear, Warmup: s.Int("warmup")}
+		if w+h > iters {
+			return nil, Problems{"hold": fmt.Sprintf("%d plateau steps after %d warm-up steps overrun the run's %d iterations; give at most %d", h, w, iters, iters-w)}
+		}
+		sch = gd.Schedule{Kind: gd.WarmupLinear, Warmup: w, Hold: h}
 	}
 	t := s.Float("t")
 	if sum, ok := obj.f.(gd.Sum); ok && s.Int("batch") < gdRows {
@@ -126,8 +133,7 @@ func runGD(st State, k int, history bool) (*gdRun, error) {
 	_, isSGD := m.(*gd.SGD)
 	r := &gdRun{obj: obj, trail: NewTrail(), t0: st.Float("t"), sgd: isSGD, st: st}
 	r.gap = render.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
-	constant := st.Is("method", "gd") && st.Is("schedule", "constant") && !isSGD
-	if obj.convex && constant {
+	if r.boundApplies() {
 		r.bound = &render.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
 	}
 	d0 := obj.dist2(s0.X)
@@ -164,7 +170,32 @@ func computeGD(in Input) (Result, error) {
 	}, nil
 }
 
-// history is the gap per iteration on a log scale, with the bound.
+// constantGD reports whether the run is full-batch gradient descent
+// with a constant step, the method Theorem 1.8.5 is about.
+func (r *gdRun) constantGD() bool {
+	return r.st.Is("method", "gd") && r.st.Is("schedule", "constant") && !r.sgd
+}
+
+// boundApplies reports whether Theorem 1.8.5 covers the run: full-batch
+// constant steps t ≤ 1/L on a convex L-smooth f (t = 1/L up to rounding
+// counts, see regimeOf).
+func (r *gdRun) boundApplies() bool {
+	return r.obj.convex && r.obj.hasL && r.constantGD() && regimeOf(r.t0, r.obj.L) <= atOneOverL
+}
+
+// methodName is the run's method as the history names it.
+func (r *gdRun) methodName() string {
+	switch {
+	case r.st.Is("method", "newton"):
+		return "Newton's method"
+	case r.sgd:
+		return "mini-batch gradient descent"
+	}
+	return "gradient descent"
+}
+
+// history is the gap per iteration on a log scale, with the bound where
+// Theorem 1.8.5 applies.
 func (r *gdRun) history() *render.History {
 	if len(r.gap.T) == 0 {
 		return nil
@@ -172,10 +203,13 @@ func (r *gdRun) history() *render.History {
 	g := r.gap
 	g.Compare = r.bound
 	title := fmt.Sprintf("after iteration %d: f − f* = %s", r.k, sig(r.obj.gap(r.s.F)))
-	desc := fmt.Sprintf("The gap f(x⁽ᵏ⁾) − f* for k = 0 to %d on a log scale (zeros are left out)", r.k)
-	if r.bound != nil {
+	desc := fmt.Sprintf("The gap f(x⁽ᵏ⁾) − f* of %s for k = 0 to %d on a log scale (zeros are left out)", r.methodName(), r.k)
+	switch {
+	case r.bound != nil:
 		desc += ", with Theorem 1.8.5's bound ‖x⁽⁰⁾ − x*‖²/(2tk) dashed: it holds for convex f and t ≤ 1/L"
+	case r.obj.convex && r.obj.hasL && r.constantGD():
+		desc += fmt.Sprintf(", without Theorem 1.8.5's bound: it is proved only for t ≤ 1/L = %s, and this run's t = %s is larger", sig(1/r.obj.L), sig(r.t0))
 	}
-	return &render.History{Title: title, Name: "Gradient descent: " + title, Desc: desc + ".",
+	return &render.History{Title: title, Name: strings.ToUpper(r.methodName()[:1]) + r.methodName()[1:] + ": " + title, Desc: desc + ".",
 		XLabel: "iteration k", Now: float64(r.k), Series: []render.Series{g}}
 }

@@ -153,20 +153,30 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	if err != nil {
 		return render.Frame{}, err
 	}
+	s := b.s
+	// With Δ = 0 the classes share their mean, η = π everywhere, and
+	// there is no boundary nor any level line to draw or to list.
+	flat := s.Float("delta") == 0
 	legend := pts.Legend()
 	for _, it := range render.ProbabilityLegend() {
 		it.Label = strings.ReplaceAll(it.Label, "P", "η") // the notes' name for P(y = +1 | x)
+		it.Hidden = it.Hidden || flat
 		legend = append(legend, it)
 	}
 	legend = append(legend, render.LegendItem{Label: "h* wrong", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(b.wrong)})
-	s := b.s
 	title := fmt.Sprintf("Bayes error R(h*) = %s · Δ = %s, σ = %s, π = %s\nh* gets %s of these %d points wrong",
 		pct(b.risk), sig(s.Float("delta")), sig(s.Float("sigma")), sig(s.Float("prior")), pct(b.sampleError()), len(b.x))
-	desc := fmt.Sprintf("The plane shaded by η(x) = P(y = +1 | x) of a mixture of two Gaussians with means (±%s, 0), "+
-		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½. Thin grey lines mark η = 0.1, …, 0.9 "+
-		"and a bold black line the Bayes boundary η = ½. The Bayes error is %s. %d points are drawn by class; "+
+	means := fmt.Sprintf("means (±%s, 0)", sig(s.Float("delta")/2))
+	lines := "Thin grey lines mark η = 0.1, …, 0.9 and a bold black line the Bayes boundary η = ½."
+	if flat {
+		means = "both means at (0, 0)"
+		lines = fmt.Sprintf("Here η(x) = π = %s at every x, so there is no boundary and no level line: h* says %s everywhere.",
+			sig(s.Float("prior")), signText(b.m.BayesClassifier([]float64{0, 0})))
+	}
+	desc := fmt.Sprintf("The plane shaded by η(x) = P(y = +1 | x) of a mixture of two Gaussians with %s, "+
+		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½ (and η = ½ counts as −1). %s The Bayes error is %s. %d points are drawn by class; "+
 		"those the Bayes classifier gets wrong (%s) have a bold edge.",
-		sig(s.Float("delta")/2), sig(s.Float("sigma")), sig(s.Float("prior")), pct(b.risk), len(b.x), pct(b.sampleError()))
+		means, sig(s.Float("sigma")), sig(s.Float("prior")), lines, pct(b.risk), len(b.x), pct(b.sampleError()))
 	f := render.DataFigure{Title: title, View: mixtureView(b.x, s), Layers: []plot.Plotter{field, pts}, Legend: legend, Desc: desc}
 	return f.Write(w, png, opt)
 }
@@ -179,6 +189,14 @@ func mixtureView(x [][]float64, s State) render.View {
 	}
 	h, sd := s.Float("delta")/2, 3*s.Float("sigma")
 	return render.View{XMin: -h - sd, XMax: h + sd, YMin: -sd, YMax: sd}
+}
+
+// signText writes a label ±1 as "+1" or "−1".
+func signText(y int) string {
+	if y > 0 {
+		return "+1"
+	}
+	return "−1"
 }
 
 func anyTrue(v []bool) bool {
@@ -199,7 +217,8 @@ func (b bayesRun) panel() Panel {
 		{fmt.Sprintf("h*'s error on these %d points", len(b.x)), pct(b.sampleError()), "sample-error"},
 	}
 	value, acc := BayesErrorText(b.risk, b.bound)
-	p.Start = "h*(x) = +1 where η(x) = P(y = +1 | x) ≥ ½, else −1: the Bayes classifier of this mixture, which knows the distribution."
+	p.Start = "h*(x) = +1 where η(x) = P(y = +1 | x) > ½, else −1: the Bayes classifier of this mixture, which knows the distribution. " +
+		"Where η = ½ exactly either answer errs half the time; Margin says −1 there, the lower label, as it does for a tied kNN vote (the notes say +1: the risk is the same)."
 	p.Model = []ModelLine{{Prefix: "by quadrature:", Facts: []Fact{{"R(h*) = E[min(η, 1 − η)]", value + " ± " + acc, "bayes-quadrature"}}}}
 	if symmetric(s) {
 		cf := closedForm(s)
@@ -210,7 +229,7 @@ func (b bayesRun) panel() Panel {
 	}
 	p.Notes = []Note{
 		{TestID: "risk", Text: "The risk R(h) = P(h(x) ≠ y) is the expected 0/1 loss on a fresh draw from the distribution; " +
-			"no classifier has a lower one than the Bayes classifier h*(x) = +1 where η(x) ≥ ½.",
+			"no classifier has a lower one than the Bayes classifier h*(x) = +1 where η(x) > ½, −1 elsewhere.",
 			Fine: "The training error on a sample only estimates it; the gap between the two is the generalization gap."},
 		{TestID: "quadrature", Text: "The Bayes error is integrated over the plane by adaptive Gauss–Legendre quadrature; " +
 			"± is a bound on that integral's error (the 12- against the 24-point rule, plus rounding).",

@@ -172,13 +172,15 @@ func bruteKNN(x [][]float64, y []int, k int, manhattan bool, q []float64) int {
 	return -1
 }
 
-// TestKNNRegionGridAgreesWithPredict: the Field's batch Grid, which the
-// plot fills through PredictAll, gives at every node what Predict and a
-// brute-force vote give there; the nodes are the sample points'
-// coordinates, so many sit on or near the data.
+// TestKNNRegionGridAgreesWithPredict: the sign of the Field's batch Grid
+// (the margin whose zero set is the border) is at every node what Predict
+// and a brute-force vote give there, even k (ties to −1) included; the
+// nodes are the sample points' coordinates, so many sit on or near the
+// data.
 func TestKNNRegionGridAgreesWithPredict(t *testing.T) {
 	for _, q := range []url.Values{
 		{"k": {"5"}}, {"k": {"1"}, "metric": {"manhattan"}}, {"k": {"25"}, "data": {"moons"}, "n": {"120"}},
+		{"k": {"4"}}, {"k": {"1"}}, {"k": {"16"}, "metric": {"manhattan"}},
 	} {
 		r := runKNNDemo(t, KNNSpec(), q)
 		kr := knnOf(t, r)
@@ -201,8 +203,13 @@ func TestKNNRegionGridAgreesWithPredict(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := bruteKNN(kr.x, kr.y, kr.c.K, q.Get("metric") == "manhattan", []float64{a, b})
-				if got := z[j*len(xs)+i]; got != float64(kr.classes[p]) || got != float64(want) || f.F(a, b) != got {
-					t.Fatalf("%v at (%g, %g): grid %g, Predict %d, F %g, brute force %d", q, a, b, got, kr.classes[p], f.F(a, b), want)
+				got := z[j*len(xs)+i]
+				sign := -1
+				if got > 0 {
+					sign = 1
+				}
+				if sign != kr.classes[p] || sign != want || (f.F(a, b) > 0) != (got > 0) {
+					t.Fatalf("%v at (%g, %g): grid %g (sign %d), Predict %d, F %g, brute force %d", q, a, b, got, sign, kr.classes[p], f.F(a, b), want)
 				}
 			}
 		}
@@ -219,9 +226,9 @@ func knnOf(t *testing.T, r *Run) *knnRun {
 	return kr
 }
 
-// TestKNNSweep: the sweep's k are odd and rising to n/2; its training
-// error at k = 1 is 0 on distinct points; each value is what a fresh
-// brute-force vote gives.
+// TestKNNSweep: the sweep's k are odd and rising, and end at n; its
+// training error at k = 1 is 0 on distinct points; each value is what a
+// fresh brute-force vote gives.
 func TestKNNSweep(t *testing.T) {
 	r := runKNNDemo(t, KNNSpec(), url.Values{"n": {"60"}})
 	x, yf := Columns(r.Points)
@@ -235,8 +242,9 @@ func TestKNNSweep(t *testing.T) {
 		t.Fatalf("sweep starts at k = %d with training error %g, want k = 1 and 0", sw.ks[0], sw.train[0])
 	}
 	for i, k := range sw.ks {
-		if k%2 != 1 || k > 30 || (i > 0 && k <= sw.ks[i-1]) {
-			t.Fatalf("sweep k = %v: want odd, rising, at most n/2 = 30", sw.ks)
+		last := i == len(sw.ks)-1
+		if (k%2 != 1 && !last) || (last && k != 60) || (i > 0 && k <= sw.ks[i-1]) {
+			t.Fatalf("sweep k = %v: want odd, rising, ending at n = 60", sw.ks)
 		}
 		wrong := 0
 		for j, p := range x {

@@ -73,9 +73,9 @@ func curseCurves(rows []knn.CurseRow, n int) render.Curves {
 
 func cursePanel(rows []knn.CurseRow, n int) Panel {
 	t := Table{TestID: "curse-rows", Caption: fmt.Sprintf("Mean distances from %d queries to %d uniform points in [0, 1]^D", knn.CurseQueries, n),
-		Head: []string{"D", "nearest", "farthest", "nearest ÷ farthest"}}
+		Head: []string{"D", "nearest", "farthest", "nearest ÷ farthest", "spread of all distances (sd ÷ mean)"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(r.D), sig(r.Nearest), sig(r.Farthest), sig(r.Ratio)})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(r.D), sig(r.Nearest), sig(r.Farthest), sig(r.Ratio), spreadText(r.Spread)})
 	}
 	last := rows[len(rows)-1]
 	return Panel{
@@ -93,4 +93,10 @@ func cursePanel(rows []knn.CurseRow, n int) Panel {
 				"is no longer local, so its vote says little about x.",
 			Fine: "Distances grow like √D while their spread stays about constant, so their ratio tends to 1."}},
 	}
+}
+
+// spreadText writes a relative spread as a percentage to two significant
+// digits ("48 %", "5.9 %"), as the lesson quotes it.
+func spreadText(v float64) string {
+	return strconv.FormatFloat(100*v, 'g', 2, 64) + " %"
 }

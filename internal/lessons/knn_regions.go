@@ -13,12 +13,6 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 )
 
-// KNNHeldOut is how many fresh mixture points estimate a kNN classifier's
-// true risk: enough that the held-out curve is smooth (its standard error
-// is under 1.6 points of percentage), few enough for the whole k sweep to
-// take a few tens of milliseconds.
-const KNNHeldOut = 1000
-
 // knnSets are the kNN demo's data: the mixture first, whose Bayes
 // boundary and error are known, then the other lessons' random shapes.
 var knnSets = []Option{{mixtureSet, "two Gaussians (sampled)"}, {"moons", "two moons (random)"},
@@ -53,14 +47,14 @@ func knnPoints(s State) ([][]float64, []float64, error) {
 	return datasetPoints(s)
 }
 
-// knnHeldOut draws the held-out points: KNNHeldOut fresh mixture points,
-// or the shape again with another seed; custom points have none.
+// knnHeldOut draws the held-out points of a shape: the shape again with
+// another seed. The mixture needs none, since its kNN risk is integrated
+// (knn_risk.go), and custom points have none.
 func knnHeldOut(s State, m *bayes.Mixture) (x [][]float64, y []int, ok bool) {
-	if m == nil {
-		return heldOut(s)
+	if m != nil {
+		return nil, nil, false
 	}
-	x, yi, err := m.Sample(KNNHeldOut, uint64(s.Int("seed")^heldOutSeed))
-	return x, yi, err == nil
+	return heldOut(s)
 }
 
 // knnRun is a kNN classifier on the demo's points and what it is compared with.
@@ -73,10 +67,22 @@ type knnRun struct {
 	wrong    []bool
 	m        *bayes.Mixture // nil unless the data are the mixture
 	bayesErr float64
-	tx       [][]float64 // held-out points
+	tx       [][]float64 // held-out points (shapes only)
 	ty       []int
 	held     bool
-	heldErr  float64 // the classifier's error on them; NaN without them
+	heldErr  float64 // the classifier's true risk (the mixture) or held-out error (a shape); NaN without either
+}
+
+// exact reports whether heldErr is the true risk R(h), integrated over
+// the mixture, rather than an error on held-out points.
+func (r *knnRun) exact() bool { return r.m != nil }
+
+// testName names heldErr: "risk R(h)" or "held-out error".
+func (r *knnRun) testName() string {
+	if r.exact() {
+		return "risk R(h)"
+	}
+	return "held-out error"
 }
 
 func computeKNN(in Input) (Result, error) {
@@ -148,9 +154,13 @@ func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
 	return w, nil
 }
 
-// heldOutError is the classifier's error on the held-out points, which
-// the title and the panel both show: newKNNRun computes it once.
+// heldOutError is the classifier's true risk on the mixture, or its
+// error on the held-out points of a shape, which the title and the panel
+// both show: newKNNRun computes it once.
 func (r *knnRun) heldOutError() float64 {
+	if r.c != nil && r.exact() {
+		return mixtureRisks(r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s))[0]
+	}
 	if !r.held || r.c == nil {
 		return math.NaN()
 	}
@@ -161,32 +171,50 @@ func (r *knnRun) heldOutError() float64 {
 	return fraction(w)
 }
 
-// regions is the Field of the kNN prediction, ±1, filled by class with
-// a thin line where it changes. Its Grid sends the whole grid through
-// PredictAll at once, which carries each query's search over to the next.
+// regions is the Field of the kNN prediction, filled by class with a
+// thin line where it changes. Its value is not the ±1 vote, whose level
+// line a grid can only draw as a staircase, but a margin with the vote's
+// sign whose zero set is the border itself (knnMargin): piecewise affine
+// in the query for the Euclidean metric (squared distances) and
+// piecewise linear for the Manhattan one, so the line the grid
+// interpolates runs straight along each cell's edge, as it should.
 func (r *knnRun) regions() (*render.Field, error) {
-	f, err := render.NewField(func(x1, x2 float64) float64 {
-		p, err := r.predict([][]float64{{x1, x2}})
-		if err != nil {
-			return math.NaN()
-		}
-		return float64(p[0])
-	}, render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
+	mg := newKNNMargin(r.x, r.y, r.c.K, r.c.Metric)
+	f, err := render.NewField(func(x1, x2 float64) float64 { return mg.at([]float64{x1, x2}) },
+		render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
 	if err != nil {
 		return nil, err
 	}
+	f.Res = knnFieldRes
+	// The grid takes the vote through PredictAll (fast: each query starts
+	// from the last) and the margin only at nodes beside a change of
+	// vote, the only ones the border line is interpolated between.
 	f.Grid = func(xs, ys []float64, z []float64) {
-		q := make([][]float64, 0, len(xs)*len(ys))
+		nx := len(xs)
+		q := make([][]float64, 0, nx*len(ys))
 		for _, b := range ys {
 			for _, a := range xs {
 				q = append(q, []float64{a, b})
 			}
 		}
 		p, err := r.predict(q)
-		for i := range z {
-			z[i] = math.NaN()
-			if err == nil {
-				z[i] = float64(p[i])
+		if err != nil {
+			for i := range z {
+				z[i] = math.NaN()
+			}
+			return
+		}
+		for k, v := range p {
+			z[k] = float64(v)
+		}
+		for j := range ys {
+			for i := range xs {
+				k := j*nx + i
+				border := (i > 0 && p[k-1] != p[k]) || (i < nx-1 && p[k+1] != p[k]) ||
+					(j > 0 && p[k-nx] != p[k]) || (j < len(ys)-1 && p[k+nx] != p[k])
+				if border {
+					z[k] = mg.at(q[k])
+				}
 			}
 		}
 	}
@@ -248,7 +276,7 @@ func (r *knnRun) title() string {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
 	}
 	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, pct(fraction(r.wrong)))
-	detail := "\nheld-out error " + pct(r.heldErr)
+	detail := "\n" + r.testName() + " " + pct(r.heldErr)
 	if r.m != nil {
 		detail += " · Bayes error " + pct(r.bayesErr)
 	}
@@ -265,7 +293,8 @@ func (r *knnRun) describe() string {
 		"The points are drawn by class; the %s the classifier gets wrong have a bold edge.",
 		k, r.s.Str("metric"), len(r.x), pct(fraction(r.wrong)))
 	if r.m != nil {
-		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s.", pct(r.bayesErr))
+		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s; "+
+			"the classifier's own risk on that mixture is %s.", pct(r.bayesErr), pct(r.heldErr))
 	}
 	return d
 }
@@ -283,7 +312,10 @@ func (r *knnRun) panel() Panel {
 	}
 	train, held := fraction(r.wrong), r.heldErr
 	heldLabel := "held-out error"
-	if r.held {
+	switch {
+	case r.exact():
+		heldLabel = "risk R(h), by quadrature"
+	case r.held:
 		heldLabel = fmt.Sprintf("held-out error (%d points)", len(r.tx))
 	}
 	p.Counters = []Counter{
@@ -292,20 +324,32 @@ func (r *knnRun) panel() Panel {
 		{heldLabel, pct(held), "heldout"},
 		{"Bayes error", pct(r.bayesErr), "bayes-error"},
 	}
-	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1).",
-		k, r.s.Str("metric"))
-	if r.held {
+	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
+		"the rule the Bayes classifier h* follows at η = ½ too).", k, r.s.Str("metric"))
+	switch {
+	case r.exact():
+		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"R(h) − training error", pct(held - train), "gap"}}}}
+	case r.held:
 		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
+	}
+	test, worth := "held-out error", "its held-out error shows what that is worth."
+	switch {
+	case r.exact():
+		test, worth = "risk", "its risk shows what that is worth."
+	case !r.held:
+		test, worth = "error on new points", "only points it has not seen could show what that is worth."
 	}
 	p.Notes = append(p.Notes, Note{TestID: "memorise",
 		Text: "At k = 1 each training point is its own nearest neighbour, so the training error is 0: " +
-			"the classifier memorises the sample, and its held-out error shows what that is worth.",
+			"the classifier memorises the sample, and " + worth,
 		Fine: "Larger k averages over more neighbours: smoother regions, a higher training error, " +
-			"and, up to a point, a lower held-out error."})
+			"and, up to a point, a lower " + test + "."})
 	if r.m != nil {
 		p.Notes = append(p.Notes, Note{TestID: "bayes-ref",
-			Text: "No classifier's risk is below the Bayes error: the held-out error can approach it, not beat it (up to the noise of " +
-				strconv.Itoa(len(r.tx)) + " held-out points)."})
+			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
+				pct(held-r.bayesErr), pct(held), pct(r.bayesErr)),
+			Fine: "R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: " +
+				"exact cell masses on a grid, border cells split finer; no held-out sample, so no sampling noise (the grid's error is a few hundredths of a point of percentage)."})
 	} else if !r.held {
 		p.Notes = append(p.Notes, Note{TestID: "no-heldout", Text: "Your own points have no held-out set: only the training error is known."})
 	}

@@ -11,20 +11,25 @@ import (
 )
 
 // sweepKs are the k of the error-against-k chart: odd (so two classes
-// never tie), about evenly spaced on a log axis, from 1 up to n/2 (or 1
-// when n < 2).
+// never tie), about evenly spaced on a log axis, from 1 up to n, and n
+// itself, where every neighbourhood is the whole sample (a tie there goes
+// to −1).
 func sweepKs(n int) []int {
 	ks := []int{1}
-	for k := 3; k <= n/2; {
+	for k := 3; k < n; {
 		ks = append(ks, k)
 		next := int(math.Round(float64(k) * 1.3))
 		next += 1 - next%2 // the next odd number from there
 		k = max(next, k+2)
 	}
+	if n > 1 {
+		ks = append(ks, n)
+	}
 	return ks
 }
 
-// knnSweep is the training and held-out error at each k of sweepKs.
+// knnSweep is the training error and the risk or held-out error at each
+// k of sweepKs.
 type knnSweep struct {
 	ks          []int
 	train, held []float64
@@ -37,7 +42,11 @@ var knnSweeps = memo[[sha256.Size]byte, knnSweep]{max: 64}
 
 // sweep returns the k sweep of r's points, computed once per data set.
 func (r *knnRun) sweep() (knnSweep, error) {
-	parts := [][]float64{{float64(r.c.Metric), b2f(r.held)}, intsAsFloats(r.y), intsAsFloats(r.ty)}
+	parts := [][]float64{{float64(r.c.Metric), b2f(r.held), b2f(r.exact())}, intsAsFloats(r.y), intsAsFloats(r.ty)}
+	if r.exact() {
+		m := mixtureParamsOf(r.s)
+		parts = append(parts, []float64{m.pi, m.h, m.sigma})
+	}
 	parts = append(append(parts, r.x...), r.tx...)
 	key := floatsKey("knn-sweep", parts...)
 	if sw, ok := knnSweeps.get(key); ok {
@@ -46,6 +55,9 @@ func (r *knnRun) sweep() (knnSweep, error) {
 	sw, err := computeSweep(r.x, r.y, r.tx, r.ty, r.held, r.c.Metric)
 	if err != nil {
 		return knnSweep{}, err
+	}
+	if r.exact() {
+		sw.held = mixtureRisks(r.x, r.y, sw.ks, r.c.Metric, mixtureParamsOf(r.s))
 	}
 	knnSweeps.put(key, sw)
 	return sw, nil
@@ -88,9 +100,9 @@ func intsAsFloats(v []int) []float64 {
 	return out
 }
 
-// sweepChart draws training and held-out error against k on a log axis,
-// the Bayes error as a dashed line when the data are the mixture, and
-// the k shown marked.
+// sweepChart draws the training error and the risk (the mixture) or the
+// held-out error (a shape) against k on a log axis, the Bayes error as a
+// dashed line when the data are the mixture, and the k shown marked.
 func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
 	sw, err := r.sweep()
 	if err != nil {
@@ -103,8 +115,8 @@ func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Fra
 		Series: []render.Curve{{Name: "training error", X: ks, Y: sw.train}},
 		Mark:   float64(r.s.Int("k")),
 	}
-	if r.held {
-		c.Series = append(c.Series, render.Curve{Name: "held-out error", X: ks, Y: sw.held})
+	if r.held || r.exact() {
+		c.Series = append(c.Series, render.Curve{Name: r.testName(), X: ks, Y: sw.held})
 	}
 	if r.m != nil && len(ks) > 1 {
 		c.Series = append(c.Series, render.Curve{Name: "Bayes error", X: []float64{ks[0], ks[len(ks)-1]},

@@ -5,13 +5,14 @@
 // The distribution is a two-class mixture of two Gaussians in the plane:
 // y = +1 with probability π, and x | y ~ N(μ_y, Σ_y). Then
 // η(x) = P(y = +1 | x) is known in closed form, the Bayes classifier is
-// h*(x) = +1 when η(x) ≥ ½ and −1 otherwise (the notes' convention at
-// η = ½), and its risk, the Bayes error R(h*) = E_x[min(η, 1 − η)], is
+// h*(x) = +1 when η(x) > ½ and −1 otherwise (at η = ½ the notes say +1;
+// Margin sends every tie to the lower label, −1, as kNN's vote does, at
+// no cost in risk), and its risk, the Bayes error R(h*) = E_x[min(η, 1 − η)], is
 // computed by numerical integration with a stated error bound.
 //
 // # How the Bayes error is integrated
 //
-// R(h*) = π P₊(ℓ < 0) + (1 − π) P₋(ℓ ≥ 0), where ℓ = log(η/(1 − η)) is
+// R(h*) = π P₊(ℓ ≤ 0) + (1 − π) P₋(ℓ > 0), where ℓ = log(η/(1 − η)) is
 // quadratic in x. For each class the plane is whitened (x = μ + Lz, z
 // standard normal) and written in polar coordinates z = r(cos θ, sin θ).
 // Along a ray ℓ is a quadratic in r, so the set of r where the class is

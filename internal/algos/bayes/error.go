@@ -31,12 +31,12 @@ func (m *Mixture) BayesError() (risk, bound float64) {
 }
 
 // misclassified returns P_s(sign·ℓ(x) < 0) for x ~ N(μ_s, Σ_s) (with
-// ≤ for sign −1, so that a point on the boundary counts as +1's), and
-// the quadrature's error bound.
+// ≤ for sign +1, so that a point on the boundary counts as −1's, as
+// BayesClassifier has it), and the quadrature's error bound.
 func (m *Mixture) misclassified(g gauss, sign float64) (p, bound float64) {
 	f := m.form(g)
 	f.scale(sign)
-	f.strict = sign > 0
+	f.strict = sign < 0
 	pieces := f.breaks()
 	integral, e := adaptive(f.mass, pieces, bayesTol*2*math.Pi, maxPanels)
 	return integral / (2 * math.Pi), e / (2 * math.Pi)

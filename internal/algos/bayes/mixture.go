@@ -121,14 +121,16 @@ func (m *Mixture) Eta(x []float64) float64 {
 	return e / (1 + e)
 }
 
-// BayesClassifier is h*(x): +1 where η(x) ≥ ½ (ℓ(x) ≥ 0), −1 elsewhere,
-// so a point exactly on the boundary goes to +1 as in the notes. It is 0
-// unless x has exactly two coordinates.
+// BayesClassifier is h*(x): +1 where η(x) > ½ (ℓ(x) > 0), −1 elsewhere.
+// A point exactly on the boundary, η = ½, goes to −1, the lower label:
+// Margin's one rule for ties, which kNN's vote follows too (the notes
+// send it to +1; either choice has the same risk). It is 0 unless x has
+// exactly two coordinates.
 func (m *Mixture) BayesClassifier(x []float64) int {
 	switch l := m.LogOdds(x); {
-	case l >= 0:
+	case l > 0:
 		return 1
-	case l < 0:
+	case l <= 0:
 		return -1
 	}
 	return 0

@@ -10,7 +10,7 @@ import (
 )
 
 // TestEta compares η with Bayes' rule on the textbook densities:
-// π p₊ / (π p₊ + (1 − π) p₋), and h* with η ≥ ½.
+// π p₊ / (π p₊ + (1 − π) p₋), and h* with η > ½.
 func TestEta(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range unequal {
@@ -26,7 +26,7 @@ func TestEta(t *testing.T) {
 			if l := m.LogOdds(x); math.Abs(l-math.Log(a/b)) > 1e-12*math.Max(1, math.Abs(l)) {
 				t.Fatalf("%s: LogOdds(%v) = %v, want %v", c.name, x, l, math.Log(a/b))
 			}
-			if h, want := m.BayesClassifier(x), map[bool]int{true: 1, false: -1}[a >= b]; h != want && math.Abs(a-b) > 1e-12*(a+b) {
+			if h, want := m.BayesClassifier(x), map[bool]int{true: 1, false: -1}[a > b]; h != want && math.Abs(a-b) > 1e-12*(a+b) {
 				t.Fatalf("%s: BayesClassifier(%v) = %d, want %d", c.name, x, h, want)
 			}
 		}
@@ -34,13 +34,14 @@ func TestEta(t *testing.T) {
 }
 
 // TestBoundary: on the bisector of a symmetric mixture η = ½ exactly and
-// h* = +1 (the notes' rule); just off it h* follows the nearer mean.
+// h* = −1 (Margin's rule for ties, the lower label; the notes say +1);
+// just off it h* follows the nearer mean.
 func TestBoundary(t *testing.T) {
 	m, _ := NewIsotropic(0.5, [2]float64{1, 0}, [2]float64{-1, 0}, 1)
 	for _, c := range []struct {
 		x    []float64
 		want int
-	}{{[]float64{0, 3}, 1}, {[]float64{1e-9, 0}, 1}, {[]float64{-1e-9, 0}, -1}, {[]float64{0, 0, 0}, 0}, {nil, 0}} {
+	}{{[]float64{0, 3}, -1}, {[]float64{1e-9, 0}, 1}, {[]float64{-1e-9, 0}, -1}, {[]float64{0, 0, 0}, 0}, {nil, 0}} {
 		if got := m.BayesClassifier(c.x); got != c.want {
 			t.Errorf("BayesClassifier(%v) = %d, want %d", c.x, got, c.want)
 		}

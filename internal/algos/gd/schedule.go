@@ -13,8 +13,10 @@ const (
 	Constant ScheduleKind = iota
 	// ExpDecay: η_k = η₀·decay^(k−1), "η_{t+1} = 0.99η_t".
 	ExpDecay
-	// WarmupLinear: a linear rise over W steps, then a linear fall to 0 at
-	// the last iteration, as transformers are trained.
+	// WarmupLinear: a linear rise over W steps, a plateau of H steps at
+	// η₀, then a linear fall to 0 at the last iteration, as transformers
+	// are trained ("increase η in the beginning, keep it at that max for
+	// a while, and then linearly decrease it").
 	WarmupLinear
 )
 
@@ -38,6 +40,7 @@ type Schedule struct {
 	Kind   ScheduleKind
 	Decay  float64 // ExpDecay: the factor per step, 0 < Decay ≤ 1; 0 means DefaultDecay
 	Warmup int     // WarmupLinear: W, the steps of the rise, 0 ≤ W ≤ the run's iterations
+	Hold   int     // WarmupLinear: H, the steps at η₀ after the rise, H ≥ 0 and W + H ≤ the run's iterations
 }
 
 // Eta returns η_k, the step size of iteration k = 1, 2, …, T of a run of
@@ -45,15 +48,17 @@ type Schedule struct {
 //
 //	constant:       η_k = η₀
 //	exp-decay:      η_k = η₀ · decay^(k−1)                      (math.Pow)
-//	warmup-linear:  η_k = η₀ · k / W            for 1 ≤ k ≤ W
-//	                η_k = η₀ · (T − k) / (T − W)  for W < k ≤ T
+//	warmup-linear:  η_k = η₀ · k / W                for 1 ≤ k ≤ W
+//	                η_k = η₀                        for W < k ≤ W + H
+//	                η_k = η₀ · (T − k) / (T − W − H)  for W + H < k ≤ T
 //
 // So exp-decay's first step is η₀, and warmup-linear rises from η₀/W at
-// k = 1 to η₀ at k = W, then falls by η₀/(T − W) per step to exactly 0 at
-// k = T (the last step does not move). W = 0 has no rise (η₁ = η₀(T − 1)/T);
-// W = T has no fall. The products and quotients are evaluated left to
-// right, (η₀·k)/W, each rounded once. Outside 1 ≤ k ≤ T the warm-up
-// schedule gives 0.
+// k = 1 to η₀ at k = W, stays at η₀ for the H steps of its plateau, then
+// falls by η₀/(T − W − H) per step to exactly 0 at k = T (the last step
+// does not move). W = 0 has no rise, H = 0 no plateau (η_{W+1} =
+// η₀(T − W − 1)/(T − W)); W + H = T has no fall. The products and
+// quotients are evaluated left to right, (η₀·k)/W, each rounded once.
+// Outside 1 ≤ k ≤ T the warm-up schedule gives 0.
 func (s Schedule) Eta(eta0 float64, k, iters int) float64 {
 	switch s.Kind {
 	case ExpDecay:
@@ -68,8 +73,10 @@ func (s Schedule) Eta(eta0 float64, k, iters int) float64 {
 			return 0
 		case k <= s.Warmup:
 			return eta0 * float64(k) / float64(s.Warmup)
+		case k <= s.Warmup+s.Hold:
+			return eta0
 		}
-		return eta0 * float64(iters-k) / float64(iters-s.Warmup)
+		return eta0 * float64(iters-k) / float64(iters-s.Warmup-s.Hold)
 	}
 	return eta0
 }
@@ -85,6 +92,9 @@ func (s Schedule) validate(iters int) error {
 	case WarmupLinear:
 		if s.Warmup < 0 || s.Warmup > iters {
 			return fmt.Errorf("%w: warmup is %d; give 0 to the number of iterations, %d", ErrParameters, s.Warmup, iters)
+		}
+		if s.Hold < 0 || s.Hold > iters-s.Warmup {
+			return fmt.Errorf("%w: hold is %d; give 0 to the iterations left after the warm-up, %d", ErrParameters, s.Hold, iters-s.Warmup)
 		}
 	default:
 		return fmt.Errorf("%w: unknown schedule %d", ErrParameters, int(s.Kind))

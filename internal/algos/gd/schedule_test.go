@@ -22,6 +22,10 @@ func TestScheduleEta(t *testing.T) {
 		{"warmup 4 of 10", Schedule{Kind: WarmupLinear, Warmup: 4}, 1, 10,
 			[]float64{0.25, 0.5, 0.75, 1, 5.0 / 6, 4.0 / 6, 3.0 / 6, 2.0 / 6, 1.0 / 6, 0}},
 		{"warmup 0", Schedule{Kind: WarmupLinear}, 2, 4, []float64{1.5, 1, 0.5, 0}},
+		// W = 2, H = 3, T = 9: up by ½, three steps at η₀, down by ¼ to 0.
+		{"warmup 2, hold 3 of 9", Schedule{Kind: WarmupLinear, Warmup: 2, Hold: 3}, 1, 9,
+			[]float64{0.5, 1, 1, 1, 1, 0.75, 0.5, 0.25, 0}},
+		{"hold to the end", Schedule{Kind: WarmupLinear, Warmup: 1, Hold: 2}, 2, 3, []float64{2, 2, 2}},
 		{"warmup all", Schedule{Kind: WarmupLinear, Warmup: 3}, 3, 3, []float64{1, 2, 3}},
 	} {
 		for i, want := range c.want {
@@ -64,6 +68,8 @@ func TestInitErrors(t *testing.T) {
 		{"tol < 0", (&GD{F: q, Eta: 1, Iters: 1, Tol: -1}).initAt([]float64{0, 0}), ErrParameters},
 		{"decay 2", (&GD{F: q, Eta: 1, Iters: 1, Schedule: Schedule{Kind: ExpDecay, Decay: 2}}).initAt([]float64{0, 0}), ErrParameters},
 		{"warmup > iters", (&GD{F: q, Eta: 1, Iters: 3, Schedule: Schedule{Kind: WarmupLinear, Warmup: 4}}).initAt([]float64{0, 0}), ErrParameters},
+		{"hold past the end", (&GD{F: q, Eta: 1, Iters: 5, Schedule: Schedule{Kind: WarmupLinear, Warmup: 2, Hold: 4}}).initAt([]float64{0, 0}), ErrParameters},
+		{"hold < 0", (&GD{F: q, Eta: 1, Iters: 5, Schedule: Schedule{Kind: WarmupLinear, Hold: -1}}).initAt([]float64{0, 0}), ErrParameters},
 		{"method 7", (&GD{F: q, Iters: 3, Method: 7}).initAt([]float64{0, 0}), ErrParameters},
 		{"x0 length", (&GD{F: q, Eta: 1, Iters: 1}).initAt([]float64{0}), ErrShape},
 		{"x0 NaN", (&GD{F: q, Eta: 1, Iters: 1}).initAt([]float64{math.NaN(), 0}), ErrNotFinite},

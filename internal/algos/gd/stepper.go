@@ -45,7 +45,9 @@ type State struct {
 	// Status is Running; Converged once GradNorm < Tol; IterationLimit
 	// after the run's iterations; Diverged when step K+1 left the numbers
 	// float64 holds (an entry of x or f beyond ±Blowup, or ∇f not finite):
-	// the state keeps iterate K, the last finite one.
+	// the state keeps iterate K, the last finite one; Stalled when step
+	// K+1 of a Newton run or of a constant step would return x⁽ᴷ⁾ bit for
+	// bit, so that every later step would too: the state keeps iterate K.
 	Status algos.Status
 
 	rng            rand.PCG // SGD's generator, after the draws of iterations 1…K
@@ -188,6 +190,15 @@ func (g *GD) Advance(s *State) {
 	} else {
 		eta = g.Schedule.Eta(g.Eta, s.K+1, g.Iters)
 		descend(next, s.X, s.Grad, eta)
+	}
+	// A Newton step depends on x alone, so one that does not move repeats
+	// for ever. (A gradient step that does not move is left to Tol and
+	// Iters: it is the float fixed point a converging run reaches.) A zero
+	// gradient is a stationary point, also left to them.
+	if g.Method == Newton && s.GradNorm > 0 && slices.Equal(next, s.X) {
+		s.spareX = next
+		s.Status = algos.Stalled
+		return
 	}
 	commit(g.F, s, next, eta, g.Tol, g.Iters)
 }
