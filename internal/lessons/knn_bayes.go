@@ -257,13 +257,13 @@ func decimals(bound float64) int {
 	return min(15, max(4, -e))
 }
 
-// roundUp1 writes v > 0 rounded up to one significant digit: "2e-14".
+// roundUp1 writes v > 0 rounded up to one significant digit: "2·10⁻¹⁴".
 func roundUp1(v float64) string {
 	if !(v > 0) {
 		return "0"
 	}
 	d, e := upDigit(v)
-	return strconv.Itoa(d) + "e" + strconv.Itoa(e)
+	return strconv.Itoa(d) + "·10" + superscript(e)
 }
 
 // upDigit rounds v > 0 up to one significant digit, d·10^e.

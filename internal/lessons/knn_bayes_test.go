@@ -62,8 +62,8 @@ func TestBayesErrorMatchesClosedForm(t *testing.T) {
 			t.Fatalf("Δ = %s, σ = %s: Bayes error %q is not \"value ± bound\"", c.delta, c.sigma, printed)
 		}
 		v, err1 := strconv.ParseFloat(vs, 64)
-		e, err2 := strconv.ParseFloat(es, 64)
-		if err1 != nil || err2 != nil || e <= 0 || e > 1e-10 {
+		e, _, ok2 := proseNumber(es)
+		if err1 != nil || !ok2 || e <= 0 || e > 1e-10 {
 			t.Fatalf("Δ = %s, σ = %s: cannot read %q (bound must be in (0, 1e-10])", c.delta, c.sigma, printed)
 		}
 		_, frac, _ := strings.Cut(vs, ".")
@@ -104,10 +104,10 @@ func TestBayesErrorText(t *testing.T) {
 		risk, bound float64
 		value, acc  string
 	}{
-		{0.15865525393145707, 1e-14, "0.15865525393146", "1e-14"},
-		{0.15865525393145707, 1.2e-14, "0.15865525393146", "2e-14"},
-		{0.1, 9.5e-13, "0.100000000000", "1e-12"},
-		{0.25, 0.01, "0.2500", "1e-2"},
+		{0.15865525393145707, 1e-14, "0.15865525393146", "1·10⁻¹⁴"},
+		{0.15865525393145707, 1.2e-14, "0.15865525393146", "2·10⁻¹⁴"},
+		{0.1, 9.5e-13, "0.100000000000", "1·10⁻¹²"},
+		{0.25, 0.01, "0.2500", "1·10⁻²"},
 		{0.25, 0, "0.250000000000000", "0"},
 	} {
 		v, a := BayesErrorText(c.risk, c.bound)
