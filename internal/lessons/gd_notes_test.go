@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"net/url"
 	"strings"
@@ -108,6 +109,43 @@ func TestGDRateNotes(t *testing.T) {
 	r := gdExec(t, d, "step=20&t=0.21")
 	if !strings.Contains(r.History.Desc, "without Theorem 1.8.5's bound") {
 		t.Errorf("t = 0.21: history description %q does not say the bound is left out", r.History.Desc)
+	}
+}
+
+// TestGDBoundNow: where Theorem 1.8.5 covers the run the rate note gives
+// the bound's value at the current step, ‖x⁽⁰⁾ − x*‖²/(2tk) from the start
+// and the minimiser, beside the gap it bounds (which is below it); before
+// the first step, and where the theorem does not apply, it gives none.
+func TestGDBoundNow(t *testing.T) {
+	d := gdDemo(t, GDSpec())
+	for _, q := range []string{"step=10", "step=100", "step=7&t=0.05&objective=least-squares", "step=30&objective=logistic&t=2"} {
+		r := gdExec(t, d, q)
+		run, err := runGD(r.State, r.Step, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x0, xs := []float64{r.State.Float("x0"), r.State.Float("y0")}, run.obj.xstar
+		d0 := (x0[0]-xs[0])*(x0[0]-xs[0]) + (x0[1]-xs[1])*(x0[1]-xs[1])
+		den := 2 * r.State.Float("t") * float64(r.Step)
+		gap := run.s.F - run.obj.fstar
+		if gap > d0/den {
+			t.Errorf("%s: the gap %v is above the bound %v", q, gap, d0/den)
+		}
+		want := fmt.Sprintf("At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.", r.Step, sig(d0), sig(den), sig(d0/den), sig(max(gap, 0)))
+		if n := gdNote(t, r.Panel(), "rate"); !strings.Contains(n.Text, want) {
+			t.Errorf("%s: rate note %q lacks %q", q, n.Text, want)
+		}
+	}
+	for _, q := range []string{"step=0", "step=20&t=0.19", "step=20&t=0.05&schedule=exp-decay", "step=20&objective=least-squares&batch=2&t=0.05"} {
+		for _, n := range gdExec(t, d, q).Panel().Notes {
+			if strings.Contains(n.Text, "the bound is") {
+				t.Errorf("%s: note %q gives a bound the theorem does not promise here", q, n.Text)
+			}
+		}
+	}
+	// The default run's numbers, as the prose quotes them.
+	if n := gdNote(t, gdExec(t, d, "step=10").Panel(), "rate"); !strings.Contains(n.Text, "6.25/2 = 3.125") {
+		t.Errorf("step 10: %q, want (2² + 1.5²)/(2·0.1·10) = 6.25/2 = 3.125", n.Text)
 	}
 }
 

@@ -223,7 +223,20 @@ func (r *gdRun) rateNote() Note {
 		cmp = "="
 	}
 	return Note{TestID: "rate", Text: fmt.Sprintf("t = %s %s 1/L = %s: by Theorem 1.8.5, f(x⁽ᵏ⁾) − f* ≤ ‖x⁽⁰⁾ − x*‖²/(2tk), %s; above 2/L = %s a quadratic diverges.",
-		sig(t), cmp, sig(1/o.L), where, sig(2/o.L)), Fine: r.lNote()}
+		sig(t), cmp, sig(1/o.L), where, sig(2/o.L)) + r.boundNow(), Fine: r.lNote()}
+}
+
+// boundNow is Theorem 1.8.5's bound at the current step, beside the gap
+// it bounds, when the theorem covers the run and k ≥ 1: "At step 10 the
+// bound is 6.25/2 = 3.125, and the gap f(x⁽ᵏ⁾) − f* is 0.3745."
+func (r *gdRun) boundNow() string {
+	if !r.boundApplies() || r.k < 1 || !r.obj.hasMin {
+		return ""
+	}
+	x0 := r.trail.Start()
+	d0, den := r.obj.dist2(x0[:]), 2*r.t0*float64(r.k)
+	return fmt.Sprintf(" At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.",
+		r.k, sig(d0), sig(den), sig(d0/den), sig(r.obj.gap(r.s.F)))
 }
 
 // edgeNote is the rate note at t = 2/L. On an objective whose Hessian is
