@@ -136,6 +136,18 @@ func closedForm(s State) float64 {
 	return distuv.UnitNormal.CDF(-s.Float("delta") / (2 * s.Float("sigma")))
 }
 
+// boundaryX1 is where the Bayes boundary η = ½ crosses the x₁ axis:
+// the log-odds log(π/(1 − π)) + Δx₁/σ² vanish on the vertical line
+// x₁ = σ² log((1 − π)/π)/Δ, which leans away from the likelier class's
+// mean. With Δ = 0 there is no boundary.
+func boundaryX1(s State) (float64, bool) {
+	d, sd, pi := s.Float("delta"), s.Float("sigma"), s.Float("prior")
+	if d == 0 {
+		return 0, false
+	}
+	return sd * sd * math.Log((1-pi)/pi) / d, true
+}
+
 // draw shades η(x) with its levels 0.1 … 0.9, the Bayes boundary η = ½
 // bold, over the points; those h* gets wrong have a bold edge.
 func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
@@ -220,6 +232,9 @@ func (b bayesRun) panel() Panel {
 	p.Start = "h*(x) = +1 where η(x) = P(y = +1 | x) > ½, else −1: the Bayes classifier of this mixture, which knows the distribution. " +
 		"Where η = ½ exactly either answer errs half the time; Margin says −1 there, the lower label, as it does for a tied kNN vote (the notes say +1: the risk is the same)."
 	p.Model = []ModelLine{{Prefix: "by quadrature:", Facts: []Fact{{"R(h*) = E[min(η, 1 − η)]", value + " ± " + acc, "bayes-quadrature"}}}}
+	if x1, ok := boundaryX1(s); ok {
+		p.Model = append(p.Model, ModelLine{Prefix: "Bayes boundary η = ½:", Facts: []Fact{{"x₁ = σ² log((1 − π)/π)/Δ", sig(x1), "bayes-boundary"}}})
+	}
 	if symmetric(s) {
 		cf := closedForm(s)
 		p.Counters = append(p.Counters, Counter{"closed form Φ(−Δ/2σ)", pct(cf), "closed-form"})

@@ -99,6 +99,42 @@ func TestBayesAsymmetricHasNoClosedForm(t *testing.T) {
 	}
 }
 
+// TestBayesBoundary: the panel says where the Bayes boundary lies, and
+// there the mixture's own log-odds vanish (at any x₂), so η = ½; with
+// π = 0.8 it is −log 4/2 from the centre line, towards class −1; with
+// Δ = 0 there is none to give.
+func TestBayesBoundary(t *testing.T) {
+	for _, q := range []url.Values{{"prior": {"0.8"}}, {}, {"prior": {"0.3"}, "delta": {"3"}, "sigma": {"1.5"}}} {
+		r := runKNNDemo(t, BayesSpec(), q)
+		x1, err := strconv.ParseFloat(strings.ReplaceAll(knnFact(t, r.Panel(), "bayes-boundary"), "−", "-"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mixtureOf(r.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The printed value has 4 significant digits; the log-odds change
+		// by Δ/σ² per unit of x₁.
+		slope := r.State.Float("delta") / (r.State.Float("sigma") * r.State.Float("sigma"))
+		for _, x2 := range []float64{-2, 0, 3} {
+			if l := m.LogOdds([]float64{x1, x2}); math.Abs(l) > slope*5e-4*math.Max(1, math.Abs(x1)) {
+				t.Errorf("%v: boundary x₁ = %v, but the log-odds there are %v", q, x1, l)
+			}
+		}
+	}
+	if got := knnFact(t, runKNNDemo(t, BayesSpec(), url.Values{"prior": {"0.8"}}).Panel(), "bayes-boundary"); got != sig(-math.Log(4)/2) {
+		t.Errorf("π = 0.8: boundary %s, want −log 4/2 = %s", got, sig(-math.Log(4)/2))
+	}
+	for _, m := range runKNNDemo(t, BayesSpec(), url.Values{"delta": {"0"}}).Panel().Model {
+		for _, f := range m.Facts {
+			if f.TestID == "bayes-boundary" {
+				t.Errorf("Δ = 0 gives a boundary %q", f.Value)
+			}
+		}
+	}
+}
+
 func TestBayesErrorText(t *testing.T) {
 	for _, c := range []struct {
 		risk, bound float64
