@@ -92,6 +92,15 @@ func TestDeepLinkNumbers(t *testing.T) {
 // notFromState lists the decimals in linked paragraphs that are not read
 // off the linked state, by "<lesson> <number as written>", with why.
 var notFromState = map[string]string{
+	// gradient-descent
+	"gradient-descent 0.99": "the decay parameter's default, which the linked state uses without naming it in its query; the control shows it, the panel does not",
+
+	// knn-bayes
+	"knn-bayes −1.69":  "(−0.69 − 1)/σ, the boundary's offset from the +1 centre: a step of the projection argument the prose works; the panel gives its result, 11.21 %, by quadrature",
+	"knn-bayes −0.31":  "(−1 + 0.69)/σ, the −1 centre's offset from the boundary: a step of the projection argument the prose works",
+	"knn-bayes 0.0452": "Φ(−1.69), a step of the projection argument the prose works",
+	"knn-bayes 0.379":  "Φ(−0.31), a step of the projection argument the prose works",
+
 	// linear-regression
 	"linear-regression 0.04":   "derived: the noise floor σ² = 0.2² of the default data, not the held-out MSE beside it",
 	"linear-regression 0.1414": "derived: √(nλ) = √0.02 for n = 2, λ = 0.01; the note writes the extra columns as √(nλ)·eᵢ",
