@@ -408,3 +408,26 @@ func TestCurseTable(t *testing.T) {
 		t.Errorf("ratio %g in 1-D and %g in 1000-D; want near 0 and near 1", first, last)
 	}
 }
+
+// TestKNNChartsNameLogScaleOnce: the error-against-k chart and the curse
+// chart say once that their x axis is logarithmic (Curves says it; an
+// axis label that said it too made the description read "(log scale)
+// (log scale)"), the k chart names its points by k, and a sweep of one
+// k, drawn on a linear axis, does not claim a log scale at all.
+func TestKNNChartsNameLogScaleOnce(t *testing.T) {
+	for _, c := range []struct {
+		spec       Spec
+		q          url.Values
+		name, want string
+		logs       int
+	}{
+		{KNNSpec(), url.Values{}, "k", "at k = 1", 1},
+		{KNNSpec(), url.Values{"data": {"custom"}, "add": {"0,0,1"}, "k": {"1"}}, "k", "A line chart of error against k.", 0},
+		{CurseSpec(), url.Values{}, "", "against dimension D (log scale).", 1},
+	} {
+		_, desc := figureText(t, runKNNDemo(t, c.spec, c.q), c.name)
+		if n := strings.Count(desc, "log scale"); n != c.logs || !strings.Contains(desc, c.want) {
+			t.Errorf("%s %v: description names the log scale %d times (want %d), want %q: %s", c.spec.ID, c.q, n, c.logs, c.want, desc)
+		}
+	}
+}

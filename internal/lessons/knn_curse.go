@@ -65,7 +65,7 @@ func curseCurves(rows []knn.CurseRow, n int) render.Curves {
 	return render.Curves{
 		Title: fmt.Sprintf("nearest ÷ farthest distance: %s in 1-D, %s in %d-D\nmean over %d queries, %d uniform points in [0, 1]^D",
 			sig(rows[0].Ratio), sig(last.Ratio), last.D, knn.CurseQueries, n),
-		XLabel: "dimension D (log scale)", YLabel: "nearest ÷ farthest", LogX: true,
+		XLabel: "dimension D", YLabel: "nearest ÷ farthest", LogX: true, // Curves names the log scale
 		Series: []render.Curve{{Name: "nearest ÷ farthest distance", X: d, Y: ratio}},
 		Mark:   math.NaN(),
 	}

@@ -111,7 +111,7 @@ func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Fra
 	ks := intsAsFloats(sw.ks)
 	c := render.Curves{
 		Title:  fmt.Sprintf("error against k (%s, %d points)", r.c.Metric, len(r.x)),
-		XLabel: "k (log scale)", YLabel: "error", LogX: true, Percent: true,
+		XLabel: "k", YLabel: "error", LogX: true, Percent: true, // Curves names the log scale
 		Series: []render.Curve{{Name: "training error", X: ks, Y: sw.train}},
 		Mark:   float64(r.s.Int("k")),
 	}
