@@ -33,10 +33,13 @@ check-generated: templ-cli
 	@git diff --exit-code -- '*_templ.go' || (echo "templ generate changed files: run make generate and commit them" && exit 1)
 	@test -z "$$(git status --porcelain -- '*_templ.go')" || (echo "untracked *_templ.go files: commit them" && exit 1)
 
-# Unit, handler, golden and browser tests (the browser test needs
-# chromium; under CI it must run).
+# Unit, handler, golden and browser tests (the browser tests need
+# chromium; under CI they must run). The race detector watches the Go
+# code; the browser tests drive Chromium and gain nothing from it but
+# time, so they run without it.
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -skip '^TestBrowser' ./...
+	$(GO) test -count=1 -run '^TestBrowser' ./cmd/web/
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
