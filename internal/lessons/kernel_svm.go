@@ -74,28 +74,6 @@ func heldOutCounter(r float64, n int) Counter {
 
 func usesGamma(k svm.KernelKind) bool { return k == svm.Poly || k == svm.RBF || k == svm.Laplace }
 
-// errorRate is the fraction of points whose prediction differs from
-// their label, by the course's one rule: f predicts sgn(f(x)) with
-// sgn(0) = −1 (scikit-learn's decision_function > 0), so a score of 0 is
-// right for y = −1 and wrong for y = +1.
-func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
-	wrong := 0
-	for i, row := range x {
-		if predict(f(row)) != y[i] {
-			wrong++
-		}
-	}
-	return float64(wrong) / float64(len(x))
-}
-
-// predict is the class a score predicts: +1 when f > 0, else −1.
-func predict(f float64) int {
-	if f > 0 {
-		return 1
-	}
-	return -1
-}
-
 // predictionError is errorRate from margins mᵢ = yᵢf(xᵢ) a demo already
 // has: f(xᵢ) = yᵢmᵢ for labels ±1.
 func predictionError(margins []float64, y []int) float64 {

@@ -93,7 +93,7 @@ func computeLogistic(in Input) (Result, error) {
 	for i, row := range x {
 		f := s.Model.Score(row)
 		r.margins[i] = float64(y[i]) * f
-		r.wrong[i] = predictSign(f) != y[i]
+		r.wrong[i] = predict(f) != y[i]
 	}
 	res := Result{Step: k, Done: s.Status.Done(), Plot: r.draw, Panel: func() Panel { return r.panel(st) }}
 	if in.wants("history") {

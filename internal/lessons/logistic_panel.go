@@ -61,7 +61,7 @@ func (r *logisticRun) panel(st State) Panel {
 		Model:  []ModelLine{{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}},
 	}
 	if tx, ty, ok := heldOut(st); ok {
-		p.Counters = append(p.Counters, heldOutCounter(signError(m.Score, tx, ty), len(tx)))
+		p.Counters = append(p.Counters, heldOutCounter(errorRate(m.Score, tx, ty), len(tx)))
 	} else {
 		p.Counters = append(p.Counters, Counter{"held-out error", "—", "heldout"})
 	}
@@ -87,29 +87,6 @@ func noMinimiserStop(grad float64) string {
 		return "stopped: ‖∇J‖ = " + sig(grad) + " is below the tolerance 10⁻¹⁰, yet J has no minimiser: more steps would lower J and lengthen w further"
 	}
 	return "stopped: no step lowers J any more (‖∇J‖ = " + sig(grad) + ", its rounding error), yet J has no minimiser"
-}
-
-// signRule is how the logistic and perceptron demos predict from a score
-// and count errors, in the words of the panels' small print.
-// predictSign is the class a score predicts: +1 for f > 0, −1 otherwise
-// (sgn 0 = −1, so at w = 0, b = 0 every point is predicted −1).
-func predictSign(f float64) int {
-	if f > 0 {
-		return 1
-	}
-	return -1
-}
-
-// signError is the fraction of the points (x, y) whose prediction
-// predictSign(f(x)) is not y.
-func signError(f func([]float64) float64, x [][]float64, y []int) float64 {
-	wrong := 0
-	for i, row := range x {
-		if predictSign(f(row)) != y[i] {
-			wrong++
-		}
-	}
-	return float64(wrong) / float64(len(x))
 }
 
 // logisticStatus says where the run stands in words; a Converged run

@@ -16,3 +16,24 @@ const argmaxRule = "A prediction is the class with the largest score; a tie goes
 
 // ruleNote states the rule in the small print of a panel.
 func ruleNote(rule string) Note { return Note{TestID: "prediction-rule", Fine: rule} }
+
+// predict is the class a score predicts by the rule: +1 when f > 0, else
+// −1 (sgn(0) = −1).
+func predict(f float64) int {
+	if f > 0 {
+		return 1
+	}
+	return -1
+}
+
+// errorRate is the fraction of the points (x, y) whose prediction
+// predict(f(x)) is not y: 0 = right for y = −1 and wrong for y = +1.
+func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
+	wrong := 0
+	for i, row := range x {
+		if predict(f(row)) != y[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(x))
+}

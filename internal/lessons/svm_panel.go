@@ -229,21 +229,12 @@ func scoresWithoutBias(pr *svm.Problem, s svm.State) []float64 {
 	return u
 }
 
-// predicts is the course's prediction rule: +1 when f > 0, else −1, so
-// sgn(0) = −1 (scikit-learn's decision_function > 0).
-func predicts(f float64) float64 {
-	if f > 0 {
-		return 1
-	}
-	return -1
-}
-
 // errorAt is the training error with offset b, given u = f − b at the
 // points: the fraction of points whose prediction differs from their label.
 func errorAt(y, u []float64, b float64) float64 {
 	wrong := 0
 	for i, v := range u {
-		if predicts(v+b) != y[i] {
+		if float64(predict(v+b)) != y[i] {
 			wrong++
 		}
 	}
