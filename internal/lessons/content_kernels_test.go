@@ -9,9 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/margin-edu/margin/internal/algos"
-	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // kernelsSections are the kernel lesson's top-level sections, in page
@@ -215,19 +212,7 @@ func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
 // prose works out from them.
 func TestProseKernelsHandComputationLive(t *testing.T) {
 	const slug, query = "kernels", "aseed=24&data=xor&demo=kernel-pegasos&lambda=0.25&step=3"
-	replay := func(t *testing.T, r *Run) (*svm.KernelPegasos, svm.KernelPegasosState) {
-		x, yf := Columns(r.Points)
-		kp, s0, err := svm.NewKernelPegasos(x, signLabels(yf), svm.KernelPegasosParams{Kernel: kernelOf(r.State),
-			Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, _, err := algos.Replay(kp, s0, r.Step)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return kp, s
-	}
+	replay := replayKernelPegasos
 	checkClaims(t, []proseClaim{
 		{Slug: slug, Query: query, From: "the panel shows the score", To: ". Its training error",
 			Want: func(t *testing.T, r *Run) []float64 {

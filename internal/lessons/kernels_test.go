@@ -361,15 +361,7 @@ func TestKernelPegasosIterateHasNoSupportVectors(t *testing.T) {
 		// Recompute yᵢf(xᵢ) from the model, f = Σⱼ ᾱⱼK(xⱼ, ·).
 		x, yf := Columns(r.Points)
 		y := signLabels(yf)
-		kp, s0, err := svm.NewKernelPegasos(x, y, svm.KernelPegasosParams{Kernel: kernelOf(r.State),
-			Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, _, err := algos.Replay(kp, s0, r.Step)
-		if err != nil {
-			t.Fatal(err)
-		}
+		kp, s := replayKernelPegasos(t, r)
 		active, wrong := 0, 0
 		for i, row := range x {
 			f := kp.Score(s, row)
@@ -477,4 +469,21 @@ func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
 	}
 	tx, ty, ok := heldOut(r.State)
 	return gammaSweep(pr, tx, ty, ok)
+}
+
+// replayKernelPegasos replays r's run of kernelized SGD independently of
+// the demo, from its points and parameters.
+func replayKernelPegasos(t *testing.T, r *Run) (*svm.KernelPegasos, svm.KernelPegasosState) {
+	t.Helper()
+	x, yf := Columns(r.Points)
+	kp, s0, err := svm.NewKernelPegasos(x, signLabels(yf), svm.KernelPegasosParams{Kernel: kernelOf(r.State),
+		Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := algos.Replay(kp, s0, r.Step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kp, s
 }
