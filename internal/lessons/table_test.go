@@ -91,3 +91,31 @@ func demoDocStub(d *Demo) string {
 		"## URLs\n\n<!-- urls:" + d.ID + " -->\n<!-- /urls:" + d.ID + " -->\n\n" +
 		"## Keys\n\n<!-- params:" + d.ID + " -->\n<!-- /params:" + d.ID + " -->\n"
 }
+
+// TestREADMELessons: the README's lesson list has one row per lesson page
+// of the course, as the catalogue and the course's demos give it: the
+// title linked to the page on a running server, where in the notes it
+// comes from, and a link to each demo's page in docs/demos.
+func TestREADMELessons(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	course, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range course.Lessons {
+		if len(l.Demos) == 0 {
+			continue
+		}
+		var demos []string
+		for _, id := range l.Demos {
+			demos = append(demos, "[`"+id+"`](docs/demos/"+id+".md)")
+		}
+		row := "| [" + l.Title + "](http://localhost:8080/lessons/" + l.Slug + ") | " + l.Notes + " | " + strings.Join(demos, ", ") + " |\n"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("README.md lacks the row of lesson %s:\n%s", l.Slug, row)
+		}
+	}
+}
