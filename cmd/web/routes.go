@@ -44,6 +44,7 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 
 	e.POST("/api/v1/fit", handleFit())
 	e.POST(gramPath, handleGram(), gramFastGzip)
+	e.GET(openAPIPath, handleOpenAPI())
 
 	e.StaticFS("/static", static.FS)
 }
