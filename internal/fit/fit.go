@@ -22,7 +22,7 @@ import (
 // Limits on a request. MaxBody is enforced by the caller before decoding
 // too; Decode checks it again so the package stands alone. MaxWork and
 // MaxTraceNumbers are what keep every request the other limits allow
-// under 2 s of CPU and a few tens of MB of answer (see the README's
+// under 2 s of CPU and a few tens of MB of answer (see docs/performance.md's
 // numbers from BenchmarkFitWorst).
 const (
 	MaxBody    = 4 << 20 // bytes

@@ -11,7 +11,7 @@ import (
 )
 
 // Limits every demo shares. They keep every page and plot cheap to
-// compute; the README lists them.
+// compute; docs/urls.md lists them.
 const (
 	MaxPoints = 500   // points after adds and removals
 	MaxStep   = 20000 // highest step a demo shows

@@ -9,7 +9,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
-// Kernel demo limits the README lists with the parameters.
+// Kernel demo limits docs/demos lists with the parameters.
 const (
 	MinKernelGamma = 1e-3 // γ runs over [MinKernelGamma, MaxKernelGamma] on a log slider
 	MaxKernelGamma = 1e3

@@ -16,7 +16,7 @@ import (
 )
 
 // Limits of the mixture the nearest-neighbours lesson samples, listed in
-// the README with the parameters.
+// its page in docs/demos with the parameters.
 const (
 	MaxMixtureDelta = 8.0  // distance Δ between the class means, 0…MaxMixtureDelta
 	MaxMixtureSigma = 4.0  // shared standard deviation σ, (0, MaxMixtureSigma]

@@ -19,7 +19,7 @@ import (
 )
 
 // Limits of the logistic and softmax regression demos, listed in the
-// README with the parameters.
+// its page in docs/demos with the parameters.
 const (
 	MinLogisticEta    = 0.01 // gradient descent's η runs over [MinLogisticEta, MaxLogisticEta] on a log slider
 	MaxLogisticEta    = 100.0

@@ -37,12 +37,12 @@ const (
 type Option struct{ Value, Label string }
 
 // Param declares one URL parameter of a demo, once: parsing, validation,
-// canonical encoding, the form control and the README's limits table all
+// canonical encoding, the form control and the docs/demos limits table all
 // read it, so a default or limit is never written twice.
 type Param struct {
 	Key   string
 	Label string // the form control's label
-	Doc   string // what it means, for the README's table
+	Doc   string // what it means, for the docs/demos table
 	Kind  Kind
 	Group Group
 	// Default is the value's canonical spelling when the URL leaves the
@@ -72,7 +72,7 @@ type Param struct {
 	PageOnly bool
 	// Hidden parameters have no control in the parameter forms.
 	Hidden bool
-	// AllowedDoc, when set, replaces the README's generated "allowed".
+	// AllowedDoc, when set, replaces the generated "allowed" of docs/demos.
 	AllowedDoc string
 }
 
@@ -131,7 +131,7 @@ func (p *Param) rangeText() string {
 	return "from " + fmtNum(p.Min) + " up to " + fmtNum(p.Max)
 }
 
-// Allowed describes the allowed values for the README: "4–500",
+// Allowed describes the allowed values for docs/demos: "4–500",
 // "(0, 100]", "cyclic, random".
 func (p *Param) Allowed() string {
 	if p.AllowedDoc != "" {

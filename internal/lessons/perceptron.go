@@ -12,7 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 )
 
-// Perceptron limits the README lists with the demo's parameters.
+// Perceptron limits its page in docs/demos lists with the demo's parameters.
 const (
 	MaxEpochs = 1000  // epoch budget of a demo run
 	MaxEta    = 100.0 // learning rate η in (0, MaxEta]

@@ -15,7 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 )
 
-// SVM demo limits the README lists with the parameters.
+// SVM demo limits docs/demos lists with the parameters.
 const (
 	MinC = 1e-3 // the soft-margin C runs over [MinC, MaxC] on a log slider
 	MaxC = 1e3
@@ -72,7 +72,7 @@ const maxSeed = float64(math.MaxInt32)
 
 // pointSetParams are the parameters of dataset's seeded random sets, which
 // every demo on those sets shares; sets names the demo's random sets and
-// seedDoc says what else the seed drives, for the README's table.
+// seedDoc says what else the seed drives, for the docs/demos table.
 func pointSetParams(sets, seedDoc string) []Param {
 	return []Param{
 		{Key: "n", Label: "points", Doc: "points of a random set (" + sets + ")", Kind: Int, Group: GroupData,

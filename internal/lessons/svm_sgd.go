@@ -14,7 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 )
 
-// Limits of the primal trainers' demo, listed in the README.
+// Limits of the primal trainers' demo, listed in docs/demos/svm-sgd.md.
 const (
 	MinLambda = 1e-4 // Pegasos' λ runs over [MinLambda, MaxLambda] on a log slider
 	MaxLambda = 10.0
