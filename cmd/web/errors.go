@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 
@@ -63,7 +64,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 		case p.status == http.StatusServiceUnavailable:
 			logger.Info("request stopped", "uri", r.RequestURI, "err", err)
 		case p.status >= 500:
-			logger.Error("request failed", "uri", r.RequestURI, "err", err)
+			logger.Error("request failed", "uri", r.RequestURI, "err", err, "stack", string(stackOf(err)))
 			p.lines = []string{msgInternal}
 		}
 		var werr error
@@ -103,18 +104,21 @@ func classify(c echo.Context, err error) problem {
 		return p
 	}
 	var (
-		long uriTooLong
-		list lister
-		br   badRequest
-		he   *echo.HTTPError
+		long  uriTooLong
+		list  lister
+		br    badRequest
+		input *lessons.InputError
+		he    *echo.HTTPError
 	)
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return one(http.StatusServiceUnavailable, msgStopped)
 	case errors.As(err, &long):
 		return one(http.StatusRequestURITooLong, long.Error())
-	case errors.Is(err, fit.ErrUnprocessable):
+	case errors.Is(err, fit.ErrUnprocessable), errors.Is(err, lessons.ErrUncomputable):
 		return one(http.StatusUnprocessableEntity, err.Error())
+	case errors.As(err, &input):
+		return one(http.StatusBadRequest, input.Error())
 	case errors.As(err, &list) && len(list.List()) > 0:
 		return problem{http.StatusBadRequest, list.List()}
 	case errors.Is(err, fit.ErrBadRequest), errors.As(err, &br):
@@ -128,6 +132,16 @@ func classify(c echo.Context, err error) problem {
 		return one(he.Code, http.StatusText(he.Code))
 	}
 	return one(http.StatusInternalServerError, msgInternal)
+}
+
+// stackOf is the stack an error carries (a demo's *lessons.InternalError
+// has the one where the kit met it), or else the handler's own.
+func stackOf(err error) []byte {
+	var st interface{ Stack() []byte }
+	if errors.As(err, &st) {
+		return st.Stack()
+	}
+	return debug.Stack()
 }
 
 // receiveProblem classifies an error in receiving the request: a body

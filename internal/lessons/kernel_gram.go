@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -30,7 +31,7 @@ func KernelGramSpec() Spec {
 // class, which shows the blocks a good kernel makes.
 const namedBelow = 20
 
-func computeGram(in Input) (Result, error) {
+func computeGram(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	order := gramOrder(y)

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -86,7 +87,7 @@ func BayesSpec() Spec {
 	}
 }
 
-func computeBayes(in Input) (Result, error) {
+func computeBayes(ctx context.Context, in Input) (Result, error) {
 	m, err := mixtureOf(in.State)
 	if err != nil {
 		return Result{}, Problems{"sigma": err.Error()}

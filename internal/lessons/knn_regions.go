@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -85,7 +86,7 @@ func (r *knnRun) testName() string {
 	return "held-out error"
 }
 
-func computeKNN(in Input) (Result, error) {
+func computeKNN(ctx context.Context, in Input) (Result, error) {
 	r, err := newKNNRun(in)
 	if err != nil {
 		return Result{}, err

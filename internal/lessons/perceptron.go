@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -95,7 +96,7 @@ func perceptronParams(s State) perceptron.Params {
 	return p
 }
 
-func computePerceptron(in Input) (Result, error) {
+func computePerceptron(ctx context.Context, in Input) (Result, error) {
 	x, y := Columns(in.Points)
 	labels := make([]int, len(y))
 	for i, v := range y {
@@ -121,7 +122,7 @@ func computePerceptron(in Input) (Result, error) {
 			return render.PerceptronSVGFrame(w, pr, s, opt)
 		},
 		History: rec.history(pr, s),
-		Panel:   func() Panel { return perceptronPanel(pr, s, in.State) },
+		Panel:   func() Panel { return perceptronPanel(ctx, pr, s, in.State) },
 	}, nil
 }
 

@@ -114,7 +114,7 @@ type polyFit struct {
 
 func fitPoly(xs, ys []float64, p int, lambda float64) (polyFit, error) {
 	m, err := linreg.Fit(linreg.PolyRows(xs, p), ys, lambda, true)
-	return polyFit{p, m}, err
+	return polyFit{p, m}, uncomputableIf(err, linreg.ErrNotFinite)
 }
 
 func (f polyFit) at(x float64) float64 { return horner(f.m, x) }
