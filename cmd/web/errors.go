@@ -51,7 +51,8 @@ type problem struct {
 
 // errorHandler is the one place errors become HTTP responses (classify
 // says which status each error gets). A 5xx other than 503 is logged with
-// the error and answered with a fixed message. API paths answer JSON,
+// the error and its stack (a demo's *lessons.InternalError carries the one
+// where the kit met it) and answered with a fixed message. API paths answer JSON,
 // plots and other files plain text, pages HTML; HEAD gets no body.
 func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
