@@ -160,9 +160,6 @@ func graphFigure(title, desc string, v render.View, layers []plot.Plotter, legen
 	return render.DataFigure{Title: title, Desc: desc, XLabel: "x", YLabel: "y", View: v, Layers: layers, Legend: legend}
 }
 
-// graphDrawer draws a regression figure as the plot or a panel.
-func graphDrawer(f render.DataFigure) Drawer { return f.Write }
-
 // curveTruth is the true function of the built-in curve s shows.
 func curveTruth(s State) (func(float64) float64, bool) {
 	if !builtIn(s) {
