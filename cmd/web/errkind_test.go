@@ -57,6 +57,12 @@ func TestComputeErrorKinds(t *testing.T) {
 		if strings.Contains(body, "data:") {
 			t.Errorf("GET %s blames the data: %.200q", tc.url, body)
 		}
+		if strings.HasPrefix(tc.url, "/lessons/") {
+			sec := parse(t, rec).Find(`section[data-testid="error"]`)
+			if href, _ := sec.Find(`a[data-testid="error-index"]`).Attr("href"); href != "/" || sec.Find(`a[href^="/lessons/"]`).Length() != 0 {
+				t.Errorf("GET %s: the error page links to %q and %d lessons, want the course index only", tc.url, href, sec.Find(`a[href^="/lessons/"]`).Length())
+			}
+		}
 		logged := log.String()
 		if tc.status == 500 {
 			for _, s := range []string{"level=ERROR", "toy: forced bug", "demo toy-bug", "stack=", "ExecuteFigure"} {

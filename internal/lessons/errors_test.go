@@ -80,7 +80,9 @@ func TestComputeStopsWithContext(t *testing.T) {
 // is uncomputable and says what to change.
 func TestErrorKinds(t *testing.T) {
 	spec := lessons.PerceptronSpec()
-	spec.Compute = func(context.Context, lessons.Input) (lessons.Result, error) { return lessons.Result{}, errors.New("toy: forced bug") }
+	spec.Compute = func(context.Context, lessons.Input) (lessons.Result, error) {
+		return lessons.Result{}, errors.New("toy: forced bug")
+	}
 	d, err := lessons.NewDemo(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -123,7 +123,7 @@ func Error(status int, title string, lines []string) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p><a href=\"/\">All lessons</a> · <a href=\"/lessons/perceptron\">Perceptron demo with its defaults</a></p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p><a href=\"/\" data-testid=\"error-index\">All lessons</a></p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
