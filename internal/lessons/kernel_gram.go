@@ -43,7 +43,7 @@ func computeGram(ctx context.Context, in Input) (Result, error) {
 	K := svm.Gram(k, xs)
 	sp, err := svm.Eigenvalues(K)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	n := len(xs)
 	values := make([][]float64, n)

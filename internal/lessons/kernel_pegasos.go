@@ -40,7 +40,7 @@ func computeKernelPegasos(ctx context.Context, in Input) (Result, error) {
 	p := svm.KernelPegasosParams{Kernel: k, Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
 	kp, s0, err := svm.NewKernelPegasos(x, y, p)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	_, optVal, err := svm.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {

@@ -2,10 +2,12 @@ package lessons
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/dataset"
@@ -103,6 +105,11 @@ func computePerceptron(ctx context.Context, in Input) (Result, error) {
 		labels[i] = int(v)
 	}
 	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: labels}, perceptronParams(in.State))
+	if errors.Is(err, perceptron.ErrLabel) {
+		// Each label is allowed alone, but added points mix −1/+1 with
+		// classes 0, 2, ….
+		return Result{}, BadInput(keyAdd, "%s", strings.TrimPrefix(err.Error(), perceptron.ErrLabel.Error()+": "))
+	}
 	if err != nil {
 		return Result{}, err
 	}

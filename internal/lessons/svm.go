@@ -134,7 +134,7 @@ func computeSVM(ctx context.Context, in Input, hard bool, extra svmExtra) (Resul
 	}
 	pr, s0, err := svm.New(x, y, svmParams(in.State, hard))
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	var recs []algos.Recorder[svm.State]
 	rec := newSVMRecorder(pr, in.Step)

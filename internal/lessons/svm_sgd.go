@@ -213,7 +213,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in Input) (primalRu
 	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
 	pg, s0, err := svm.NewPegasos(x, y, p)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	opt, optVal, err := svm.PegasosOptimum(ctx, x, y, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {
@@ -257,13 +257,13 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in Input) (prim
 	p := svm.SubgradientParams{C: st.Float("C"), Eta: st.Float("eta"), Decay: st.Is("decay", "sqrt"), T: st.Int("T")}
 	sg, s0, err := svm.NewSubgradient(x, y, p)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	sp := svm.DefaultParams()
 	sp.C, sp.Tol, sp.MaxIter = p.C, 1e-9, svmMaxIter
 	pr, _, err := svm.New(x, y, sp)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	opt, err := pr.Solve(ctx)
 	if err != nil {
