@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/margin-edu/margin/internal/lessons"
 	"github.com/margin-edu/margin/internal/lessons/lessonstest"
 )
@@ -93,5 +95,40 @@ func TestClientGoneIsNoError(t *testing.T) {
 	}
 	if strings.Contains(log.String(), "level=ERROR") {
 		t.Errorf("a client that left is logged as an error: %.300s", log.String())
+	}
+}
+
+// TestNavListsCourse: the navigation bar lists the lessons of the course
+// served, each with a page of its own, in order, on the index, a lesson
+// page (marked current) and the error page alike: a course without the
+// perceptron links to no perceptron.
+func TestNavListsCourse(t *testing.T) {
+	course, err := lessons.NewCourse(lessons.BiasVarianceSpec(), lessonstest.ObjectiveSpec("gradient-descent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newServer(discardLogger(), course)
+	want := []string{"/lessons/linear-regression Linear and ridge regression", "/lessons/gradient-descent Gradient descent"}
+	for _, tc := range []struct{ url, current string }{
+		{"/", ""},
+		{"/lessons/gradient-descent", "/lessons/gradient-descent"},
+		{"/lessons/no-such-lesson", ""}, // a 404
+		{"/lessons/linear-regression?fits=0", ""},
+	} {
+		doc := parse(t, get(t, h, tc.url))
+		var got []string
+		current := ""
+		doc.Find("header.site nav a").Each(func(i int, a *goquery.Selection) {
+			href, _ := a.Attr("href")
+			if i > 0 {
+				got = append(got, href+" "+a.Text())
+			}
+			if v, _ := a.Attr("aria-current"); v == "page" {
+				current = href
+			}
+		})
+		if strings.Join(got, "|") != strings.Join(want, "|") || current != tc.current {
+			t.Errorf("GET %s: nav %q (current %q), want %q (current %q)", tc.url, got, current, want, tc.current)
+		}
 	}
 }

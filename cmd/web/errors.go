@@ -16,6 +16,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/fit"
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 )
 
@@ -54,7 +55,7 @@ type problem struct {
 // the error and its stack (a demo's *lessons.InternalError carries the one
 // where the kit met it) and answered with a fixed message. API paths answer JSON,
 // plots and other files plain text, pages HTML; HEAD gets no body.
-func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
+func errorHandler(logger *slog.Logger, nav []layout.NavLink) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -82,7 +83,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			// read failed (a 408) or the client left (a 503).
 			c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 			c.Response().WriteHeader(p.status)
-			werr = pages.Error(p.status, http.StatusText(p.status), p.lines).Render(context.WithoutCancel(r.Context()), c.Response())
+			werr = pages.Error(p.status, http.StatusText(p.status), p.lines, nav).Render(context.WithoutCancel(r.Context()), c.Response())
 		}
 		if werr != nil {
 			logger.Error("writing error response", "err", werr)

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/layout"
 	tl "github.com/margin-edu/margin/web/templates/lessons"
 )
 
@@ -67,9 +68,11 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 	var prose []string
 	var toc []lessons.Section
 	var proseErr error
+	var nav []layout.NavLink
 	defaults := &defaultViews{}
 	if lesson != nil {
 		prose, toc, proseErr = lessonProse(lesson.Slug, len(lesson.Demos))
+		nav = navLinks(course.Catalog, lesson.Slug)
 	}
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -124,7 +127,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		}
 		return renderHTML(c, http.StatusOK, tl.LessonPage(tl.Page{
 			Slug: lesson.Slug, Title: lesson.Title, Description: lesson.Summary,
-			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views,
+			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views, Nav: nav,
 		}))
 	}
 }

@@ -27,7 +27,7 @@ func newServer(logger *slog.Logger, course *lessons.Course) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	e.HTTPErrorHandler = errorHandler(logger)
+	e.HTTPErrorHandler = errorHandler(logger, navLinks(course.Catalog, ""))
 	useMiddleware(e, logger)
 	addRoutes(e, course)
 	return e
