@@ -114,7 +114,7 @@ func newKNNRun(in Input) (*knnRun, error) {
 	r := &knnRun{s: s, x: x, y: signLabels(yf), bayesErr: math.NaN()}
 	if isMixture(s) {
 		if r.m, err = mixtureOf(s); err != nil {
-			return nil, err
+			return nil, Problems{"sigma": err.Error()} // as mixturePoints says it
 		}
 		r.bayesErr, _ = r.m.BayesError()
 	}
