@@ -52,9 +52,10 @@ type problem struct {
 
 // errorHandler is the one place errors become HTTP responses (classify
 // says which status each error gets). A 5xx other than 503 is logged with
-// the error and its stack (a demo's *lessons.InternalError carries the one
-// where the kit met it) and answered with a fixed message. API paths answer JSON,
-// plots and other files plain text, pages HTML; HEAD gets no body.
+// the error and its stack (a demo's *lessons.InternalError carries the
+// one where the kit met it) and answered with a fixed message. API paths
+// answer JSON, plots and other files plain text, pages HTML (nav is the
+// course's lessons, for its navigation bar); HEAD gets no body.
 func errorHandler(logger *slog.Logger, nav []layout.NavLink) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {

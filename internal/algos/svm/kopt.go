@@ -34,8 +34,8 @@ const (
 // stops when the duality gap is at most 1e-10·max(1, |objective|); at its
 // pass budget it returns the α reached with an error wrapping
 // algos.ErrIterationLimit, and when ctx ends first, with an error
-// wrapping ctx's (it looks once a pass). The data, λ and kernel are validated as by
-// NewKernelPegasos. The answer is deterministic; α is unique when K is
+// wrapping ctx's (it looks once a pass). The data, λ and kernel are
+// validated as by NewKernelPegasos. The answer is deterministic; α is unique when K is
 // non-singular (RBF and Laplace on distinct points), and otherwise the
 // objective and the margins Kα are.
 func KernelPegasosOptimum(ctx context.Context, x [][]float64, y []int, k Kernel, lambda float64) (alpha []float64, objective float64, err error) {
