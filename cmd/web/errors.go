@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/fit"
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 )
 
@@ -50,9 +52,11 @@ type problem struct {
 
 // errorHandler is the one place errors become HTTP responses (classify
 // says which status each error gets). A 5xx other than 503 is logged with
-// the error and answered with a fixed message. API paths answer JSON,
-// plots and other files plain text, pages HTML; HEAD gets no body.
-func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
+// the error and its stack (a demo's *lessons.InternalError carries the
+// one where the kit met it) and answered with a fixed message. API paths
+// answer JSON, plots and other files plain text, pages HTML (nav is the
+// course's lessons, for its navigation bar); HEAD gets no body.
+func errorHandler(logger *slog.Logger, nav []layout.NavLink) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -63,7 +67,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 		case p.status == http.StatusServiceUnavailable:
 			logger.Info("request stopped", "uri", r.RequestURI, "err", err)
 		case p.status >= 500:
-			logger.Error("request failed", "uri", r.RequestURI, "err", err)
+			logger.Error("request failed", "uri", r.RequestURI, "err", err, "stack", string(stackOf(err)))
 			p.lines = []string{msgInternal}
 		}
 		var werr error
@@ -80,7 +84,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			// read failed (a 408) or the client left (a 503).
 			c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 			c.Response().WriteHeader(p.status)
-			werr = pages.Error(p.status, http.StatusText(p.status), p.lines).Render(context.WithoutCancel(r.Context()), c.Response())
+			werr = pages.Error(p.status, http.StatusText(p.status), p.lines, nav).Render(context.WithoutCancel(r.Context()), c.Response())
 		}
 		if werr != nil {
 			logger.Error("writing error response", "err", werr)
@@ -103,18 +107,21 @@ func classify(c echo.Context, err error) problem {
 		return p
 	}
 	var (
-		long uriTooLong
-		list lister
-		br   badRequest
-		he   *echo.HTTPError
+		long  uriTooLong
+		list  lister
+		br    badRequest
+		input *lessons.InputError
+		he    *echo.HTTPError
 	)
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return one(http.StatusServiceUnavailable, msgStopped)
 	case errors.As(err, &long):
 		return one(http.StatusRequestURITooLong, long.Error())
-	case errors.Is(err, fit.ErrUnprocessable):
+	case errors.Is(err, fit.ErrUnprocessable), errors.Is(err, lessons.ErrUncomputable):
 		return one(http.StatusUnprocessableEntity, err.Error())
+	case errors.As(err, &input):
+		return one(http.StatusBadRequest, input.Error())
 	case errors.As(err, &list) && len(list.List()) > 0:
 		return problem{http.StatusBadRequest, list.List()}
 	case errors.Is(err, fit.ErrBadRequest), errors.As(err, &br):
@@ -128,6 +135,16 @@ func classify(c echo.Context, err error) problem {
 		return one(he.Code, http.StatusText(he.Code))
 	}
 	return one(http.StatusInternalServerError, msgInternal)
+}
+
+// stackOf is the stack an error carries (a demo's *lessons.InternalError
+// has the one where the kit met it), or else the handler's own.
+func stackOf(err error) []byte {
+	var st interface{ Stack() []byte }
+	if errors.As(err, &st) {
+		return st.Stack()
+	}
+	return debug.Stack()
 }
 
 // receiveProblem classifies an error in receiving the request: a body

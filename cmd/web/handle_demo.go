@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/layout"
 	tl "github.com/margin-edu/margin/web/templates/lessons"
 )
 
@@ -21,7 +23,7 @@ import (
 // scope the URL serves: the caller redirects when the request's query
 // differs, so one state has one URL. figure names the one figure a plot
 // URL draws, "" for a page (see lessons.Input.Figure).
-func demoRun(d *lessons.Demo, q url.Values, scope lessons.Scope, figure string) (run *lessons.Run, edited bool, err error) {
+func demoRun(ctx context.Context, d *lessons.Demo, q url.Values, scope lessons.Scope, figure string) (run *lessons.Run, edited bool, err error) {
 	edit, rest, edited, probs := d.SplitEdit(q)
 	if len(probs) > 0 {
 		return nil, false, probs
@@ -38,8 +40,10 @@ func demoRun(d *lessons.Demo, q url.Values, scope lessons.Scope, figure string) 
 			return nil, false, bad(err)
 		}
 	}
-	if run, err = d.ExecuteFigure(s, figure); err != nil {
-		return nil, false, bad(err)
+	// ExecuteFigure's errors say their kind (a refused key, input it
+	// cannot compute, the client gone, a bug); errors.go maps each.
+	if run, err = d.ExecuteFigure(ctx, s, figure); err != nil {
+		return nil, false, err
 	}
 	return run, edited, nil
 }
@@ -64,9 +68,11 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 	var prose []string
 	var toc []lessons.Section
 	var proseErr error
+	var nav []layout.NavLink
 	defaults := &defaultViews{}
 	if lesson != nil {
 		prose, toc, proseErr = lessonProse(lesson.Slug, len(lesson.Demos))
+		nav = navLinks(course.Catalog, lesson.Slug)
 	}
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -83,7 +89,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		} else {
 			page = d.PresentPath()
 		}
-		run, edited, err := demoRun(d, q, lessons.ForPage, "")
+		run, edited, err := demoRun(r.Context(), d, q, lessons.ForPage, "")
 		if err != nil {
 			return err
 		}
@@ -115,27 +121,27 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		if proseErr != nil {
 			return proseErr
 		}
-		views, err := lessonViews(course, lesson, view, defaults)
+		views, err := lessonViews(r.Context(), course, lesson, view, defaults)
 		if err != nil {
 			return err
 		}
 		return renderHTML(c, http.StatusOK, tl.LessonPage(tl.Page{
 			Slug: lesson.Slug, Title: lesson.Title, Description: lesson.Summary,
-			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views,
+			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views, Nav: nav,
 		}))
 	}
 }
 
 // lessonViews returns the views of all demos of a lesson page: the active
 // one as given, the others in their default state, from defaults.
-func lessonViews(course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView, defaults *defaultViews) ([]*lessons.DemoView, error) {
+func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView, defaults *defaultViews) ([]*lessons.DemoView, error) {
 	var views []*lessons.DemoView
 	for _, d := range course.LessonDemos(lesson.Slug) {
 		if d.ID == active.ID {
 			views = append(views, active)
 			continue
 		}
-		v, err := defaults.get(d)
+		v, err := defaults.get(ctx, d)
 		if err != nil {
 			return nil, err
 		}
@@ -153,18 +159,23 @@ type defaultViews struct {
 	views map[string]*lessons.DemoView
 }
 
-func (dv *defaultViews) get(d *lessons.Demo) (*lessons.DemoView, error) {
+func (dv *defaultViews) get(ctx context.Context, d *lessons.Demo) (*lessons.DemoView, error) {
 	dv.mu.Lock()
 	defer dv.mu.Unlock()
 	if v, ok := dv.views[d.ID]; ok {
 		return v, nil
 	}
-	run, err := d.Execute(d.Default())
+	run, err := d.ExecuteFigure(ctx, d.Default(), "")
 	if err != nil {
 		return nil, err
 	}
 	v, err := lessons.NewView(run, d.LessonPath())
 	if err != nil {
+		return nil, err
+	}
+	// A view whose panel ctx cut short (a bound's solve stopped early)
+	// is not the default view: it is not kept for other requests.
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if dv.views == nil {
@@ -206,7 +217,7 @@ func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 		if name == "" {
 			figure = lessons.PlotFigure
 		}
-		run, _, err := demoRun(d, q, lessons.ForPlot, figure)
+		run, _, err := demoRun(r.Context(), d, q, lessons.ForPlot, figure)
 		if err != nil {
 			return err
 		}
@@ -249,7 +260,7 @@ func handleCSV(d *lessons.Demo) echo.HandlerFunc {
 		}
 		pts, err := s.Points()
 		if err != nil {
-			return bad(err)
+			return err
 		}
 		var buf bytes.Buffer
 		if err := d.WriteCSV(&buf, pts); err != nil {
@@ -284,8 +295,8 @@ func handleUpload(d *lessons.Demo) echo.HandlerFunc {
 			return probs
 		}
 		s = s.WithPoints(pts)
-		if _, err := d.Execute(s); err != nil {
-			return bad(err)
+		if _, err := d.ExecuteFigure(c.Request().Context(), s, ""); err != nil {
+			return err
 		}
 		return c.Redirect(http.StatusSeeOther, s.URL(d.LessonPath())+d.Anchor())
 	}

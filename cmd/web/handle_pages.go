@@ -6,13 +6,28 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 )
 
 func handleIndex(catalog *lessons.Catalog) echo.HandlerFunc {
+	nav := navLinks(catalog, "")
 	return func(c echo.Context) error {
-		return renderHTML(c, http.StatusOK, pages.Index(catalog))
+		return renderHTML(c, http.StatusOK, pages.Index(catalog, nav))
 	}
+}
+
+// navLinks lists the course's lessons that have a page of their own (a
+// demo, hence a route: see addRoutes), in the catalogue's order, for the
+// navigation bar; current is the slug of the lesson shown, if any.
+func navLinks(catalog *lessons.Catalog, current string) []layout.NavLink {
+	var nav []layout.NavLink
+	for _, l := range catalog.Lessons {
+		if l.Anchor == "" && len(l.Demos) > 0 {
+			nav = append(nav, layout.NavLink{Title: l.Title, URL: l.URL(), Current: l.Slug == current})
+		}
+	}
+	return nav
 }
 
 // handleLesson answers lessons other than the perceptron: a redirect for

@@ -33,7 +33,7 @@ func logBuffer() (*slog.Logger, *bytes.Buffer) {
 // logger, and the routes add installs.
 func newMWEcho(logger *slog.Logger, add func(e *echo.Echo)) *echo.Echo {
 	e := echo.New()
-	e.HTTPErrorHandler = errorHandler(logger)
+	e.HTTPErrorHandler = errorHandler(logger, nil)
 	useMiddleware(e, logger)
 	add(e)
 	return e

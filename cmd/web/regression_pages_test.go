@@ -90,12 +90,17 @@ func TestRegressionBadQueries(t *testing.T) {
 		{"/lessons/linear-regression?demo=bias-variance&fits=100000", "fits"},
 		{"/plots/ls-gd.svg?eta=1e9", "eta"},
 		{"/plots/interpolation.svg?data=custom&add=1,2,3", "add"},
-		{"/plots/bias-variance.svg?data=custom&add=0,1~1,0", "built-in"},
 	} {
 		rec := get(t, h, c.url)
 		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), c.key) {
 			t.Errorf("%s = %d, want 400 naming %s: %.300s", c.url, rec.Code, c.key, rec.Body)
 		}
+	}
+	// Every value is allowed, but custom points have no true curve: 422,
+	// saying what to change.
+	if rec := get(t, h, "/plots/bias-variance.svg?data=custom&add=0,1~1,0"); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), "choose a built-in data set") {
+		t.Errorf("bias-variance on custom points = %d, want 422 naming the built-in sets: %.300s", rec.Code, rec.Body)
 	}
 }
 

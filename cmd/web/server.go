@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -28,7 +27,7 @@ func newServer(logger *slog.Logger, course *lessons.Course) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	e.HTTPErrorHandler = errorHandler(logger)
+	e.HTTPErrorHandler = errorHandler(logger, navLinks(course.Catalog, ""))
 	useMiddleware(e, logger)
 	addRoutes(e, course)
 	return e
@@ -93,7 +92,7 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 			if v.Status >= 500 && v.Status != http.StatusServiceUnavailable {
 				level = slog.LevelError
 			}
-			logger.LogAttrs(context.Background(), level, "request",
+			logger.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", v.Method), slog.String("uri", v.URI),
 				slog.Int("status", v.Status), slog.Duration("latency", v.Latency))
 			return nil

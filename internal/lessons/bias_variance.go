@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -63,12 +64,12 @@ func (b bvSetup) run(p int, lambda float64) (linreg.BiasVariance, error) {
 	return linreg.ResampleFits(b.xs, b.f, b.sigma, b.fits, p, lambda, b.seed, bvGrid)
 }
 
-func computeBiasVariance(in Input) (Result, error) {
+func computeBiasVariance(ctx context.Context, in Input) (Result, error) {
 	st := in.State
 	xy, xs, _ := graphXY(in.Points)
 	f, ok := curveTruth(st)
 	if !ok {
-		return Result{}, fmt.Errorf("bias and variance need the true curve: choose a built-in data set, not %s", Custom)
+		return Result{}, Uncomputable(nil, fmt.Sprintf("bias and variance need the true curve: choose a built-in data set, not %s", Custom))
 	}
 	setup := bvSetup{xs: xs, f: f, sigma: st.Float("noise"), fits: st.Int("fits"), seed: uint64(st.Int("seed")), name: st.Str(keyData)}
 	p, lambda := st.Int("degree"), st.Float("lambda")

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -334,7 +335,7 @@ func TestProsePerceptronClaims(t *testing.T) {
 			labels[i] = int(v)
 		}
 		lo, hi := marginBracket(x, labels)
-		mb := perceptron.Bound(x, labels)
+		mb := perceptron.Bound(context.Background(), x, labels)
 		if mb.Gamma < lo*(1-1e-6) || mb.Gamma > hi*(1+1e-6) {
 			t.Errorf("the demo's γ = %g is outside [%g, %g], where dual coordinate ascent puts it", mb.Gamma, lo, hi)
 		}

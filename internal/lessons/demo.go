@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,8 +104,13 @@ type Spec struct {
 	// Static demos show one state, computed at once (a kernel check, a
 	// Gram matrix and its eigenvalues): the kit offers them no step
 	// controls, and a URL's step other than 0 is a problem to report.
-	Static  bool
-	Compute func(in Input) (Result, error)
+	Static bool
+	// Compute runs the demo to in.Step. It passes ctx to every solver
+	// that takes one and stops with an error wrapping ctx.Err() when ctx
+	// ends. Its errors say what kind they are (errors.go): BadInput for a
+	// refused value, Uncomputable for valid input it cannot compute; any
+	// other error is a bug (a 500).
+	Compute func(ctx context.Context, in Input) (Result, error)
 }
 
 // Demo is a validated Spec with the parameters the kit adds to every

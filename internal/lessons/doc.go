@@ -6,7 +6,9 @@
 // A demo is declared once as a Spec: its URL parameters (Param: key,
 // label, default, range or choices, form group, when it applies), its data
 // (DataSpec), its extra figures and a Compute function that runs its
-// stepper to the step asked for. From that one declaration the kit parses
+// stepper to the step asked for, under the request's context, and says
+// what kind each of its errors is (errors.go: a refused key, valid input
+// it cannot compute, or a bug). From that one declaration the kit parses
 // and validates a URL (Demo.Parse, with a Problems entry naming the key and
 // what is allowed), writes its canonical form (State.Encode: one state,
 // one URL), builds the parameter forms (min, max and step come from the

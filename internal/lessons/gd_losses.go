@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -50,7 +51,7 @@ func LossGallerySpec() Spec {
 	}
 }
 
-func computeLossGallery(in Input) (Result, error) {
+func computeLossGallery(ctx context.Context, in Input) (Result, error) {
 	keys := lossSets[in.State.Str("losses")]
 	chart := render.LossChart{Losses: keys, Title: "classification losses ℓ(z) of the score z = y·ŷ\ntangents at z = 0 where ℓ'(0) exists",
 		Name: "Classification losses against the score z = y·ŷ"}

@@ -114,7 +114,7 @@ func dataObjective(s State, logistic bool) (*objective, error) {
 		o.name = fmt.Sprintf("least-squares loss of %d points over (w, b)", len(xs))
 	}
 	if err != nil {
-		return nil, err
+		return nil, uncomputableIf(err, gd.ErrNotFinite)
 	}
 	o.f, o.L = f, f.L()
 	return o.finish(f)
@@ -124,7 +124,7 @@ func dataObjective(s State, logistic bool) (*objective, error) {
 func (o *objective) finish(m gd.Minimiser) (*objective, error) {
 	x, f, err := m.Minimiser()
 	if err != nil {
-		return nil, err
+		return nil, uncomputableIf(err, gd.ErrNoMinimiser, gd.ErrNotFinite)
 	}
 	o.hasMin, o.xstar, o.fstar = true, x, f
 	o.marks, o.labels = [][2]float64{{x[0], x[1]}}, []string{"x*"}

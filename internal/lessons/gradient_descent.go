@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -151,7 +152,7 @@ func runGD(st State, k int, history bool) (*gdRun, error) {
 	return r, err
 }
 
-func computeGD(in Input) (Result, error) {
+func computeGD(ctx context.Context, in Input) (Result, error) {
 	r, err := runGD(in.State, in.Step, in.wants("history"))
 	if err != nil {
 		return Result{}, err

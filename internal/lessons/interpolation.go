@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -33,7 +34,7 @@ func InterpolationSpec() Spec {
 	}
 }
 
-func computeInterpolation(in Input) (Result, error) {
+func computeInterpolation(ctx context.Context, in Input) (Result, error) {
 	xy, xs, ys := graphXY(in.Points)
 	p, lambda := in.State.Int("degree"), in.State.Float("lambda")
 	fit, err := fitPoly(xs, ys, p, lambda)

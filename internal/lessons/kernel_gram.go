@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -30,7 +31,7 @@ func KernelGramSpec() Spec {
 // class, which shows the blocks a good kernel makes.
 const namedBelow = 20
 
-func computeGram(in Input) (Result, error) {
+func computeGram(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	order := gramOrder(y)
@@ -42,7 +43,7 @@ func computeGram(in Input) (Result, error) {
 	K := svm.Gram(k, xs)
 	sp, err := svm.Eigenvalues(K)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	n := len(xs)
 	values := make([][]float64, n)

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -79,7 +80,7 @@ func psiPoints(s State) ([][]float64, []float64, error) {
 	return x, y, nil
 }
 
-func computeKernelMap(in Input) (Result, error) {
+func computeKernelMap(ctx context.Context, in Input) (Result, error) {
 	st := in.State
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)

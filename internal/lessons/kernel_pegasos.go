@@ -2,6 +2,8 @@ package lessons
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -27,7 +29,7 @@ func KernelPegasosSpec() Spec {
 	}
 }
 
-func computeKernelPegasos(in Input) (Result, error) {
+func computeKernelPegasos(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
@@ -38,9 +40,13 @@ func computeKernelPegasos(in Input) (Result, error) {
 	p := svm.KernelPegasosParams{Kernel: k, Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
 	kp, s0, err := svm.NewKernelPegasos(x, y, p)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
-	_, optVal, err := svm.KernelPegasosOptimum(x, y, k, p.Lambda)
+	_, optVal, err := svm.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
+	if errors.Is(err, algos.ErrIterationLimit) {
+		return Result{}, Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
+			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", sig(p.Lambda)))
+	}
 	if err != nil {
 		return Result{}, err
 	}

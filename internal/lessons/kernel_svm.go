@@ -24,13 +24,13 @@ func KernelSVMSpec() Spec {
 	return Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
 		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"},
-		Compute: func(in Input) (Result, error) { return computeSVM(in, false, kernelExtra) },
+		Compute: func(ctx context.Context, in Input) (Result, error) { return computeSVM(ctx, in, false, kernelExtra) },
 	}
 }
 
 // kernelExtra adds the held-out error to the counters and the γ sweep to
 // the figures.
-func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
+func kernelExtra(ctx context.Context, in Input, pr *svm.Problem, s svm.State, res *Result) {
 	tx, ty, ok := heldOut(in.State)
 	panel := res.Panel
 	res.Panel = func() Panel {
@@ -59,7 +59,7 @@ func kernelExtra(in Input, pr *svm.Problem, s svm.State, res *Result) {
 		return
 	}
 	res.Panels["gamma"] = func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-		c, err := gammaSweep(pr, tx, ty, ok)
+		c, err := gammaSweep(ctx, pr, tx, ty, ok)
 		if err != nil {
 			return render.Frame{}, err
 		}
@@ -108,13 +108,13 @@ func sweepGammas() []float64 {
 // error: small γ underfits, large γ memorises each point. The errors do
 // not depend on the γ or the step shown, so they are memoised: stepping
 // through a run, or moving γ, solves the sweep once.
-func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
+func gammaSweep(ctx context.Context, pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
 	gs := sweepGammas()
 	key := sweepKey(pr, tx)
 	errs, ok := sweeps.get(key)
 	if !ok {
 		var err error
-		if errs, err = solveSweep(pr, gs, tx, ty, held); err != nil {
+		if errs, err = solveSweep(ctx, pr, gs, tx, ty, held); err != nil {
 			return render.Curves{}, err
 		}
 		sweeps.put(key, errs)
@@ -138,7 +138,7 @@ func gammaSweep(pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Cu
 // The training error is read off SMO's gradient and the held-out error
 // sums over the support vectors only, so neither costs n² kernel values;
 // both count predictions by the course's rule, sgn(0) = −1.
-func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([3][]float64, error) {
+func solveSweep(ctx context.Context, pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bool) ([3][]float64, error) {
 	// errs[2] flags (1) the γ whose solve stopped at sweepMaxIter.
 	errs := [3][]float64{make([]float64, len(gs)), make([]float64, len(gs)), make([]float64, len(gs))}
 	y := labelsOf(pr)
@@ -149,7 +149,7 @@ func solveSweep(pr *svm.Problem, gs []float64, tx [][]float64, ty []int, held bo
 		if err != nil {
 			return errs, err
 		}
-		s, err := q.Solve(context.Background())
+		s, err := q.Solve(ctx)
 		if err != nil {
 			return errs, err
 		}

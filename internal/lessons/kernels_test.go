@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html"
 	"math"
@@ -190,7 +191,7 @@ func BenchmarkGammaSweepCold(b *testing.B) {
 	}
 	tx, ty, _ := datasetPointsFor("circles", 300)
 	for b.Loop() {
-		if _, err := solveSweep(pr, sweepGammas(), tx, signLabels(ty), true); err != nil {
+		if _, err := solveSweep(context.Background(), pr, sweepGammas(), tx, signLabels(ty), true); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -468,7 +469,7 @@ func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
 		return render.Curves{}, err
 	}
 	tx, ty, ok := heldOut(r.State)
-	return gammaSweep(pr, tx, ty, ok)
+	return gammaSweep(context.Background(), pr, tx, ty, ok)
 }
 
 // replayKernelPegasos replays r's run of kernelized SGD independently of

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -57,7 +58,8 @@ func mixtureOf(s State) (*bayes.Mixture, error) {
 func mixturePoints(s State) ([][]float64, []float64, error) {
 	m, err := mixtureOf(s)
 	if err != nil {
-		return nil, nil, err
+		// Only σ can be off once the keys parse: σ² underflows to 0.
+		return nil, nil, Problems{"sigma": err.Error()}
 	}
 	return sampleFloat(m, s.Int("n"), uint64(s.Int("seed")))
 }
@@ -86,7 +88,7 @@ func BayesSpec() Spec {
 	}
 }
 
-func computeBayes(in Input) (Result, error) {
+func computeBayes(ctx context.Context, in Input) (Result, error) {
 	m, err := mixtureOf(in.State)
 	if err != nil {
 		return Result{}, Problems{"sigma": err.Error()}

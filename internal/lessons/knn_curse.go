@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -40,7 +41,7 @@ func CurseSpec() Spec {
 	}
 }
 
-func computeCurse(in Input) (Result, error) {
+func computeCurse(ctx context.Context, in Input) (Result, error) {
 	n, seed := in.State.Int("n"), in.State.Int("seed")
 	rows, err := knn.CurseOfDimensionality(CurseDims, n, uint64(seed))
 	if err != nil {

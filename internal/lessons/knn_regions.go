@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -85,7 +86,7 @@ func (r *knnRun) testName() string {
 	return "held-out error"
 }
 
-func computeKNN(in Input) (Result, error) {
+func computeKNN(ctx context.Context, in Input) (Result, error) {
 	r, err := newKNNRun(in)
 	if err != nil {
 		return Result{}, err
@@ -113,7 +114,7 @@ func newKNNRun(in Input) (*knnRun, error) {
 	r := &knnRun{s: s, x: x, y: signLabels(yf), bayesErr: math.NaN()}
 	if isMixture(s) {
 		if r.m, err = mixtureOf(s); err != nil {
-			return nil, err
+			return nil, Problems{"sigma": err.Error()} // as mixturePoints says it
 		}
 		r.bayesErr, _ = r.m.BayesError()
 	}

@@ -64,7 +64,7 @@ func etaParam(doc string, when func(State) bool) Param {
 		Default: "1", Min: MinLogisticEta, Max: MaxLogisticEta, Step: "any", Log: true, When: when}
 }
 
-func computeLogistic(in Input) (Result, error) {
+func computeLogistic(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
@@ -75,7 +75,10 @@ func computeLogistic(in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opt := logisticOptimum(pr)
+	opt, err := logisticOptimum(ctx, pr)
+	if err != nil {
+		return Result{}, err
+	}
 	var m algos.Method[logistic.State] = logistic.Newton{P: pr}
 	gd, eta := st.Is("method", "gd"), st.Float("eta")
 	if gd {
@@ -129,14 +132,18 @@ var logisticOptima = memo[[sha256.Size]byte, logisticOpt]{max: 64}
 
 // logisticOptimum solves pr exactly (Newton to ‖∇J‖ < 10⁻¹⁰), or learns
 // that λ = 0 on separable data leaves J without a minimiser.
-func logisticOptimum(pr *logistic.Problem) logisticOpt {
+// A solve that ctx stopped is not an answer: it returns ctx's error and
+// is not memoised.
+func logisticOptimum(ctx context.Context, pr *logistic.Problem) (logisticOpt, error) {
 	key := problemKey("logistic", pr.X, pr.Y, pr.Lambda)
 	if o, ok := logisticOptima.get(key); ok {
-		return o
+		return o, nil
 	}
 	var o logisticOpt
-	s, err := pr.Solve(context.Background())
+	s, err := pr.Solve(ctx)
 	switch {
+	case isContextErr(err):
+		return o, err
 	case errors.Is(err, logistic.ErrNoMinimiser):
 		o.none = true
 	case err != nil:
@@ -145,7 +152,7 @@ func logisticOptimum(pr *logistic.Problem) logisticOpt {
 		o.s = s
 	}
 	logisticOptima.put(key, o)
-	return o
+	return o, nil
 }
 
 // history charts J (its distance above J* on a log scale, when there is a

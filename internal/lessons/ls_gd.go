@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -62,17 +63,17 @@ func (r *lsRecorder) distance(s linreg.GDState) float64 {
 	return math.Sqrt(d)
 }
 
-func computeLSGD(in Input) (Result, error) {
+func computeLSGD(ctx context.Context, in Input) (Result, error) {
 	xy, xs, ys := graphXY(in.Points)
 	st := in.State
 	x := linreg.PolyRows(xs, 1)
 	g, s0, err := linreg.NewGD(x, ys, st.Float("lambda"), st.Float("eta"), true)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, linreg.ErrNotFinite)
 	}
 	opt, err := linreg.Fit(x, ys, st.Float("lambda"), true)
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, linreg.ErrNotFinite)
 	}
 	rec := &lsRecorder{clock: newSampleClock(in.Step), opt: opt, optVal: linreg.Objective(x, ys, opt, st.Float("lambda"))}
 	var recs []algos.Recorder[linreg.GDState]

@@ -1,10 +1,13 @@
 package lessons
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/dataset"
@@ -95,13 +98,18 @@ func perceptronParams(s State) perceptron.Params {
 	return p
 }
 
-func computePerceptron(in Input) (Result, error) {
+func computePerceptron(ctx context.Context, in Input) (Result, error) {
 	x, y := Columns(in.Points)
 	labels := make([]int, len(y))
 	for i, v := range y {
 		labels[i] = int(v)
 	}
 	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: labels}, perceptronParams(in.State))
+	if errors.Is(err, perceptron.ErrLabel) {
+		// Each label is allowed alone, but added points mix −1/+1 with
+		// classes 0, 2, ….
+		return Result{}, BadInput(keyAdd, "%s", strings.TrimPrefix(err.Error(), perceptron.ErrLabel.Error()+": "))
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -121,7 +129,7 @@ func computePerceptron(in Input) (Result, error) {
 			return render.PerceptronSVGFrame(w, pr, s, opt)
 		},
 		History: rec.history(pr, s),
-		Panel:   func() Panel { return perceptronPanel(pr, s, in.State) },
+		Panel:   func() Panel { return perceptronPanel(ctx, pr, s, in.State) },
 	}, nil
 }
 

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -12,7 +13,7 @@ import (
 // perceptronPanel describes the shown state and writes the last update
 // out with its numbers, in the notes' notation, so a student can check it
 // by hand.
-func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel {
+func perceptronPanel(ctx context.Context, pr *perceptron.Problem, s perceptron.State, st State) Panel {
 	word := "mistakes"
 	if !pr.UpdatesAreMistakes() {
 		word = "updates"
@@ -48,7 +49,7 @@ func perceptronPanel(pr *perceptron.Problem, s perceptron.State, st State) Panel
 	if s.Event.I >= 0 {
 		perceptronStep(&p, pr, s)
 	}
-	p.Notes = append([]Note{predictionNote(pr)}, perceptronNotes(pr, s, st)...)
+	p.Notes = append([]Note{predictionNote(pr)}, perceptronNotes(ctx, pr, s, st)...)
 	return p
 }
 
@@ -113,10 +114,10 @@ func marginLine(y float64, m perceptron.Model, x []float64, score, gamma float64
 
 // perceptronNotes are the bound of Theorem 1.2.8 and what the run's end
 // means.
-func perceptronNotes(pr *perceptron.Problem, s perceptron.State, st State) []Note {
+func perceptronNotes(ctx context.Context, pr *perceptron.Problem, s perceptron.State, st State) []Note {
 	var notes []Note
 	if pr.Binary() {
-		notes = append(notes, boundNote(pr, s))
+		notes = append(notes, boundNote(ctx, pr, s))
 	}
 	if s.Status == algos.CycleDetected {
 		notes = append(notes, Note{TestID: "cycle", Alert: true, Text: fmt.Sprintf(
@@ -133,8 +134,8 @@ func perceptronNotes(pr *perceptron.Problem, s perceptron.State, st State) []Not
 
 // boundNote computes γ, C and C²/γ² of Theorem 1.2.8 on the augmented
 // points (x, 1), which is the form of the theorem that covers a bias.
-func boundNote(pr *perceptron.Problem, s perceptron.State) Note {
-	mb := perceptron.Bound(pr.X, pr.Y)
+func boundNote(ctx context.Context, pr *perceptron.Problem, s perceptron.State) Note {
+	mb := perceptron.Bound(ctx, pr.X, pr.Y)
 	n := Note{TestID: "bound"}
 	switch {
 	case !mb.Separable:

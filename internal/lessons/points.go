@@ -104,7 +104,7 @@ func (s State) Points() ([]Point, error) {
 		}
 	}
 	if n := len(s.Del); n > 0 && s.Del[n-1] >= len(x) {
-		return nil, fmt.Errorf("del: point %d does not exist; the %s set has points 0 to %d", s.Del[n-1], s.Str(keyData), len(x)-1)
+		return nil, BadInput(keyDel, "point %d does not exist; the %s set has points 0 to %d", s.Del[n-1], s.Str(keyData), len(x)-1)
 	}
 	pts := make([]Point, 0, len(x)-len(s.Del)+len(s.Add))
 	for i, row := range x {
@@ -114,10 +114,12 @@ func (s State) Points() ([]Point, error) {
 	}
 	pts = append(pts, s.Add...)
 	switch {
+	case len(pts) == 0 && len(s.Del) > 0:
+		return nil, BadInput(keyDel, "no points left; add at least one point or choose another data set")
 	case len(pts) == 0:
-		return nil, fmt.Errorf("no points left; add at least one point or choose another data set")
+		return nil, BadInput(keyAdd, "no points; add at least one point or choose another data set")
 	case len(pts) > MaxPoints:
-		return nil, fmt.Errorf("%d points; a demo takes at most %d", len(pts), MaxPoints)
+		return nil, BadInput(keyAdd, "%d points; a demo takes at most %d", len(pts), MaxPoints)
 	}
 	return pts, nil
 }

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -67,13 +68,13 @@ func regLosses(s State) []lossFit {
 		{loss: linreg.Huber, param: s.Float("delta")}, {loss: linreg.EpsInsensitive, param: s.Float("epsilon")}}
 }
 
-func computeRegLosses(in Input) (Result, error) {
+func computeRegLosses(ctx context.Context, in Input) (Result, error) {
 	xy, xs, ys := graphXY(in.Points)
 	fits := regLosses(in.State)
 	for i := range fits {
 		w, b, err := linreg.FitLine(xs, ys, fits[i].loss, fits[i].param)
 		if err != nil {
-			return Result{}, err
+			return Result{}, uncomputableIf(err, linreg.ErrNotFinite)
 		}
 		fits[i].w, fits[i].b = w, b
 	}

@@ -114,7 +114,7 @@ type polyFit struct {
 
 func fitPoly(xs, ys []float64, p int, lambda float64) (polyFit, error) {
 	m, err := linreg.Fit(linreg.PolyRows(xs, p), ys, lambda, true)
-	return polyFit{p, m}, err
+	return polyFit{p, m}, uncomputableIf(err, linreg.ErrNotFinite)
 }
 
 func (f polyFit) at(x float64) float64 { return horner(f.m, x) }
@@ -159,9 +159,6 @@ func graphView(xy ...[][2]float64) render.View {
 func graphFigure(title, desc string, v render.View, layers []plot.Plotter, legend []render.LegendItem) render.DataFigure {
 	return render.DataFigure{Title: title, Desc: desc, XLabel: "x", YLabel: "y", View: v, Layers: layers, Legend: legend}
 }
-
-// graphDrawer draws a regression figure as the plot or a panel.
-func graphDrawer(f render.DataFigure) Drawer { return f.Write }
 
 // curveTruth is the true function of the built-in curve s shows.
 func curveTruth(s State) (func(float64) float64, bool) {

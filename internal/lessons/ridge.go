@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -37,7 +38,7 @@ func epsProblem(eps float64) ([][]float64, []float64) {
 	return [][]float64{{0, 1}, {eps, 1}}, []float64{1, -1}
 }
 
-func computeRidge(in Input) (Result, error) {
+func computeRidge(ctx context.Context, in Input) (Result, error) {
 	eps, lambda := in.State.Float("eps"), in.State.Float("lambda")
 	x, y := epsProblem(eps)
 	ls, err := linreg.Fit(x, y, 0, false)

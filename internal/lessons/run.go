@@ -2,8 +2,10 @@ package lessons
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
@@ -17,30 +19,34 @@ type Run struct {
 	Result
 }
 
-// Execute builds the data s describes and runs the demo to s.Step (to the
-// end of the run, at most MaxStep steps, for StepToEnd). A step past the
-// end of the run shows the last state.
-func (d *Demo) Execute(s State) (*Run, error) { return d.ExecuteFigure(s, "") }
-
-// ExecuteFigure is Execute for a request that draws only the figure name
-// ("" for all of them, as a page does; PlotFigure for the main plot,
-// "history", or one of Spec.Panels): a demo may then skip recording what
-// that figure does not show (see Input.Figure).
-func (d *Demo) ExecuteFigure(s State, name string) (*Run, error) {
+// ExecuteFigure builds the data s describes and runs the demo to s.Step
+// (to the end of the run, at most MaxStep steps, for StepToEnd), for a
+// request that draws only the figure name ("" for all of them, as a page
+// does; PlotFigure for the main plot, "history", or one of Spec.Panels):
+// a demo may then skip recording what that figure does not show (see
+// Input.Figure). A step past the end of the run shows the last state.
+//
+// The work stops when ctx ends, with an error wrapping ctx.Err(). An
+// error is of one of the kinds errors.go lists: a Compute error of none
+// of them comes back as an *InternalError.
+func (d *Demo) ExecuteFigure(ctx context.Context, s State, name string) (*Run, error) {
 	if s.d != d {
-		return nil, fmt.Errorf("lessons: state of demo %s given to demo %s", s.d.ID, d.ID)
+		return nil, &InternalError{Demo: d.ID, Err: fmt.Errorf("state of demo %s given to demo %s", s.d.ID, d.ID), stack: debug.Stack()}
 	}
 	pts, err := s.Points()
 	if err != nil {
-		return nil, err
+		return nil, d.kindOf(s, err)
 	}
 	k := s.Step
 	if k == StepToEnd {
 		k = MaxStep
 	}
-	res, err := d.Compute(Input{State: s, Points: pts, Step: k, Figure: name})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := d.Compute(ctx, Input{State: s, Points: pts, Step: k, Figure: name})
 	if err != nil {
-		return nil, fmt.Errorf("data: %w", err)
+		return nil, d.kindOf(s, err)
 	}
 	s.Step = res.Step
 	if !res.Done && res.Step >= MaxStep && res.Panel != nil {

@@ -71,7 +71,7 @@ func softmaxClasses(yf []float64) (y []int, c, missing int) {
 	return y, c, -1
 }
 
-func computeSoftmax(in Input) (Result, error) {
+func computeSoftmax(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y, c, missing := softmaxClasses(yf)
 	st := in.State
@@ -87,7 +87,10 @@ func computeSoftmax(in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opt, optErr := softmaxOptimum(sm)
+	opt, optErr := softmaxOptimum(ctx, sm)
+	if isContextErr(optErr) {
+		return Result{}, optErr
+	}
 	gd := logistic.SoftmaxGD{S: sm, Eta: st.Float("eta")}
 	key := problemKey("softmax", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C), gd.Eta)
 	s, k, j, _, err := runTracked(&softmaxTracks, key, gd, sm.Start(), in.Step,
@@ -122,12 +125,12 @@ func objectiveHistory(j []float64, name string, optimum float64) *render.History
 // as logisticOptima does for the binary ones.
 var softmaxOptima = memo[[sha256.Size]byte, logistic.SoftmaxState]{max: 64}
 
-func softmaxOptimum(sm *logistic.Softmax) (logistic.SoftmaxState, error) {
+func softmaxOptimum(ctx context.Context, sm *logistic.Softmax) (logistic.SoftmaxState, error) {
 	key := problemKey("softmax", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C))
 	if s, ok := softmaxOptima.get(key); ok {
 		return s, nil
 	}
-	s, err := sm.Solve(context.Background())
+	s, err := sm.Solve(ctx)
 	if err != nil {
 		return s, err
 	}

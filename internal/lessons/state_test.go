@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"bufio"
+	"errors"
 	"net/url"
 	"os"
 	"reflect"
@@ -167,8 +168,8 @@ func TestFormAttributesFromParams(t *testing.T) {
 	}
 }
 
-// FuzzParse: no query of any demo, however odd, panics; a valid one
-// round-trips. The seeds are the shared corpus in the repository's
+// FuzzParse: no query of any demo, however odd, panics or computes to an
+// internal error (a 500); a valid one round-trips. The seeds are the shared corpus in the repository's
 // testdata: a line "svm-soft:C=0.01" seeds that demo, a line without a
 // demo's ID seeds every demo. Run with make fuzz.
 func FuzzParse(f *testing.F) {
@@ -198,6 +199,12 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		if _, err := d.Execute(s); err != nil {
+			// A state that parses may be refused (a key, a combination
+			// that cannot be computed) but is never a bug: no 500.
+			var internal *InternalError
+			if errors.As(err, &internal) {
+				t.Errorf("%s %q: an internal error on a parsed state: %v", d.ID, raw, err)
+			}
 			return
 		}
 		again, probs := d.Parse(s.Values(ForPage))

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -39,7 +40,7 @@ func SVMSpec(hard bool) Spec {
 			Labels: ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: datasetPoints,
 		},
 		Panels:  []string{"alpha", "kkt"},
-		Compute: func(in Input) (Result, error) { return computeSVM(in, hard, nil) },
+		Compute: func(ctx context.Context, in Input) (Result, error) { return computeSVM(ctx, in, hard, nil) },
 	}
 	if hard {
 		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
@@ -123,9 +124,9 @@ func svmParams(s State, hard bool) svm.Params {
 // svmExtra adds a demo's own figures and counters to the SMO demo's
 // result for the state reached, given its problem (the kernel demo's
 // held-out error and γ sweep).
-type svmExtra func(in Input, pr *svm.Problem, s svm.State, res *Result)
+type svmExtra func(ctx context.Context, in Input, pr *svm.Problem, s svm.State, res *Result)
 
-func computeSVM(in Input, hard bool, extra svmExtra) (Result, error) {
+func computeSVM(ctx context.Context, in Input, hard bool, extra svmExtra) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
@@ -133,7 +134,7 @@ func computeSVM(in Input, hard bool, extra svmExtra) (Result, error) {
 	}
 	pr, s0, err := svm.New(x, y, svmParams(in.State, hard))
 	if err != nil {
-		return Result{}, err
+		return Result{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	var recs []algos.Recorder[svm.State]
 	rec := newSVMRecorder(pr, in.Step)
@@ -167,7 +168,7 @@ func computeSVM(in Input, hard bool, extra svmExtra) (Result, error) {
 	if s.Status == algos.Infeasible {
 		res.Panels = nil // no α to chart: the problem has no solution
 	} else if extra != nil {
-		extra(in, pr, s, &res)
+		extra(ctx, in, pr, s, &res)
 	}
 	return res, nil
 }

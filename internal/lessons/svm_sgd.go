@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -94,7 +95,7 @@ type primalRun struct {
 	history       *render.History
 }
 
-func computeSGD(in Input) (Result, error) {
+func computeSGD(ctx context.Context, in Input) (Result, error) {
 	x, yf := Columns(in.Points)
 	y := signLabels(yf)
 	if !bothClasses(y) {
@@ -105,9 +106,9 @@ func computeSGD(in Input) (Result, error) {
 		err error
 	)
 	if in.State.Is("method", "pegasos") {
-		r, err = runPegasos(x, y, in)
+		r, err = runPegasos(ctx, x, y, in)
 	} else {
-		r, err = runSubgradient(x, y, in)
+		r, err = runSubgradient(ctx, x, y, in)
 	}
 	if err != nil {
 		return Result{}, err
@@ -207,14 +208,18 @@ func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *rende
 	}
 }
 
-func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
+func runPegasos(ctx context.Context, x [][]float64, y []int, in Input) (primalRun, error) {
 	st := in.State
 	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
 	pg, s0, err := svm.NewPegasos(x, y, p)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
-	opt, optVal, err := svm.PegasosOptimum(x, y, p.Lambda)
+	opt, optVal, err := svm.PegasosOptimum(ctx, x, y, p.Lambda)
+	if errors.Is(err, algos.ErrIterationLimit) {
+		return primalRun{}, Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
+			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", sig(p.Lambda)))
+	}
 	if err != nil {
 		return primalRun{}, err
 	}
@@ -247,20 +252,20 @@ func runPegasos(x [][]float64, y []int, in Input) (primalRun, error) {
 	return r, nil
 }
 
-func runSubgradient(x [][]float64, y []int, in Input) (primalRun, error) {
+func runSubgradient(ctx context.Context, x [][]float64, y []int, in Input) (primalRun, error) {
 	st := in.State
 	p := svm.SubgradientParams{C: st.Float("C"), Eta: st.Float("eta"), Decay: st.Is("decay", "sqrt"), T: st.Int("T")}
 	sg, s0, err := svm.NewSubgradient(x, y, p)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
 	sp := svm.DefaultParams()
 	sp.C, sp.Tol, sp.MaxIter = p.C, 1e-9, svmMaxIter
 	pr, _, err := svm.New(x, y, sp)
 	if err != nil {
-		return primalRun{}, err
+		return primalRun{}, uncomputableIf(err, svm.ErrNotFinite)
 	}
-	opt, err := pr.Solve(context.Background())
+	opt, err := pr.Solve(ctx)
 	if err != nil {
 		return primalRun{}, err
 	}

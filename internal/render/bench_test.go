@@ -35,12 +35,12 @@ func BenchmarkPerceptronSVG(b *testing.B) {
 	pr, states := big.trajectory(b)
 	s := states[len(states)-1]
 	var buf bytes.Buffer
-	if err := PerceptronSVG(&buf, pr, s, Options{}); err != nil {
+	if _, err := PerceptronSVGFrame(&buf, pr, s, Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PerceptronSVG(io.Discard, pr, s, Options{}); err != nil {
+		if _, err := PerceptronSVGFrame(io.Discard, pr, s, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

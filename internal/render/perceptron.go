@@ -4,41 +4,24 @@ import (
 	"fmt"
 	"io"
 
-	"gonum.org/v1/plot"
-
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
-// PerceptronPlot composes the data plot of state s of problem pr. It needs
-// no earlier state: the step's own change (the old w, the update) is read
-// from s.Event, so a caller keeps only the state it shows.
+// PerceptronSVGFrame writes the data plot of state s of problem pr as a
+// standalone SVG file, with an XML declaration and <title>/<desc> (a text
+// alternative that describes the state; InlineSVG puts it inside a page),
+// and returns where the SVG puts the data area and which data it shows,
+// measured by the drawing's own layout code: what a page needs to inline
+// a clickable plot. The Frame is the same for every state of one problem
+// and size.
 //
-// The plot shows the decision regions as opaque tints, the boundary, the
-// margin band (Params.Margin > 0), the normal vector w, the update of this
-// step, the examined point and the points the state misclassifies, with
-// equal aspect ratio. Its legend and axis ranges are laid out for opt's
-// size, so draw it on a canvas of Width×Height CSS pixels (0.75 pt each);
-// PerceptronSVG and PerceptronPNG do. Data with d ≠ 2 give ErrDimension.
-func PerceptronPlot(pr *perceptron.Problem, s perceptron.State, opt Options) (*plot.Plot, error) {
-	f, err := perceptronFigure(pr, s, opt)
-	if err != nil {
-		return nil, err
-	}
-	return f.p, nil
-}
-
-// PerceptronSVG writes PerceptronPlot's figure as a standalone SVG file,
-// with an XML declaration and <title>/<desc> (a text alternative that
-// describes the state). Use InlineSVG to put it inside an HTML page.
-func PerceptronSVG(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) error {
-	_, err := PerceptronSVGFrame(w, pr, s, opt)
-	return err
-}
-
-// PerceptronSVGFrame is PerceptronSVG that also returns where the SVG puts
-// the data area and which data it shows, measured by the drawing's own
-// layout code: what a page needs to inline a clickable plot. The Frame is
-// the same for every state of one problem and size.
+// The plot needs no earlier state: the step's own change (the old w, the
+// update) is read from s.Event. It shows the decision regions as opaque
+// tints, the boundary, the margin band (Params.Margin > 0), the normal
+// vector w, the update of this step, the examined point and the points
+// the state misclassifies, with equal aspect ratio; its legend and axis
+// ranges are laid out for opt's size (Width×Height CSS pixels). Data with
+// d ≠ 2 give ErrDimension.
 func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) (Frame, error) {
 	f, err := perceptronFigure(pr, s, opt)
 	if err != nil {
@@ -47,7 +30,7 @@ func PerceptronSVGFrame(w io.Writer, pr *perceptron.Problem, s perceptron.State,
 	return f.frame(), f.writeSVG(w)
 }
 
-// PerceptronPNG writes PerceptronPlot's figure as a PNG of exactly
+// PerceptronPNG writes PerceptronSVGFrame's figure as a PNG of exactly
 // Width×Height pixels (96 dpi), for slides and downloads.
 func PerceptronPNG(w io.Writer, pr *perceptron.Problem, s perceptron.State, opt Options) error {
 	f, err := perceptronFigure(pr, s, opt)

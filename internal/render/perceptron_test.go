@@ -59,7 +59,7 @@ func (c renderCase) svg(t testing.TB) []byte {
 	if c.history {
 		err = HistorySVG(&b, perceptronHistory(pr, states), Options{})
 	} else {
-		err = PerceptronSVG(&b, pr, states[len(states)-1], Options{})
+		_, err = PerceptronSVGFrame(&b, pr, states[len(states)-1], Options{})
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
@@ -197,17 +197,11 @@ func TestPerceptronErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := PerceptronSVG(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
-				t.Errorf("PerceptronSVG error = %v, want %v", err, tt.want)
-			}
 			if _, err := PerceptronSVGFrame(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronSVGFrame error = %v, want %v", err, tt.want)
 			}
 			if err := PerceptronPNG(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronPNG error = %v, want %v", err, tt.want)
-			}
-			if _, err := PerceptronPlot(tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
-				t.Errorf("PerceptronPlot error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
 				t.Errorf("wrote %d bytes on error", b.Len())
@@ -330,7 +324,7 @@ func TestOddInputs(t *testing.T) {
 			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
 				for k := range states {
 					var b bytes.Buffer
-					if err := PerceptronSVG(&b, pr, states[k], opt); err != nil {
+					if _, err := PerceptronSVGFrame(&b, pr, states[k], opt); err != nil {
 						t.Fatalf("step %d %+v: %v", k, opt, err)
 					}
 					if err := HistorySVG(&b, perceptronHistory(pr, states[:k+1]), opt); err != nil {

@@ -46,9 +46,10 @@ const boundIter = 200000
 // svm package solves by SMO on svm.Mirror's points (a bias there is 0 at
 // the optimum), after deciding separability with its linear program. γ is
 // measured from the separator found, so the bound it gives is valid even
-// when SMO stops before the optimum. y holds ±1; other labels, or no
+// when SMO stops before the optimum, at its budget or because ctx ended
+// (Solved is then false). y holds ±1; other labels, or no
 // points, give a zero MarginBound with Mistakes +Inf.
-func Bound(x [][]float64, y []int) MarginBound {
+func Bound(ctx context.Context, x [][]float64, y []int) MarginBound {
 	mb := MarginBound{Mistakes: math.Inf(1)}
 	if len(x) == 0 {
 		return mb
@@ -72,7 +73,7 @@ func Bound(x [][]float64, y []int) MarginBound {
 		return mb
 	}
 	mb.Separable = true
-	if s, err = pr.Solve(context.Background()); err != nil {
+	if s, err = pr.Solve(ctx); err != nil {
 		return mb
 	}
 	mb.Solved = s.Status == algos.Converged

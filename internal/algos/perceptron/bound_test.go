@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -17,7 +18,7 @@ func BenchmarkBound200(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				Bound(set.X, set.Y)
+				Bound(context.Background(), set.X, set.Y)
 			}
 		})
 	}
@@ -34,8 +35,8 @@ func TestBoundNotSeparable(t *testing.T) {
 		{"xor", xorData.X, xorData.Y},
 		{"duplicate", [][]float64{{0, 0}, {1, 1}, {1, 1}}, []int{-1, 1, -1}},
 	} {
-		if mb := Bound(tc.x, tc.y); mb.Separable || !mb.Solved || !math.IsInf(mb.Mistakes, 1) || mb.W != nil {
-			t.Errorf("Bound(%s) = %+v, want not separable, solved", tc.name, mb)
+		if mb := Bound(context.Background(), tc.x, tc.y); mb.Separable || !mb.Solved || !math.IsInf(mb.Mistakes, 1) || mb.W != nil {
+			t.Errorf("Bound(context.Background(), %s) = %+v, want not separable, solved", tc.name, mb)
 		}
 	}
 }
@@ -46,7 +47,7 @@ func TestBoundThinMargin(t *testing.T) {
 	const half = 1e-3
 	x := [][]float64{{-half, 0}, {half, 0}, {-1, 2}, {1, -2}, {-2, 1}, {3, 0}}
 	y := []int{-1, 1, -1, 1, -1, 1}
-	mb := Bound(x, y)
+	mb := Bound(context.Background(), x, y)
 	// The separator through the middle is x₁ = 0, w̃ = (1, 0, 0)/1 in
 	// augmented space, with γ = 1e-3 on the two closest points.
 	if !mb.Separable || !mb.Solved || !near(mb.Gamma, half, 1e-9) || !near(mb.W[0], 1, 1e-6) {

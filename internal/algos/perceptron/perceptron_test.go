@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -93,7 +94,7 @@ func TestConvergenceBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mb := Bound(set.X, set.Y)
+		mb := Bound(context.Background(), set.X, set.Y)
 		if !mb.Separable {
 			t.Fatalf("seed %d: Bound found no separator of separable data", seed)
 		}
@@ -117,8 +118,8 @@ func TestConvergenceBound(t *testing.T) {
 			}
 		}
 	}
-	if mb := Bound(xorData.X, xorData.Y); mb.Separable || !math.IsInf(mb.Mistakes, 1) {
-		t.Errorf("Bound(XOR) = %+v, want not separable", mb)
+	if mb := Bound(context.Background(), xorData.X, xorData.Y); mb.Separable || !math.IsInf(mb.Mistakes, 1) {
+		t.Errorf("Bound(context.Background(), XOR) = %+v, want not separable", mb)
 	}
 }
 
@@ -160,7 +161,7 @@ func TestMarginVariantKeepsMargin(t *testing.T) {
 	}
 	// Each update grows ‖w̃‖² by at most 2ηγ + η²C² and ⟨w̃, w̃*⟩ by at
 	// least ηγ*, so updates ≤ (C² + 2γ/η)/γ*².
-	mb := Bound(set.X, set.Y)
+	mb := Bound(context.Background(), set.X, set.Y)
 	if bound := (mb.C*mb.C + 2*p.Margin/p.Eta) / (mb.Gamma * mb.Gamma); float64(s.Mistakes) > bound {
 		t.Errorf("margin perceptron made %d updates > bound %.1f", s.Mistakes, bound)
 	}

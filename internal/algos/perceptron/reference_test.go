@@ -1,6 +1,7 @@
 package perceptron
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -194,10 +195,10 @@ func TestAgainstReference(t *testing.T) {
 // TestBoundOR checks Bound against the max-margin separator of OR worked
 // by hand: (w*, b*) = (2, 2, −1)/3, γ = 1/3, C = √3, so C²/γ² = 27.
 func TestBoundOR(t *testing.T) {
-	mb := Bound(orData.X, orData.Y)
+	mb := Bound(context.Background(), orData.X, orData.Y)
 	near := func(a, b float64) bool { return a-b < 1e-6 && b-a < 1e-6 }
 	if !mb.Separable || !near(mb.Gamma, 1.0/3) || !near(mb.W[0], 2.0/3) || !near(mb.W[1], 2.0/3) || !near(mb.B, -1.0/3) || !(mb.Mistakes >= 27 && mb.Mistakes-27 < 1e-5) {
-		t.Errorf("Bound(OR) = %+v, want w* = (2/3, 2/3), b* = −1/3, γ = 1/3, bound 27", mb)
+		t.Errorf("Bound(context.Background(), OR) = %+v, want w* = (2/3, 2/3), b* = −1/3, γ = 1/3, bound 27", mb)
 	}
 }
 
@@ -263,7 +264,7 @@ func TestBoundAgainstBruteForce(t *testing.T) {
 		name := []string{"separable", "noisy"}[seed%2]
 		set, _ := dataset.New(dataset.Spec{Name: name, N: 9, Margin: 0.3, Seed: seed})
 		want := bruteMaxMargin(set.X, set.Y)
-		mb := Bound(set.X, set.Y)
+		mb := Bound(context.Background(), set.X, set.Y)
 		if (want > 0) != mb.Separable || math.Abs(mb.Gamma-want) > 1e-6*math.Max(1, want) {
 			t.Errorf("%s seed %d: Bound γ = %v (separable %v), brute force %v", name, seed, mb.Gamma, mb.Separable, want)
 		}

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -32,11 +33,12 @@ const (
 // 2008), cyclic, with the closed-form clipped update. Then αᵢ = yᵢβᵢ. It
 // stops when the duality gap is at most 1e-10·max(1, |objective|); at its
 // pass budget it returns the α reached with an error wrapping
-// algos.ErrIterationLimit. The data, λ and kernel are validated as by
-// NewKernelPegasos. The answer is deterministic; α is unique when K is
+// algos.ErrIterationLimit, and when ctx ends first, with an error
+// wrapping ctx's (it looks once a pass). The data, λ and kernel are
+// validated as by NewKernelPegasos. The answer is deterministic; α is unique when K is
 // non-singular (RBF and Laplace on distinct points), and otherwise the
 // objective and the margins Kα are.
-func KernelPegasosOptimum(x [][]float64, y []int, k Kernel, lambda float64) (alpha []float64, objective float64, err error) {
+func KernelPegasosOptimum(ctx context.Context, x [][]float64, y []int, k Kernel, lambda float64) (alpha []float64, objective float64, err error) {
 	if err := validKernelProblem(x, y, k, lambda); err != nil {
 		return nil, 0, err
 	}
@@ -44,16 +46,19 @@ func KernelPegasosOptimum(x [][]float64, y []int, k Kernel, lambda float64) (alp
 	if err := kp.setGram(); err != nil {
 		return nil, 0, err
 	}
-	return kernelOptimum(kp, kernelOptPasses)
+	return kernelOptimum(ctx, kp, kernelOptPasses)
 }
 
 // kernelOptimum is KernelPegasosOptimum on a set-up trainer, with a
 // budget of maxPasses passes.
-func kernelOptimum(kp *KernelPegasos, maxPasses int) (alpha []float64, objective float64, err error) {
+func kernelOptimum(ctx context.Context, kp *KernelPegasos, maxPasses int) (alpha []float64, objective float64, err error) {
 	d := newDualCD(kp)
-	passes, gap, ok := d.solve(maxPasses)
+	passes, gap, ok, err := d.solve(ctx, maxPasses)
 	alpha = d.alpha()
 	objective = kp.Objective(alpha)
+	if err != nil {
+		return alpha, objective, fmt.Errorf("svm: kernel Pegasos optimum stopped after %d passes: %w", passes, err)
+	}
 	if !ok {
 		return alpha, objective, fmt.Errorf("svm: kernel Pegasos optimum: duality gap %.3g after %d passes over the data, above the %.0e asked; a larger λ (or, for RBF and Laplace, a larger γ) conditions the problem better: %w",
 			gap, passes, kernelOptTol, algos.ErrIterationLimit)
@@ -111,8 +116,11 @@ func (d *dualCD) column(i int) []float64 {
 // and returns the passes made, the last gap and whether it converged. A
 // gap computed from the running g is confirmed on a g recomputed from
 // scratch, so the rounding of many updates cannot fake convergence.
-func (d *dualCD) solve(maxPasses int) (passes int, gap float64, ok bool) {
+func (d *dualCD) solve(ctx context.Context, maxPasses int) (passes int, gap float64, ok bool, err error) {
 	for passes < maxPasses {
+		if err := ctx.Err(); err != nil {
+			return passes, gap, false, err
+		}
 		d.pass()
 		passes++
 		if gap, ok = d.converged(); !ok {
@@ -120,10 +128,10 @@ func (d *dualCD) solve(maxPasses int) (passes int, gap float64, ok bool) {
 		}
 		copy(d.g, d.kp.Margins(d.alpha()))
 		if gap, ok = d.converged(); ok {
-			return passes, gap, true
+			return passes, gap, true, nil
 		}
 	}
-	return passes, gap, false
+	return passes, gap, false, nil
 }
 
 // pass updates every coordinate once, in index order. Coordinate i's

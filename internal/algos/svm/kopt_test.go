@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -24,7 +25,7 @@ func TestKernelPegasosOptimumBruteForce(t *testing.T) {
 		for _, k := range kernels {
 			for _, lambda := range []float64{0.01, 0.3} {
 				name := fmt.Sprintf("seed %d n %d %v λ %v", seed, n, k, lambda)
-				alpha, obj, err := KernelPegasosOptimum(x, y, k, lambda)
+				alpha, obj, err := KernelPegasosOptimum(context.Background(), x, y, k, lambda)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -76,12 +77,12 @@ func TestKernelPegasosOptimumLinear(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		x, y := NoisyData(80, seed)
 		for _, lambda := range []float64{0.001, 0.05} {
-			theta, want, err := PegasosOptimum(x, y, lambda)
+			theta, want, err := PegasosOptimum(context.Background(), x, y, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
 			aug := augment(x)
-			alpha, got, err := KernelPegasosOptimum(aug, y, Kernel{Kind: Linear}, lambda)
+			alpha, got, err := KernelPegasosOptimum(context.Background(), aug, y, Kernel{Kind: Linear}, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +111,7 @@ func TestKernelPegasosOptimumLinear(t *testing.T) {
 func TestKernelPegasosOptimumColumns(t *testing.T) {
 	x, y := NoisyData(fullGramMax+100, 4)
 	k := Kernel{Kind: RBF, Gamma: 1}
-	alpha, _, err := KernelPegasosOptimum(x, y, k, 0.01)
+	alpha, _, err := KernelPegasosOptimum(context.Background(), x, y, k, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestKernelPegasosOptimumColumns(t *testing.T) {
 		}
 	}
 	d := newDualCD(kp)
-	if _, _, ok := d.solve(kernelOptPasses); !ok || !sameBits(d.alpha(), alpha) {
+	if _, _, ok, _ := d.solve(context.Background(), kernelOptPasses); !ok || !sameBits(d.alpha(), alpha) {
 		t.Errorf("with the Gram matrix: converged %v, same α %v", ok, sameBits(d.alpha(), alpha))
 	}
 }
@@ -141,7 +142,7 @@ func TestKernelPegasosApproachesOptimum(t *testing.T) {
 	x, y := NoisyData(100, 5)
 	const lambda = 0.01
 	k := Kernel{Kind: RBF, Gamma: 1}
-	_, opt, err := KernelPegasosOptimum(x, y, k, lambda)
+	_, opt, err := KernelPegasosOptimum(context.Background(), x, y, k, lambda)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +181,11 @@ func TestKernelPegasosOptimumValidation(t *testing.T) {
 		{"neg-sqdist", Kernel{Kind: NegSqDist}, 1, ErrParameters},
 		{"poly degree 0", Kernel{Kind: Poly, Gamma: 1}, 1, ErrParameters},
 	} {
-		if _, _, err := KernelPegasosOptimum(x, y, tc.k, tc.lambda); !errors.Is(err, tc.want) {
+		if _, _, err := KernelPegasosOptimum(context.Background(), x, y, tc.k, tc.lambda); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, _, err := KernelPegasosOptimum(x, y[:4], Kernel{Kind: Linear}, 1); !errors.Is(err, ErrShape) {
+	if _, _, err := KernelPegasosOptimum(context.Background(), x, y[:4], Kernel{Kind: Linear}, 1); !errors.Is(err, ErrShape) {
 		t.Errorf("4 labels for 5 points: %v, want %v", err, ErrShape)
 	}
 }
@@ -197,7 +198,7 @@ func TestKernelPegasosOptimumBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha, obj, err := kernelOptimum(kp, 2)
+	alpha, obj, err := kernelOptimum(context.Background(), kp, 2)
 	if !errors.Is(err, algos.ErrIterationLimit) || len(alpha) != 100 || !(obj < 1) {
 		t.Errorf("2 passes: %v, %d coefficients, objective %v; want the iteration limit with the α reached", err, len(alpha), obj)
 	}

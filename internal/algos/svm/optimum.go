@@ -48,8 +48,8 @@ const (
 // with box C = 1/(2λn); SMO solves that on Mirror's points with box
 // C/2 = 1/(4λn) and the linear kernel, to a gap of 1e-9. When SMO stops
 // at its budget first, the θ reached is returned with an error wrapping
-// algos.ErrIterationLimit.
-func PegasosOptimum(x [][]float64, y []int, lambda float64) (theta []float64, objective float64, err error) {
+// algos.ErrIterationLimit; when ctx ends first, an error wrapping ctx's.
+func PegasosOptimum(ctx context.Context, x [][]float64, y []int, lambda float64) (theta []float64, objective float64, err error) {
 	if err := validData(x, y); err != nil {
 		return nil, 0, err
 	}
@@ -68,7 +68,7 @@ func PegasosOptimum(x [][]float64, y []int, lambda float64) (theta []float64, ob
 	if err != nil {
 		return nil, 0, err
 	}
-	s, err := pr.Solve(context.Background())
+	s, err := pr.Solve(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

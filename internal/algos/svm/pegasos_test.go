@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -99,7 +100,7 @@ func TestPegasosMatchesProcedure(t *testing.T) {
 func TestPegasosApproachesOptimum(t *testing.T) {
 	x, y := NoisyData(200, 5)
 	const lambda = 0.01
-	_, opt, err := PegasosOptimum(x, y, lambda)
+	_, opt, err := PegasosOptimum(context.Background(), x, y, lambda)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestPegasosOptimumExact(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		x, y := NoisyData(7, seed)
 		for _, lambda := range []float64{0.01, 0.3} {
-			theta, obj, err := PegasosOptimum(x, y, lambda)
+			theta, obj, err := PegasosOptimum(context.Background(), x, y, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +170,7 @@ func TestTrainerValidation(t *testing.T) {
 	if _, _, err := NewPegasos(x, []int{1, 1, 1, 1}, PegasosParams{Lambda: 1, T: 1}); !errors.Is(err, ErrLabel) {
 		t.Errorf("one class: %v", err)
 	}
-	if _, _, err := PegasosOptimum(x, y, math.Inf(1)); !errors.Is(err, ErrParameters) {
+	if _, _, err := PegasosOptimum(context.Background(), x, y, math.Inf(1)); !errors.Is(err, ErrParameters) {
 		t.Errorf("PegasosOptimum λ = ∞: %v", err)
 	}
 	for _, p := range []SubgradientParams{{C: 0, Eta: 1, T: 1}, {C: 1, Eta: 0, T: 1}, {C: 1, Eta: 1, T: 0}} {

@@ -6,6 +6,7 @@
 package lessonstest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -63,7 +64,7 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 			{Key: "t", Label: "step size t", Doc: "step size", Kind: lessons.Float, Group: lessons.GroupAlgo, Default: "0.1", Min: 0, OpenMin: true, Max: 2, Step: "any"},
 		},
 		Panels: []string{"iterate"},
-		Compute: func(in lessons.Input) (lessons.Result, error) {
+		Compute: func(_ context.Context, in lessons.Input) (lessons.Result, error) {
 			g := gd{eta: in.State.Float("t"), kappa: 4}
 			s0 := gdState{X: [2]float64{in.State.Float("x0"), in.State.Float("y0")}}
 			s0.F = g.f(s0.X)
@@ -155,7 +156,7 @@ func RegressionSpec(lesson string) lessons.Spec {
 			Make: func(s lessons.State) ([][]float64, []float64, error) {
 				return [][]float64{{0, 0}, {1, 0}, {2, 0}}, []float64{0.5, 1.5, 2.5}, nil
 			}},
-		Compute: func(in lessons.Input) (lessons.Result, error) {
+		Compute: func(_ context.Context, in lessons.Input) (lessons.Result, error) {
 			mean := 0.0
 			for _, p := range in.Points {
 				mean += p.Y / float64(len(in.Points))
