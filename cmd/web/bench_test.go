@@ -14,7 +14,7 @@ import (
 const benchState = "data=separable&n=200&sep=0.2&step=100"
 
 func benchGet(b *testing.B, target string, header map[string]string) {
-	h := NewServer(discardLogger())
+	h := NewServer(discardLogger(), testCourse(b))
 	req := httptest.NewRequest(http.MethodGet, target, nil)
 	for k, v := range header {
 		req.Header.Set(k, v)
@@ -143,7 +143,7 @@ func BenchmarkLogisticLessonPage(b *testing.B) { benchGet(b, "/lessons/logistic-
 // demos on data never seen before (a new seed each time), so their
 // memoised sweeps (21 degrees; 26 settings × 50 refits) are computed.
 func BenchmarkRegressionPageCold(b *testing.B) {
-	h := NewServer(discardLogger())
+	h := NewServer(discardLogger(), testCourse(b))
 	b.ReportAllocs()
 	seed := 1000
 	for b.Loop() {

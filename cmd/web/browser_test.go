@@ -38,7 +38,7 @@ func chromiumPath(t *testing.T) string {
 func newBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
 	exe := chromiumPath(t)
-	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t)))
 	t.Cleanup(srv.Close)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),

@@ -30,7 +30,7 @@ func errorKindServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	return newServer(slog.New(slog.NewTextHandler(&log, nil)), course), &log
+	return NewServer(slog.New(slog.NewTextHandler(&log, nil)), course), &log
 }
 
 // TestComputeErrorKinds: a demo's errors reach the client by kind: a
@@ -107,7 +107,7 @@ func TestNavListsCourse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newServer(discardLogger(), course)
+	h := NewServer(discardLogger(), course)
 	want := []string{"/lessons/linear-regression Linear and ridge regression", "/lessons/gradient-descent Gradient descent"}
 	for _, tc := range []struct{ url, current string }{
 		{"/", ""},

@@ -20,7 +20,7 @@ func gramBody(n int) string {
 }
 
 func benchGram(b *testing.B, n int, header map[string]string) {
-	h := NewServer(discardLogger())
+	h := NewServer(discardLogger(), testCourse(b))
 	body := gramBody(n)
 	var size int
 	b.ReportAllocs()

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -65,13 +64,8 @@ func parseQuery(raw string) (url.Values, error) {
 // at their defaults) is redirected to the canonical URL, so what the
 // address bar shows is always a clean permalink.
 func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *lessons.Demo) echo.HandlerFunc {
-	var prose []string
-	var toc []lessons.Section
-	var proseErr error
 	var nav []layout.NavLink
-	defaults := &defaultViews{}
 	if lesson != nil {
-		prose, toc, proseErr = lessonProse(lesson.Slug, len(lesson.Demos))
 		nav = navLinks(course.Catalog, lesson.Slug)
 	}
 	return func(c echo.Context) error {
@@ -118,30 +112,32 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		if lesson == nil {
 			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.Str("data")))
 		}
-		if proseErr != nil {
-			return proseErr
+		prose, err := course.Prose(lesson.Slug)
+		if err != nil {
+			return err
 		}
-		views, err := lessonViews(r.Context(), course, lesson, view, defaults)
+		views, err := lessonViews(r.Context(), course, lesson, view)
 		if err != nil {
 			return err
 		}
 		return renderHTML(c, http.StatusOK, tl.LessonPage(tl.Page{
 			Slug: lesson.Slug, Title: lesson.Title, Description: lesson.Summary,
-			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose, TOC: toc, Demos: views, Nav: nav,
+			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose.Parts, TOC: prose.TOC, Demos: views, Nav: nav,
 		}))
 	}
 }
 
 // lessonViews returns the views of all demos of a lesson page: the active
-// one as given, the others in their default state, from defaults.
-func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView, defaults *defaultViews) ([]*lessons.DemoView, error) {
+// one as given, the others in their default state, which the course built
+// once (Course.Build) and every request shares.
+func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView) ([]*lessons.DemoView, error) {
 	var views []*lessons.DemoView
 	for _, d := range course.LessonDemos(lesson.Slug) {
 		if d.ID == active.ID {
 			views = append(views, active)
 			continue
 		}
-		v, err := defaults.get(ctx, d)
+		v, err := course.DefaultView(ctx, d)
 		if err != nil {
 			return nil, err
 		}
@@ -150,61 +146,9 @@ func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Le
 	return views, nil
 }
 
-// defaultViews builds each demo's view in its default state once, when a
-// page first needs it: a lesson page shows every demo but the one in use
-// at its default, which is the same for every request while the server
-// runs. A view is only read after it is built, so requests share it.
-type defaultViews struct {
-	mu    sync.Mutex
-	views map[string]*lessons.DemoView
-}
-
-func (dv *defaultViews) get(ctx context.Context, d *lessons.Demo) (*lessons.DemoView, error) {
-	dv.mu.Lock()
-	defer dv.mu.Unlock()
-	if v, ok := dv.views[d.ID]; ok {
-		return v, nil
-	}
-	run, err := d.ExecuteFigure(ctx, d.Default(), "")
-	if err != nil {
-		return nil, err
-	}
-	v, err := lessons.NewView(run, d.LessonPath())
-	if err != nil {
-		return nil, err
-	}
-	// A view whose panel ctx cut short (a bound's solve stopped early)
-	// is not the default view: it is not kept for other requests.
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if dv.views == nil {
-		dv.views = map[string]*lessons.DemoView{}
-	}
-	dv.views[d.ID] = v
-	return v, nil
-}
-
-// lessonProse splits a lesson's prose once, at start-up: it is fixed at
-// build time. A lesson whose prose is not written yet shows its demos
-// alone, and one with fewer demo markers than demos shows the rest at the
-// end, so that every demo has a place.
-func lessonProse(slug string, demos int) ([]string, []lessons.Section, error) {
-	prose, err := lessons.Prose(slug)
-	if errors.Is(err, lessons.ErrNoProse) {
-		return make([]string, demos), nil, nil
-	}
-	toc, tocErr := lessons.Contents(slug)
-	parts := make([]string, max(len(prose), demos))
-	for i, p := range prose {
-		parts[i] = string(p)
-	}
-	return parts, toc, errors.Join(err, tocErr)
-}
-
 // handleFigure serves one of a demo's figures as a standalone file: the
-// main plot as SVG or PNG (name ""), the history chart ("history") or one
-// of its panels. Same canonical query, same bytes, so plot URLs are
+// main plot as SVG or PNG (lessons.PlotFigure), the history chart
+// (lessons.HistoryFigure) or one of its panels. Same canonical query, same bytes, so plot URLs are
 // immutable cache keys.
 func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -213,11 +157,7 @@ func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		figure := name
-		if name == "" {
-			figure = lessons.PlotFigure
-		}
-		run, _, err := demoRun(r.Context(), d, q, lessons.ForPlot, figure)
+		run, _, err := demoRun(r.Context(), d, q, lessons.ForPlot, name)
 		if err != nil {
 			return err
 		}

@@ -2,14 +2,16 @@ package main
 
 import (
 	"bytes"
+
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/margin-edu/margin/internal/lessons"
-	"github.com/margin-edu/margin/internal/lessons/lessonstest"
 	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/lessons/lessonstest"
 )
 
 // TestCanonicalRedirects: one state has one URL. A query that spells a
@@ -160,7 +162,7 @@ func TestKitServesAnyDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newServer(discardLogger(), course)
+	h := NewServer(discardLogger(), course)
 	doc := parse(t, get(t, h, "/lessons/perceptron?demo=toy-gd&step=2"))
 	noDuplicateIDs(t, doc)
 	if doc.Find(`#panel-perceptron`).Length() != 1 || doc.Find(`#panel-toy-gd`).Length() != 1 {

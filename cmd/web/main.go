@@ -19,6 +19,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/margin-edu/margin/internal/lessons"
 )
 
 func main() {
@@ -36,8 +38,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "listen address (default :8080, or :$PORT)")
+	cacheMiB := fs.Int("cache", lessons.DefaultCacheBytes>>20, "MiB the demos may keep of sweeps, optima and runs between requests")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cacheMiB <= 0 {
+		return fmt.Errorf("-cache %d: give a positive number of MiB", *cacheMiB)
 	}
 	if *addr == "" {
 		*addr = ":8080"
@@ -46,7 +52,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(stdout, nil))
-	e := NewServer(logger)
+	course, err := buildCourse(ctx, int64(*cacheMiB)<<20)
+	if err != nil {
+		return err
+	}
+	e := NewServer(logger, course)
 	srv := &http.Server{
 		Addr:              *addr,
 		Handler:           e,
@@ -78,6 +88,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	return nil
+}
+
+// buildCourse builds Margin's course with a cache of cacheBytes and
+// checks it (Course.Build: every lesson's prose parsed, every demo's
+// default state computed and its view made), so that a broken lesson
+// stops the server at start-up with a message naming it.
+func buildCourse(ctx context.Context, cacheBytes int64) (*lessons.Course, error) {
+	course, err := lessons.DefaultCourse()
+	if err != nil {
+		return nil, fmt.Errorf("the course is broken: %w", err)
+	}
+	course.Cache.SetBudget(cacheBytes)
+	if err := course.Build(ctx); err != nil {
+		return nil, fmt.Errorf("a lesson is broken:\n%w", err)
+	}
+	return course, nil
 }
 
 func displayAddr(a net.Addr) string {

@@ -26,9 +26,9 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 
 	for _, d := range course.Demos {
 		e.GET(d.PresentPath(), handleDemoPage(course, nil, d))
-		e.GET(d.PlotPath("svg"), handleFigure(d, "", false))
-		e.GET(d.PlotPath("png"), handleFigure(d, "", true))
-		e.GET(d.PanelPath("history"), handleFigure(d, "history", false))
+		e.GET(d.PlotPath("svg"), handleFigure(d, lessons.PlotFigure, false))
+		e.GET(d.PlotPath("png"), handleFigure(d, lessons.PlotFigure, true))
+		e.GET(d.PanelPath(lessons.HistoryFigure), handleFigure(d, lessons.HistoryFigure, false))
 		for _, name := range d.Panels {
 			e.GET(d.PanelPath(name), handleFigure(d, name, false))
 		}

@@ -11,19 +11,12 @@ import (
 	"github.com/margin-edu/margin/internal/lessons"
 )
 
-// NewServer returns Margin's HTTP handler for its course, with every
-// route installed. It holds no per-user state: everything a page shows
+// NewServer returns Margin's HTTP handler for course, with every route
+// installed. It builds nothing: run builds the course (and Course.Build
+// checks it and makes its default views) before serving it; tests serve
+// demos of their own. It holds no per-user state: everything a page shows
 // comes from its URL.
-func NewServer(logger *slog.Logger) *echo.Echo {
-	course, err := lessons.DefaultCourse()
-	if err != nil {
-		panic(err) // the course is built from code: a bad spec is a programming error, caught by every test
-	}
-	return newServer(logger, course)
-}
-
-// newServer serves any course, so tests can serve demos of their own.
-func newServer(logger *slog.Logger, course *lessons.Course) *echo.Echo {
+func NewServer(logger *slog.Logger, course *lessons.Course) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"github.com/margin-edu/margin/internal/lessons"
 	"image/png"
 	"io"
 	"log/slog"
@@ -11,7 +11,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/lessons"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -20,7 +23,29 @@ func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Disca
 
 func newTestServer(t *testing.T) http.Handler {
 	t.Helper()
-	return NewServer(discardLogger())
+	return NewServer(discardLogger(), testCourse(t))
+}
+
+// theCourse is Margin's course, built and checked once per test binary:
+// building it runs every demo's default state.
+var theCourse struct {
+	once   sync.Once
+	course *lessons.Course
+	err    error
+}
+
+// testCourse returns Margin's course as run builds it, shared by the
+// tests of this binary (its cache too: results are pure, so sharing
+// changes no answer).
+func testCourse(t testing.TB) *lessons.Course {
+	t.Helper()
+	theCourse.once.Do(func() {
+		theCourse.course, theCourse.err = buildCourse(context.Background(), lessons.DefaultCacheBytes)
+	})
+	if theCourse.err != nil {
+		t.Fatal(theCourse.err)
+	}
+	return theCourse.course
 }
 
 func do(t *testing.T, h http.Handler, method, target string, body io.Reader, header map[string]string) *httptest.ResponseRecorder {
@@ -326,7 +351,7 @@ func TestMisc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec := get(t, newServer(discardLogger(), course), "/lessons/gradient-descent"); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "coming") {
+	if rec := get(t, NewServer(discardLogger(), course), "/lessons/gradient-descent"); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "coming") {
 		t.Errorf("coming lesson = %d", rec.Code)
 	}
 	if rec := get(t, h, "/lessons/astrology"); rec.Code != http.StatusNotFound {

@@ -21,7 +21,7 @@ func TestStepEndEveryDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newServer(discardLogger(), course)
+	h := NewServer(discardLogger(), course)
 	for _, d := range course.Demos {
 		if d.Static {
 			continue

@@ -86,7 +86,7 @@ func computeBiasVariance(ctx context.Context, in Input) (Result, error) {
 	}
 	sweep := func(byDegree bool) Drawer {
 		return func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-			c, err := bvSweep(setup, p, lambda, byDegree)
+			c, err := bvSweep(ctx, in.Cache, setup, p, lambda, byDegree)
 			if err != nil {
 				return render.Frame{}, err
 			}
@@ -154,8 +154,6 @@ var bvLambdas = func() []float64 {
 // every resample at 13 settings.
 type bvCurves struct{ x, bias, variance []float64 }
 
-var bvSweeps = memo[[sha256.Size]byte, bvCurves]{max: 64}
-
 func (b bvSetup) key(p int, lambda float64, byDegree bool) [sha256.Size]byte {
 	flag := 0.0
 	if byDegree {
@@ -166,20 +164,17 @@ func (b bvSetup) key(p int, lambda float64, byDegree bool) [sha256.Size]byte {
 
 // bvSweep charts bias², variance and their sum against λ (at the degree
 // shown) or against the degree (at the λ shown).
-func bvSweep(b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, error) {
+func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, error) {
 	// The sweep does not depend on the setting it varies.
 	kp, kl := p, 0.0
 	if byDegree {
 		kp, kl = 0, lambda
 	}
 	key := b.key(kp, kl, byDegree)
-	cv, ok := bvSweeps.get(key)
-	if !ok {
-		var err error
-		if cv, err = b.sweep(p, lambda, byDegree); err != nil {
-			return render.Curves{}, err
-		}
-		bvSweeps.put(key, cv)
+	cv, err := memoise(ctx, cache, key, func(cv bvCurves) int64 { return floatsBytes(cv.x, cv.bias, cv.variance) },
+		func(context.Context) (bvCurves, error) { return b.sweep(p, lambda, byDegree) })
+	if err != nil {
+		return render.Curves{}, err
 	}
 	c := render.Curves{Title: "bias² and variance against λ (degree " + strconv.Itoa(p) + ")", XLabel: "ridge λ", YLabel: "averaged over x",
 		LogX: true, LogY: true, Mark: lambda}

@@ -70,7 +70,7 @@ func textsOf(t *testing.T, r *Run) stateTexts {
 			}
 		}
 	}
-	figure("")
+	figure(PlotFigure)
 	figure("history")
 	for _, name := range r.State.d.Panels {
 		figure(name)

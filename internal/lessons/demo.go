@@ -62,14 +62,26 @@ type Input struct {
 	Points []Point
 	Step   int
 	// Figure, when set, is the only figure the request draws (PlotFigure,
-	// "history" or a panel's name): a demo may leave out what it would
+	// HistoryFigure or a panel's name): a demo may leave out what it would
 	// compute only for the others, such as the history's series. "" means
 	// a page, which draws them all.
 	Figure string
+	// Cache is the course's store for results of pure computations that
+	// outlive one request (a sweep, an exact optimum, a run's track):
+	// Compute memoises through it (memoise, runTracked) and keeps no
+	// state of its own. It is nil for a demo outside a course, which then
+	// recomputes everything.
+	Cache *Cache
 }
 
-// PlotFigure names the main plot in Input.Figure.
-const PlotFigure = "plot"
+// The names of the figures every demo has, wherever a figure is named
+// (Input.Figure, Run.WriteFigure, the plot routes): the main plot, served
+// at PlotPath, and the history chart, at PanelPath(HistoryFigure). No
+// panel may take either name (NewCourse refuses it).
+const (
+	PlotFigure    = "plot"
+	HistoryFigure = "history"
+)
 
 // wants reports whether the request draws figure name.
 func (in Input) wants(name string) bool { return in.Figure == "" || in.Figure == name }
@@ -122,6 +134,7 @@ type Demo struct {
 	// secondary demos are not the first of their lesson page, so their
 	// page URLs say demo=<ID>.
 	secondary bool
+	cache     *Cache // the course's; nil outside a course
 }
 
 // Kit parameter keys with special parsing, and the page-only keys.
@@ -208,7 +221,7 @@ func (d *Demo) PresentPath() string { return "/present/" + d.ID }
 // PlotPath is the standalone main plot; ext is "svg" or "png".
 func (d *Demo) PlotPath(ext string) string { return "/plots/" + d.ID + "." + ext }
 
-// PanelPath is the standalone figure name ("history" or one of Panels).
+// PanelPath is the standalone figure name (HistoryFigure or one of Panels).
 func (d *Demo) PanelPath(name string) string { return "/plots/" + d.ID + "-" + name + ".svg" }
 
 // CSVPath downloads the demo's points; DataPath takes an upload.

@@ -153,7 +153,7 @@ func runGD(st State, k int, history bool) (*gdRun, error) {
 }
 
 func computeGD(ctx context.Context, in Input) (Result, error) {
-	r, err := runGD(in.State, in.Step, in.wants("history"))
+	r, err := runGD(in.State, in.Step, in.wants(HistoryFigure))
 	if err != nil {
 		return Result{}, err
 	}

@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"math"
@@ -55,7 +54,7 @@ func computeInterpolation(ctx context.Context, in Input) (Result, error) {
 		return f.Write(w, png, opt)
 	}
 	degree := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-		c, err := degreeSweep(xs, ys, hx, hy, lambda, p)
+		c, err := degreeSweep(ctx, in.Cache, xs, ys, hx, hy, lambda, p)
 		if err != nil {
 			return render.Frame{}, err
 		}
@@ -127,38 +126,50 @@ func fitName(lambda float64) string {
 	return "least squares"
 }
 
-// degreeSweeps memoises recent sweeps: they depend on the data and λ but
-// not on the degree shown, so moving the degree slider pays for one.
-var degreeSweeps = memo[[sha256.Size]byte, []render.Curve]{max: 64}
-
-// degreeSweep charts the training and held-out MSE of every degree.
-func degreeSweep(xs, ys, hx, hy []float64, lambda float64, now int) (render.Curves, error) {
+// degreeSweep charts the training and held-out MSE of every degree. The
+// curves depend on the data and λ but not on the degree shown, so they
+// are memoised in cache: moving the degree slider pays for one sweep.
+func degreeSweep(ctx context.Context, cache *Cache, xs, ys, hx, hy []float64, lambda float64, now int) (render.Curves, error) {
 	c := render.Curves{Title: "mean squared error against the degree", XLabel: "degree p", YLabel: "MSE", LogY: true, Mark: float64(now)}
-	key := floatsKey("degree", xs, ys, hx, hy, []float64{lambda})
-	if series, ok := degreeSweeps.get(key); ok {
-		c.Series = series
-		c.Title = floorLabel(c.Title, series)
-		return c, nil
+	series, err := memoise(ctx, cache, floatsKey("degree", xs, ys, hx, hy, []float64{lambda}), curvesBytes,
+		func(context.Context) ([]render.Curve, error) { return sweepDegrees(xs, ys, hx, hy, lambda) })
+	if err != nil {
+		return c, err
 	}
+	c.Series = series
+	c.Title = floorLabel(c.Title, c.Series)
+	return c, nil
+}
+
+// curvesBytes estimates the memory of curves.
+func curvesBytes(cs []render.Curve) int64 {
+	n := int64(0)
+	for _, c := range cs {
+		n += 64 + int64(len(c.Name)) + floatsBytes(c.X, c.Y)
+	}
+	return n
+}
+
+// sweepDegrees fits every degree from 0 to maxDegree and returns the
+// training and (with held-out points) held-out MSE of each.
+func sweepDegrees(xs, ys, hx, hy []float64, lambda float64) ([]render.Curve, error) {
 	train := render.Curve{Name: "training"}
 	test := render.Curve{Name: "held-out"}
 	for p := 0; p <= maxDegree; p++ {
 		f, err := fitPoly(xs, ys, p, lambda)
 		if err != nil {
-			return c, err
+			return nil, err
 		}
 		train.X, train.Y = append(train.X, float64(p)), append(train.Y, math.Max(f.mse(xs, ys), mseFloor))
 		if len(hx) > 0 {
 			test.X, test.Y = append(test.X, float64(p)), append(test.Y, math.Max(f.mse(hx, hy), mseFloor))
 		}
 	}
-	c.Series = []render.Curve{train}
+	series := []render.Curve{train}
 	if len(test.X) > 0 {
-		c.Series = append(c.Series, test)
+		series = append(series, test)
 	}
-	degreeSweeps.put(key, c.Series)
-	c.Title = floorLabel(c.Title, c.Series)
-	return c, nil
+	return series, nil
 }
 
 // floorLabel adds to a log chart's title that values under mseFloor are

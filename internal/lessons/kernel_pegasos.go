@@ -53,7 +53,7 @@ func computeKernelPegasos(ctx context.Context, in Input) (Result, error) {
 	tr := newKernelTracker(kp)
 	rec := newObjectiveRecorder(in.Step, func(s svm.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
 	var recs []algos.Recorder[svm.KernelPegasosState]
-	if in.wants("history") {
+	if in.wants(HistoryFigure) {
 		rec.on = true
 		recs = []algos.Recorder[svm.KernelPegasosState]{tr, rec}
 	}

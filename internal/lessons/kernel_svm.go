@@ -59,7 +59,7 @@ func kernelExtra(ctx context.Context, in Input, pr *svm.Problem, s svm.State, re
 		return
 	}
 	res.Panels["gamma"] = func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-		c, err := gammaSweep(ctx, pr, tx, ty, ok)
+		c, err := gammaSweep(ctx, in.Cache, pr, tx, ty, ok)
 		if err != nil {
 			return render.Frame{}, err
 		}
@@ -108,16 +108,13 @@ func sweepGammas() []float64 {
 // error: small γ underfits, large γ memorises each point. The errors do
 // not depend on the γ or the step shown, so they are memoised: stepping
 // through a run, or moving γ, solves the sweep once.
-func gammaSweep(ctx context.Context, pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
+func gammaSweep(ctx context.Context, cache *Cache, pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
 	gs := sweepGammas()
-	key := sweepKey(pr, tx)
-	errs, ok := sweeps.get(key)
-	if !ok {
-		var err error
-		if errs, err = solveSweep(ctx, pr, gs, tx, ty, held); err != nil {
-			return render.Curves{}, err
-		}
-		sweeps.put(key, errs)
+	errs, err := memoise(ctx, cache, sweepKey(pr, tx),
+		func(e [3][]float64) int64 { return floatsBytes(e[:]...) },
+		func(ctx context.Context) ([3][]float64, error) { return solveSweep(ctx, pr, gs, tx, ty, held) })
+	if err != nil {
+		return render.Curves{}, err
 	}
 	c := render.Curves{
 		Title:  "training error against γ at C = " + sig(pr.P.C),
@@ -172,7 +169,3 @@ func sweepKey(pr *svm.Problem, tx [][]float64) [sha256.Size]byte {
 	parts = append(append(parts, pr.X...), nil) // nil: the training rows end here
 	return floatsKey("gamma-sweep", append(parts, tx...)...)
 }
-
-// sweeps memoises recent γ sweeps. It holds results of a pure function,
-// not anyone's state, and is bounded: the oldest entry goes first.
-var sweeps = memo[[sha256.Size]byte, [3][]float64]{max: 64}

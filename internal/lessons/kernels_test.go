@@ -197,7 +197,7 @@ func BenchmarkGammaSweepCold(b *testing.B) {
 	}
 }
 
-// figureText writes figure name of r ("" for the plot) and returns its
+// figureText writes figure name of r (PlotFigure for the plot) and returns its
 // <title> and <desc>, unescaped.
 func figureText(t *testing.T, r *Run, name string) (title, desc string) {
 	t.Helper()
@@ -322,7 +322,7 @@ func TestKernelMapViewControls(t *testing.T) {
 func TestKernelGramPlotSaysWhatItShows(t *testing.T) {
 	for _, q := range []string{"", "data=xor", "kernel=sigmoid&coef0=-1", "n=12&data=moons"} {
 		r := runSVM(t, KernelGramSpec(), q)
-		title, desc := figureText(t, r, "")
+		title, desc := figureText(t, r, PlotFigure)
 		words := title + " " + desc
 		for _, bad := range []string{"SVM", "classifier", "support vector", "w = 0", "b = 0", "yet", "margin", "C = "} {
 			if strings.Contains(words, bad) {
@@ -355,7 +355,7 @@ var svKinds = regexp.MustCompile(`[0-9]+ (support vectors?|on the margin|inside 
 func TestKernelPegasosIterateHasNoSupportVectors(t *testing.T) {
 	for _, q := range []string{"step=1", "step=50", "step=2000", "data=xor&lambda=0.25&aseed=24&step=3", "data=moons&step=700"} {
 		r := runSVM(t, KernelPegasosSpec(), q)
-		_, desc := figureText(t, r, "")
+		_, desc := figureText(t, r, PlotFigure)
 		if m := svKinds.FindString(desc); m != "" {
 			t.Errorf("%q: the plot sorts an SGD iterate's points into kinds, %q: %s", q, m, desc)
 		}
@@ -469,7 +469,7 @@ func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
 		return render.Curves{}, err
 	}
 	tx, ty, ok := heldOut(r.State)
-	return gammaSweep(context.Background(), pr, tx, ty, ok)
+	return gammaSweep(context.Background(), r.State.d.cache, pr, tx, ty, ok)
 }
 
 // replayKernelPegasos replays r's run of kernelized SGD independently of

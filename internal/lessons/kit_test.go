@@ -143,7 +143,7 @@ func TestKitDiverging(t *testing.T) {
 	if err != nil || !run.Done || run.Panel().Status != "diverged" {
 		t.Fatalf("Execute = %+v, %v", run, err)
 	}
-	for _, name := range []string{"", "history", "iterate"} {
+	for _, name := range []string{lessons.PlotFigure, "history", "iterate"} {
 		var b strings.Builder
 		if ok, err := run.WriteFigure(&b, name, false); !ok || err != nil || strings.Contains(b.String(), "NaN") {
 			t.Errorf("figure %q: ok %v, %v, NaN %v", name, ok, err, strings.Contains(b.String(), "NaN"))

@@ -255,7 +255,7 @@ func TestKNNRegionGridAgreesWithPredict(t *testing.T) {
 // knnOf is the kNN demo's run behind r, for its internals.
 func knnOf(t *testing.T, r *Run) *knnRun {
 	t.Helper()
-	kr, err := newKNNRun(Input{State: r.State, Points: r.Points})
+	kr, err := newKNNRun(t.Context(), Input{State: r.State, Points: r.Points})
 	if err != nil || kr.c == nil {
 		t.Fatalf("newKNNRun: %v (classifier %v)", err, kr)
 	}
@@ -306,9 +306,9 @@ func TestKNNFiguresDeterministic(t *testing.T) {
 		figs  []string
 		label string
 	}{
-		{BayesSpec(), url.Values{"prior": {"0.3"}}, []string{""}, "bayes"},
-		{KNNSpec(), url.Values{"k": {"7"}}, []string{"", "k"}, "knn"},
-		{CurseSpec(), url.Values{"n": {"50"}}, []string{""}, "curse"},
+		{BayesSpec(), url.Values{"prior": {"0.3"}}, []string{PlotFigure}, "bayes"},
+		{KNNSpec(), url.Values{"k": {"7"}}, []string{PlotFigure, "k"}, "knn"},
+		{CurseSpec(), url.Values{"n": {"50"}}, []string{PlotFigure}, "curse"},
 	} {
 		for _, fig := range c.figs {
 			var out [2][]byte

@@ -11,7 +11,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/knn"
 )
 
-// figureSVG draws r's figure (the main plot for "").
+// figureSVG draws r's figure (PlotFigure for the main plot).
 func figureSVG(t *testing.T, r *Run, fig string) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -27,7 +27,7 @@ func figureSVG(t *testing.T, r *Run, fig string) string {
 // Every answer is a tie there, and h* says −1.
 func TestBayesFlatMixture(t *testing.T) {
 	r := runKNNDemo(t, BayesSpec(), url.Values{"delta": {"0"}})
-	svg := figureSVG(t, r, "")
+	svg := figureSVG(t, r, PlotFigure)
 	for _, bad := range []string{"±0", "boundary η = 0.5", "η = 0.1, 0.2"} {
 		if strings.Contains(svg, bad) {
 			t.Errorf("Δ = 0: the figure has %q", bad)
@@ -133,7 +133,10 @@ func TestKNNRiskMatchesMonteCarlo(t *testing.T) {
 	for _, q := range []url.Values{{}, {"metric": {"manhattan"}, "prior": {"0.7"}, "delta": {"3"}}} {
 		kr := knnOf(t, runKNNDemo(t, KNNSpec(), q))
 		ks := []int{1, 4, 15}
-		risks := mixtureRisks(kr.x, kr.y, ks, kr.c.Metric, mixtureParamsOf(kr.s))
+		risks, err := mixtureRisks(t.Context(), nil, kr.x, kr.y, ks, kr.c.Metric, mixtureParamsOf(kr.s))
+		if err != nil {
+			t.Fatal(err)
+		}
 		tx, ty, err := kr.m.Sample(200000, 12345)
 		if err != nil {
 			t.Fatal(err)

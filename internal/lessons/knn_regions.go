@@ -60,6 +60,8 @@ func knnHeldOut(s State, m *bayes.Mixture) (x [][]float64, y []int, ok bool) {
 
 // knnRun is a kNN classifier on the demo's points and what it is compared with.
 type knnRun struct {
+	ctx      context.Context // the request's, for the memoised sweeps
+	cache    *Cache
 	s        State
 	x        [][]float64
 	y        []int // ±1
@@ -87,7 +89,7 @@ func (r *knnRun) testName() string {
 }
 
 func computeKNN(ctx context.Context, in Input) (Result, error) {
-	r, err := newKNNRun(in)
+	r, err := newKNNRun(ctx, in)
 	if err != nil {
 		return Result{}, err
 	}
@@ -100,7 +102,7 @@ func computeKNN(ctx context.Context, in Input) (Result, error) {
 
 // newKNNRun validates k against the set's size, trains the classifier
 // when there are at least k points, and draws the held-out points.
-func newKNNRun(in Input) (*knnRun, error) {
+func newKNNRun(ctx context.Context, in Input) (*knnRun, error) {
 	s := in.State
 	k := s.Int("k")
 	if !s.Is(keyData, Custom) && k > s.Int("n") {
@@ -111,7 +113,7 @@ func newKNNRun(in Input) (*knnRun, error) {
 		return nil, Problems{"metric": err.Error()}
 	}
 	x, yf := Columns(in.Points)
-	r := &knnRun{s: s, x: x, y: signLabels(yf), bayesErr: math.NaN()}
+	r := &knnRun{ctx: ctx, cache: in.Cache, s: s, x: x, y: signLabels(yf), bayesErr: math.NaN()}
 	if isMixture(s) {
 		if r.m, err = mixtureOf(s); err != nil {
 			return nil, Problems{"sigma": err.Error()} // as mixturePoints says it
@@ -160,7 +162,11 @@ func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
 // both show: newKNNRun computes it once.
 func (r *knnRun) heldOutError() float64 {
 	if r.c != nil && r.exact() {
-		return mixtureRisks(r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s))[0]
+		risks, err := mixtureRisks(r.ctx, r.cache, r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s))
+		if err != nil {
+			return math.NaN() // the request ended: nothing shows it
+		}
+		return risks[0]
 	}
 	if !r.held || r.c == nil {
 		return math.NaN()

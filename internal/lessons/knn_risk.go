@@ -1,7 +1,7 @@
 package lessons
 
 import (
-	"crypto/sha256"
+	"context"
 	"math"
 	"slices"
 
@@ -108,22 +108,18 @@ func (a *allK) predict(q []float64, out []int8, upto int) {
 	}
 }
 
-// knnRisks memoises the risk curves: they depend on the points, labels,
-// metric, mixture and ks only.
-var knnRisks = memo[[sha256.Size]byte, []float64]{max: 64}
-
 // mixtureRisks returns the true risk R(h_k) on the mixture m of the kNN
 // classifier of x, y (two coordinates, labels ±1, at most 4096 points)
-// for each k of ks (ascending, each at most len(x)).
-func mixtureRisks(x [][]float64, y []int, ks []int, metric knn.Metric, m isoMixture) []float64 {
+// for each k of ks (ascending, each at most len(x)). The risks depend on
+// the points, labels, metric, mixture and ks only, so they are memoised in
+// cache; the error is ctx's, when it ends while another request computes
+// them.
+func mixtureRisks(ctx context.Context, cache *Cache, x [][]float64, y []int, ks []int, metric knn.Metric, m isoMixture) ([]float64, error) {
 	parts := [][]float64{{float64(metric), m.pi, m.h, m.sigma}, intsAsFloats(y), intsAsFloats(ks)}
-	key := floatsKey("knn-risk", append(parts, x...)...)
-	if r, ok := knnRisks.get(key); ok {
-		return r
-	}
-	out := computeRisks(x, y, ks, metric, m, riskCells, riskSplit)
-	knnRisks.put(key, out)
-	return out
+	return memoise(ctx, cache, floatsKey("knn-risk", append(parts, x...)...), func(r []float64) int64 { return floatsBytes(r) },
+		func(context.Context) ([]float64, error) {
+			return computeRisks(x, y, ks, metric, m, riskCells, riskSplit), nil
+		})
 }
 
 // computeRisks is mixtureRisks with cells grid cells per σ in the grid's

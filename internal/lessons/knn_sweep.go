@@ -1,7 +1,7 @@
 package lessons
 
 import (
-	"crypto/sha256"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -35,12 +35,12 @@ type knnSweep struct {
 	train, held []float64
 }
 
-// knnSweeps memoises recent sweeps: they depend on the points, labels,
-// metric and held-out set only, not on the k shown, so moving k redraws
-// the chart without recomputing it.
-var knnSweeps = memo[[sha256.Size]byte, knnSweep]{max: 64}
+// bytes estimates sw's memory, for the cache.
+func (sw knnSweep) bytes() int64 { return floatsBytes(sw.train, sw.held) + 24 + 8*int64(len(sw.ks)) }
 
-// sweep returns the k sweep of r's points, computed once per data set.
+// sweep returns the k sweep of r's points, memoised in r's cache: it
+// depends on the points, labels, metric and held-out set only, not on the
+// k shown, so moving k redraws the chart without recomputing it.
 func (r *knnRun) sweep() (knnSweep, error) {
 	parts := [][]float64{{float64(r.c.Metric), b2f(r.held), b2f(r.exact())}, intsAsFloats(r.y), intsAsFloats(r.ty)}
 	if r.exact() {
@@ -48,19 +48,18 @@ func (r *knnRun) sweep() (knnSweep, error) {
 		parts = append(parts, []float64{m.pi, m.h, m.sigma})
 	}
 	parts = append(append(parts, r.x...), r.tx...)
-	key := floatsKey("knn-sweep", parts...)
-	if sw, ok := knnSweeps.get(key); ok {
+	return memoise(r.ctx, r.cache, floatsKey("knn-sweep", parts...), knnSweep.bytes, func(ctx context.Context) (knnSweep, error) {
+		sw, err := computeSweep(r.x, r.y, r.tx, r.ty, r.held, r.c.Metric)
+		if err != nil {
+			return knnSweep{}, err
+		}
+		if r.exact() {
+			// Not through the cache: this is inside one of its
+			// computations, and these risks are kept as part of sw.
+			sw.held = computeRisks(r.x, r.y, sw.ks, r.c.Metric, mixtureParamsOf(r.s), riskCells, riskSplit)
+		}
 		return sw, nil
-	}
-	sw, err := computeSweep(r.x, r.y, r.tx, r.ty, r.held, r.c.Metric)
-	if err != nil {
-		return knnSweep{}, err
-	}
-	if r.exact() {
-		sw.held = mixtureRisks(r.x, r.y, sw.ks, r.c.Metric, mixtureParamsOf(r.s))
-	}
-	knnSweeps.put(key, sw)
-	return sw, nil
+	})
 }
 
 // computeSweep trains kNN at each k of sweepKs and measures its training

@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"image/color"
@@ -75,7 +74,7 @@ func computeLogistic(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opt, err := logisticOptimum(ctx, pr)
+	opt, err := logisticOptimum(ctx, in.Cache, pr)
 	if err != nil {
 		return Result{}, err
 	}
@@ -84,8 +83,8 @@ func computeLogistic(ctx context.Context, in Input) (Result, error) {
 	if gd {
 		m = logistic.GD{P: pr, Eta: eta}
 	}
-	key := problemKey("logistic", pr.X, pr.Y, pr.Lambda, b2f(gd), eta)
-	s, k, j, w, err := runTracked(&logisticTracks, key, m, pr.Start(), in.Step,
+	key := problemKey("logistic-track", pr.X, pr.Y, pr.Lambda, b2f(gd), eta)
+	s, k, j, w, err := runTracked(ctx, in.Cache, key, m, pr.Start(), in.Step, logisticStateBytes(pr.Start()),
 		func(s logistic.State) (float64, float64) { return s.Objective, floats.Norm(s.Model.W, 2) })
 	if err != nil {
 		return Result{}, err
@@ -99,7 +98,7 @@ func computeLogistic(ctx context.Context, in Input) (Result, error) {
 		r.wrong[i] = predict(f) != y[i]
 	}
 	res := Result{Step: k, Done: s.Status.Done(), Plot: r.draw, Panel: func() Panel { return r.panel(st) }}
-	if in.wants("history") {
+	if in.wants(HistoryFigure) {
 		res.History = r.history()
 	}
 	return res, nil
@@ -125,34 +124,30 @@ type logisticOpt struct {
 
 func (o logisticOpt) ok() bool { return !o.none && o.err == nil }
 
-// logisticOptima memoises the exact minimisers of recent problems: they do
-// not depend on the method, η or step shown, so stepping through a run
-// solves once. The states are shared and read only.
-var logisticOptima = memo[[sha256.Size]byte, logisticOpt]{max: 64}
-
 // logisticOptimum solves pr exactly (Newton to ‖∇J‖ < 10⁻¹⁰), or learns
-// that λ = 0 on separable data leaves J without a minimiser.
-// A solve that ctx stopped is not an answer: it returns ctx's error and
-// is not memoised.
-func logisticOptimum(ctx context.Context, pr *logistic.Problem) (logisticOpt, error) {
-	key := problemKey("logistic", pr.X, pr.Y, pr.Lambda)
-	if o, ok := logisticOptima.get(key); ok {
-		return o, nil
-	}
-	var o logisticOpt
-	s, err := pr.Solve(ctx)
-	switch {
-	case isContextErr(err):
-		return o, err
-	case errors.Is(err, logistic.ErrNoMinimiser):
-		o.none = true
-	case err != nil:
-		o.err = err
-	default:
-		o.s = s
-	}
-	logisticOptima.put(key, o)
-	return o, nil
+// that λ = 0 on separable data leaves J without a minimiser. The answer
+// does not depend on the method, η or step shown, so it is memoised in
+// cache: stepping through a run solves once. The states are shared and
+// read only. A solve that ctx stopped is not an answer: it returns ctx's
+// error and is not memoised.
+func logisticOptimum(ctx context.Context, cache *Cache, pr *logistic.Problem) (logisticOpt, error) {
+	key := problemKey("logistic-optimum", pr.X, pr.Y, pr.Lambda)
+	return memoise(ctx, cache, key, func(o logisticOpt) int64 { return logisticStateBytes(o.s) },
+		func(ctx context.Context) (logisticOpt, error) {
+			var o logisticOpt
+			s, err := pr.Solve(ctx)
+			switch {
+			case isContextErr(err):
+				return o, err
+			case errors.Is(err, logistic.ErrNoMinimiser):
+				o.none = true
+			case err != nil:
+				o.err = err
+			default:
+				o.s = s
+			}
+			return o, nil
+		})
 }
 
 // history charts J (its distance above J* on a log scale, when there is a

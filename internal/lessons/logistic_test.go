@@ -345,7 +345,7 @@ func TestSoftmaxMissingClass(t *testing.T) {
 	} {
 		r := runSVM(t, SoftmaxSpec(), q)
 		var buf bytes.Buffer
-		if _, err := r.WriteFigure(&buf, "", false); err != nil || !strings.Contains(buf.String(), want) {
+		if _, err := r.WriteFigure(&buf, PlotFigure, false); err != nil || !strings.Contains(buf.String(), want) {
 			t.Errorf("%s: figure (%v) should say %q", q, err, want)
 		}
 		if p := r.Panel(); !p.Bad || note(p, "one-class") == nil {
@@ -364,7 +364,7 @@ func TestRegressionFiguresDeterministic(t *testing.T) {
 		draw := func(step string) [2][]byte {
 			r := runSVM(t, tt.spec, tt.q+"&step="+step)
 			var out [2][]byte
-			for i, fig := range []string{"", "history"} {
+			for i, fig := range []string{PlotFigure, "history"} {
 				var buf bytes.Buffer
 				if _, err := r.WriteFigure(&buf, fig, false); err != nil {
 					t.Fatal(err)

@@ -77,7 +77,7 @@ func computeLSGD(ctx context.Context, in Input) (Result, error) {
 	}
 	rec := &lsRecorder{clock: newSampleClock(in.Step), opt: opt, optVal: linreg.Objective(x, ys, opt, st.Float("lambda"))}
 	var recs []algos.Recorder[linreg.GDState]
-	if in.wants("history") {
+	if in.wants(HistoryFigure) {
 		recs = append(recs, rec)
 	}
 	s, k, err := algos.Replay[linreg.GDState](g, s0, in.Step, recs...)

@@ -73,7 +73,7 @@ func TestInterpolationSweep(t *testing.T) {
 	r := runSVM(t, InterpolationSpec(), "n=8")
 	_, xs, ys := graphXY(r.Points)
 	hx, hy, _ := heldOutCurve(mustParse(t, mustDemo(t, InterpolationSpec()), "n=8"))
-	c, err := degreeSweep(xs, ys, hx, hy, 0, 3)
+	c, err := degreeSweep(t.Context(), nil, xs, ys, hx, hy, 0, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

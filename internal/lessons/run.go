@@ -22,7 +22,7 @@ type Run struct {
 // ExecuteFigure builds the data s describes and runs the demo to s.Step
 // (to the end of the run, at most MaxStep steps, for StepToEnd), for a
 // request that draws only the figure name ("" for all of them, as a page
-// does; PlotFigure for the main plot, "history", or one of Spec.Panels):
+// does; PlotFigure for the main plot, HistoryFigure, or one of Spec.Panels):
 // a demo may then skip recording what that figure does not show (see
 // Input.Figure). A step past the end of the run shows the last state.
 //
@@ -44,7 +44,7 @@ func (d *Demo) ExecuteFigure(ctx context.Context, s State, name string) (*Run, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := d.Compute(ctx, Input{State: s, Points: pts, Step: k, Figure: name})
+	res, err := d.Compute(ctx, Input{State: s, Points: pts, Step: k, Figure: name, Cache: d.cache})
 	if err != nil {
 		return nil, d.kindOf(s, err)
 	}
@@ -81,18 +81,18 @@ func (r *Run) PlotOptions() render.Options {
 	return render.Options{Width: r.State.Int("w"), Height: r.State.Int("h")}
 }
 
-// WriteFigure writes the figure name ("" for the main plot, "history", or
-// one of the demo's Panels) as SVG, or the main plot as PNG. ok is false
-// for a figure the demo does not have.
+// WriteFigure writes the figure name (PlotFigure for the main plot,
+// HistoryFigure, or one of the demo's Panels) as SVG, or the main plot as
+// PNG. ok is false for a figure the demo does not have.
 func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err error) {
 	opt := r.PlotOptions()
 	switch {
-	case name == "":
+	case name == PlotFigure:
 		_, err = r.Plot(w, png, opt)
 		return true, err
 	case png:
 		return false, nil
-	case name == "history":
+	case name == HistoryFigure:
 		if r.History == nil {
 			return false, nil
 		}

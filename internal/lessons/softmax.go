@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"math"
@@ -87,20 +86,20 @@ func computeSoftmax(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opt, optErr := softmaxOptimum(ctx, sm)
+	opt, optErr := softmaxOptimum(ctx, in.Cache, sm)
 	if isContextErr(optErr) {
 		return Result{}, optErr
 	}
 	gd := logistic.SoftmaxGD{S: sm, Eta: st.Float("eta")}
-	key := problemKey("softmax", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C), gd.Eta)
-	s, k, j, _, err := runTracked(&softmaxTracks, key, gd, sm.Start(), in.Step,
+	key := problemKey("softmax-track", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C), gd.Eta)
+	s, k, j, _, err := runTracked(ctx, in.Cache, key, gd, sm.Start(), in.Step, softmaxStateBytes(sm.Start()),
 		func(s logistic.SoftmaxState) (float64, float64) { return s.Objective, 0 })
 	if err != nil {
 		return Result{}, err
 	}
 	r := &softmaxRun{sm: sm, s: s, k: k, j: j, eta: gd.Eta, q: [2]float64{st.Float("q1"), st.Float("q2")}, opt: opt, optErr: optErr}
 	res := Result{Step: k, Done: s.Status.Done(), Plot: r.draw, Panel: r.panel}
-	if optErr == nil && in.wants("history") {
+	if optErr == nil && in.wants(HistoryFigure) {
 		res.History = objectiveHistory(j, "J", opt.Objective)
 	}
 	return res, nil
@@ -121,21 +120,11 @@ func objectiveHistory(j []float64, name string, optimum float64) *render.History
 	return h
 }
 
-// softmaxOptima memoises the exact minimisers of recent softmax problems,
-// as logisticOptima does for the binary ones.
-var softmaxOptima = memo[[sha256.Size]byte, logistic.SoftmaxState]{max: 64}
-
-func softmaxOptimum(ctx context.Context, sm *logistic.Softmax) (logistic.SoftmaxState, error) {
-	key := problemKey("softmax", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C))
-	if s, ok := softmaxOptima.get(key); ok {
-		return s, nil
-	}
-	s, err := sm.Solve(ctx)
-	if err != nil {
-		return s, err
-	}
-	softmaxOptima.put(key, s)
-	return s, nil
+// softmaxOptimum solves sm exactly, memoised in cache as logisticOptimum
+// does for the binary problems. A failed solve is not memoised.
+func softmaxOptimum(ctx context.Context, cache *Cache, sm *logistic.Softmax) (logistic.SoftmaxState, error) {
+	key := problemKey("softmax-optimum", sm.X, floatLabels(sm.Y), sm.Lambda, float64(sm.C))
+	return memoise(ctx, cache, key, softmaxStateBytes, sm.Solve)
 }
 
 // softmaxMissing shows points that lack a class softmax regression needs:

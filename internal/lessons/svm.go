@@ -138,7 +138,7 @@ func computeSVM(ctx context.Context, in Input, hard bool, extra svmExtra) (Resul
 	}
 	var recs []algos.Recorder[svm.State]
 	rec := newSVMRecorder(pr, in.Step)
-	if in.wants("history") {
+	if in.wants(HistoryFigure) {
 		recs = append(recs, rec)
 	}
 	s, k, err := algos.Replay(pr, s0, in.Step, recs...)

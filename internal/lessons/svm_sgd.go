@@ -169,7 +169,7 @@ func (r *objectiveRecorder[S]) sample(s S) {
 
 // recorders is rec when the request draws the history, else none.
 func recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
-	if !in.wants("history") {
+	if !in.wants(HistoryFigure) {
 		return nil
 	}
 	rec.on = true

@@ -125,7 +125,7 @@ func TestSVMHardInfeasible(t *testing.T) {
 		t.Error("an infeasible run has a history chart; it has nothing to chart")
 	}
 	var buf bytes.Buffer
-	if _, err := r.WriteFigure(&buf, "", false); err != nil {
+	if _, err := r.WriteFigure(&buf, PlotFigure, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "not linearly separable") {
@@ -203,7 +203,7 @@ func TestSVMOneClass(t *testing.T) {
 		t.Errorf("panel %+v does not ask for the other class", r.Panel())
 	}
 	var buf bytes.Buffer
-	if _, err := r.WriteFigure(&buf, "", false); err != nil {
+	if _, err := r.WriteFigure(&buf, PlotFigure, false); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := r.WriteFigure(&buf, "alpha", false); ok {
@@ -216,7 +216,7 @@ func TestSVMDeterministic(t *testing.T) {
 	draw := func() []byte {
 		var buf bytes.Buffer
 		r := runSVM(t, SVMSpec(false), "step=7")
-		if _, err := r.WriteFigure(&buf, "", false); err != nil {
+		if _, err := r.WriteFigure(&buf, PlotFigure, false); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -307,7 +307,7 @@ func svmWords(t *testing.T, r *Run) string {
 	for _, tab := range p.Tables {
 		b.WriteString("\n" + tab.Caption + " " + tab.More)
 	}
-	for _, name := range []string{"", "history"} {
+	for _, name := range []string{PlotFigure, "history"} {
 		var buf bytes.Buffer
 		if ok, err := r.WriteFigure(&buf, name, false); err != nil {
 			t.Fatalf("figure %q: %v", name, err)

@@ -54,7 +54,7 @@ func (d *Demo) URLTable() string {
 	row(d.PresentPath(), "the presenter view: the demo alone, large")
 	row(d.PlotPath("svg"), "the main plot as SVG")
 	row(d.PlotPath("png"), "the main plot as PNG")
-	row(d.PanelPath("history"), "the run's recorded series against the iteration")
+	row(d.PanelPath(HistoryFigure), "the run's recorded series against the iteration")
 	for _, name := range d.Panels {
 		row(d.PanelPath(name), "the `"+name+"` figure")
 	}

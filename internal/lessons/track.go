@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"crypto/sha256"
 	"sync"
 
@@ -34,32 +35,37 @@ type track[S any] struct {
 // iterations from one.
 const markEvery = 32
 
-// tracks memoise recent runs by everything they depend on (the points,
-// labels, method and its numbers); like sweeps, they hold results of pure
-// functions and forget the oldest first. A run of MaxStep iterations keeps
-// about 320 KB of scalars and 625 small states, so each memo stays under
-// about 15 MB.
-var (
-	logisticTracks = memo[[sha256.Size]byte, *track[logistic.State]]{max: 32}
-	softmaxTracks  = memo[[sha256.Size]byte, *track[logistic.SoftmaxState]]{max: 32}
-)
-
 // runTracked returns state k of m's run from start (or the last, if the
 // run stops before k), its step and the scalars of the states up to it,
-// from the track of key in c, which it starts or extends as needed.
-func runTracked[S any](c *memo[[sha256.Size]byte, *track[S]], key [sha256.Size]byte, m algos.Method[S], start S, k int,
+// from the track of key in cache, which it starts or extends as needed.
+// Tracks are kept by everything their run depends on (the points, labels,
+// method and its numbers), and charged for what they hold: 16 bytes of
+// scalars a step and stateBytes a mark (a run of MaxStep iterations keeps
+// 320 KB of scalars and 625 states). A nil cache keeps no track.
+func runTracked[S any](ctx context.Context, cache *Cache, key [sha256.Size]byte, m algos.Method[S], start S, k int, stateBytes int64,
 	scalars func(S) (float64, float64)) (s S, step int, a, b []float64, err error) {
-	t, ok := c.get(key)
-	if !ok {
-		t = &track[S]{}
-		c.put(key, t)
+	t, err := memoise(ctx, cache, key, func(*track[S]) int64 { return 0 },
+		func(context.Context) (*track[S], error) { return &track[S]{}, nil })
+	if err != nil {
+		return s, 0, nil, nil, err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, step, err = t.at(m, start, k, scalars)
+	cache.recharge(key, 128+16*int64(len(t.a))+stateBytes*int64(len(t.marks)+1))
 	// The scalars of states 0…step never change once computed, so the
 	// caller may read them after the lock is released.
 	return s, step, t.a[: step+1 : step+1], t.b[: step+1 : step+1], err
+}
+
+// logisticStateBytes estimates the memory of a logistic regression state:
+// its weights and the gradient it keeps.
+func logisticStateBytes(s logistic.State) int64 { return 128 + 2*floatsBytes(s.Model.W) }
+
+// softmaxStateBytes estimates the memory of a softmax state: its weights,
+// biases and the gradient it keeps.
+func softmaxStateBytes(s logistic.SoftmaxState) int64 {
+	return 128 + 2*(floatsBytes(s.Model.W...)+floatsBytes(s.Model.B))
 }
 
 // at returns state k of m's run from start (or the last, if the run stops

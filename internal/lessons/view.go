@@ -243,7 +243,7 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	plot := s.Encode(ForPlot)
 	l.SVG = withQuery(d.PlotPath("svg"), plot)
 	l.PNG = withQuery(d.PlotPath("png"), plot)
-	l.HistorySVG = withQuery(d.PanelPath("history"), plot)
+	l.HistorySVG = withQuery(d.PanelPath(HistoryFigure), plot)
 	if d.HasPoints() {
 		l.CSV = withQuery(d.CSVPath(), s.Encode(ForData))
 		l.Data = d.DataPath()
