@@ -99,11 +99,20 @@ func buildCourse(ctx context.Context, cacheBytes int64) (*lessons.Course, error)
 	if err != nil {
 		return nil, fmt.Errorf("the course is broken: %w", err)
 	}
-	course.Cache.SetBudget(cacheBytes)
-	if err := course.Build(ctx); err != nil {
-		return nil, fmt.Errorf("a lesson is broken:\n%w", err)
+	if err := checkCourse(ctx, course, cacheBytes); err != nil {
+		return nil, err
 	}
 	return course, nil
+}
+
+// checkCourse sets course's cache budget and builds it (Course.Build),
+// with an error that says a lesson is broken and lists what failed.
+func checkCourse(ctx context.Context, course *lessons.Course, cacheBytes int64) error {
+	course.Cache.SetBudget(cacheBytes)
+	if err := course.Build(ctx); err != nil {
+		return fmt.Errorf("a lesson is broken:\n%w", err)
+	}
+	return nil
 }
 
 func displayAddr(a net.Addr) string {

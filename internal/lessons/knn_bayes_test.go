@@ -423,7 +423,7 @@ func TestKNNChartsNameLogScaleOnce(t *testing.T) {
 	}{
 		{KNNSpec(), url.Values{}, "k", "at k = 1", 1},
 		{KNNSpec(), url.Values{"data": {"custom"}, "add": {"0,0,1"}, "k": {"1"}}, "k", "A line chart of error against k.", 0},
-		{CurseSpec(), url.Values{}, "", "against dimension D (log scale).", 1},
+		{CurseSpec(), url.Values{}, PlotFigure, "against dimension D (log scale).", 1},
 	} {
 		_, desc := figureText(t, runKNNDemo(t, c.spec, c.q), c.name)
 		if n := strings.Count(desc, "log scale"); n != c.logs || !strings.Contains(desc, c.want) {

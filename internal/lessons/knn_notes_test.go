@@ -39,7 +39,7 @@ func TestBayesFlatMixture(t *testing.T) {
 		}
 	}
 	// With Δ > 0 both the boundary and its legend entry are there.
-	svg = figureSVG(t, runKNNDemo(t, BayesSpec(), nil), "")
+	svg = figureSVG(t, runKNNDemo(t, BayesSpec(), nil), PlotFigure)
 	for _, want := range []string{"boundary η = 0.5", "means (±1, 0)"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("Δ = 2: the figure lacks %q", want)
