@@ -162,7 +162,9 @@ func memoise[V any](ctx context.Context, c *Cache, key cacheKey, size func(V) in
 		if v, ok := c.get(key); ok {
 			return v.(V), nil
 		}
+		led := false // this caller's compute ran (read after ch delivers)
 		ch := c.flight.DoChan(string(key[:]), func() (v any, err error) {
+			led = true
 			// DoChan runs this in a goroutine of its own, where a panic
 			// would end the process: it becomes the callers' error (a 500).
 			defer func() {
@@ -183,7 +185,7 @@ func memoise[V any](ctx context.Context, c *Cache, key cacheKey, size func(V) in
 			var zero V
 			return zero, ctx.Err()
 		case r := <-ch:
-			if r.Err != nil && isContextErr(r.Err) && ctx.Err() == nil {
+			if !led && r.Err != nil && isContextErr(r.Err) && ctx.Err() == nil {
 				continue // another caller's context ended, not ours
 			}
 			if r.Err != nil {
