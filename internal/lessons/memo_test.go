@@ -223,3 +223,25 @@ func TestDemosColdAndWarmCache(t *testing.T) {
 		d.cache = course.Cache
 	}
 }
+
+// TestTrackCharged: a run's track is charged for the scalars and marks it
+// holds as it grows, so long runs count against the budget.
+func TestTrackCharged(t *testing.T) {
+	course, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := course.Demo("logistic")
+	s, probs := d.Parse(url.Values{"method": {"gd"}, "eta": {"0.01"}})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	s.Step = 3000
+	r, err := d.ExecuteFigure(t.Context(), s, PlotFigure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if min := int64(16 * r.State.Step); course.Cache.Used() < min {
+		t.Errorf("after a run of %d steps the cache is charged %d bytes, want at least %d for its scalars", r.State.Step, course.Cache.Used(), min)
+	}
+}
