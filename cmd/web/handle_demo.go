@@ -110,7 +110,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 			return renderHTML(c, http.StatusOK, tl.Demo(view))
 		}
 		if lesson == nil {
-			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.Str("data")))
+			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.DataSet()))
 		}
 		prose, err := course.Prose(lesson.Slug)
 		if err != nil {

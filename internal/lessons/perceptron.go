@@ -64,9 +64,18 @@ func PerceptronSpec() Spec {
 	}
 }
 
-// datasetPoints builds the dataset set a demo's state names.
+// datasetPoints builds the dataset set a demo's state names. The demos
+// that share it declare different keys: a set's gap (sep) and jitter
+// (noise) are read only where the demo has them, else they are 0.
 func datasetPoints(s State) ([][]float64, []float64, error) {
-	set, err := dataset.New(dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Margin: s.Float("sep"), Noise: s.Float("noise"), Seed: uint64(s.Int("seed"))})
+	spec := dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Seed: uint64(s.Int("seed"))}
+	if s.Has("sep") {
+		spec.Margin = s.Float("sep")
+	}
+	if s.Has("noise") {
+		spec.Noise = s.Float("noise")
+	}
+	set, err := dataset.New(spec)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // State is the whole state of a demo, as its URL carries it: every
@@ -174,21 +175,49 @@ func parseDel(raw string, probs Problems) []int {
 // Demo returns the demo the state belongs to.
 func (s State) Demo() *Demo { return s.d }
 
-// Str returns the canonical value of key ("" for an unknown key).
-func (s State) Str(key string) string { return s.vals[key] }
+// Has reports whether the demo declares the parameter key: code shared by
+// several demos asks before reading a key only some of them have.
+func (s State) Has(key string) bool {
+	_, ok := s.d.index[key]
+	return ok
+}
+
+// DataSet names the data set the state shows, or "" for a demo without
+// points.
+func (s State) DataSet() string {
+	if !s.Has(keyData) {
+		return ""
+	}
+	return s.vals[keyData]
+}
+
+// val is the canonical value of a declared key. Reading a key the demo
+// never declared is a bug in the demo (a typo, or code shared with a demo
+// that has it): in a test binary it panics, so the caption grid and the
+// page tests, which run every demo, find it; a server reads "" and the
+// zero value, as it always did.
+func (s State) val(key string) string {
+	if !s.Has(key) && testing.Testing() {
+		panic(fmt.Sprintf("lessons: demo %s reads %q, a parameter it does not declare", s.d.ID, key))
+	}
+	return s.vals[key]
+}
+
+// Str returns the canonical value of key.
+func (s State) Str(key string) string { return s.val(key) }
 
 // Is reports whether key has the value v.
-func (s State) Is(key, v string) bool { return s.vals[key] == v }
+func (s State) Is(key, v string) bool { return s.val(key) == v }
 
 // Int returns the value of an Int parameter.
 func (s State) Int(key string) int {
-	v, _ := strconv.Atoi(s.vals[key])
+	v, _ := strconv.Atoi(s.val(key))
 	return v
 }
 
 // Float returns the value of a Float parameter.
 func (s State) Float(key string) float64 {
-	v, _ := strconv.ParseFloat(s.vals[key], 64)
+	v, _ := strconv.ParseFloat(s.val(key), 64)
 	return v
 }
 

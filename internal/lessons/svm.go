@@ -146,7 +146,7 @@ func computeSVM(ctx context.Context, in Input, hard bool, extra svmExtra) (Resul
 		return Result{}, err
 	}
 	var cmp *render.SceneLine
-	if in.State.Is("compare", "perceptron") {
+	if in.State.Has("compare") && in.State.Is("compare", "perceptron") {
 		cmp = perceptronLine(x, y)
 	}
 	scene := svmScene(pr, s, cmp)

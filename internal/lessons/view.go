@@ -161,7 +161,9 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		}
 		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: withQuery(d.PanelPath(name), s.Encode(ForPlot))})
 	}
-	v.Classes = classChoices(d, r.Points, s.Int("class"))
+	if s.Has("class") {
+		v.Classes = classChoices(d, r.Points, s.Int("class"))
+	}
 	return v, nil
 }
 
