@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,22 +36,71 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// The browser tests share one Chromium per test binary: starting it is
+// most of a short test's time. It starts on the first test that asks and
+// stops in TestMain, after the last test.
+var chromium struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab; tests open their own
+	cancel func()          // stops the browser and its allocator
+	err    error
+}
+
+// startChromium starts the shared browser at exe, once.
+func startChromium(exe string) (context.Context, error) {
+	chromium.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(exe),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.WindowSize(1400, 1000),
+		)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelB := chromedp.NewContext(actx)
+		chromium.ctx = bctx
+		chromium.cancel = func() { cancelB(); cancelA() }
+		// The first Run starts the browser and binds its life to bctx, so it
+		// runs without a timeout; each test times its own tab.
+		if err := chromedp.Do(bctx); err != nil {
+			chromium.err = fmt.Errorf("starting %s: %w", exe, err)
+		}
+	})
+	return chromium.ctx, chromium.err
+}
+
+// stopChromium stops the shared browser, if a test started it.
+func stopChromium() {
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	stopChromium()
+	os.Exit(code)
+}
+
+// newBrowser gives the test a tab of the shared browser in a browser
+// context of its own (cookies, storage and cache start empty and go with
+// the test), and a server of its own; both close when the test ends.
 func newBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
 	exe := chromiumPath(t)
+	bctx, err := startChromium(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1400, 1000),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	tab, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(tab); err != nil { // opens the tab
+		cancelTab()
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(tab, 60*time.Second)
+	t.Cleanup(func() { cancelT(); cancelTab() })
 	return ctx, srv.URL
 }
 
