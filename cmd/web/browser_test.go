@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -85,9 +87,14 @@ func TestMain(m *testing.M) {
 // newBrowser gives the test a tab of the shared browser in a browser
 // context of its own (cookies, storage and cache start empty and go with
 // the test), and a server of its own; both close when the test ends.
+// Tests that share nothing else can overlap, so newBrowser marks the test
+// parallel: one test's page loads while another waits on its page. The
+// tab emulates a focused page, as the only window on a screen is, since
+// several tabs are open at once.
 func newBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
 	exe := chromiumPath(t)
+	t.Parallel()
 	bctx, err := startChromium(exe)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +102,11 @@ func newBrowser(t *testing.T) (context.Context, string) {
 	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	tab, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	if err := chromedp.Do(tab); err != nil { // opens the tab
+	focused := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})
+	if err := chromedp.Do(tab, focused); err != nil { // opens the tab
 		cancelTab()
 		t.Fatal(err)
 	}
