@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -19,7 +18,8 @@ import (
 // click leaves the page, which demo the keys drive, what a refused value
 // shows, and where a link to a demo lands.
 
-// openPage loads path and waits for app.js and htmx.
+// openPage loads path and waits for app.js and htmx. It logs the keys
+// the page gets (see pressUnused).
 func openPage(t *testing.T, ctx context.Context, base, path string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+path)); err != nil {
@@ -28,7 +28,17 @@ func openPage(t *testing.T, ctx context.Context, base, path string) {
 	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
 		t.Fatalf("%s: htmx did not load: %v", path, err)
 	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](keyLog)); err != nil {
+		t.Fatal(err)
+	}
 }
+
+// keyLog records each keydown that reaches the window, and whether a
+// handler took it (app.js takes a key it acts on with preventDefault).
+// A window listener runs after app.js's listener on the document.
+const keyLog = `(() => { window.marginKeys = [];
+	window.addEventListener("keydown", e => marginKeys.push({key: e.key, taken: e.defaultPrevented}));
+	return true; })()`
 
 // demoTop is the top of demo id's section in the window, in CSS pixels.
 func demoTop(t *testing.T, ctx context.Context, id string) float64 {
@@ -49,8 +59,8 @@ func scrollDemoTo(t *testing.T, ctx context.Context, id string, y float64) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil {
 		t.Fatal(err)
 	}
-	// Let the scroll event reach app.js.
-	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+	// Wait for app.js to see the scroll.
+	if err := frames(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -144,11 +154,41 @@ func press(t *testing.T, ctx context.Context, key string) {
 	}
 }
 
-// still checks, after a while for a swap that should not come, that each
-// demo's step counter reads what it did.
+// pressUnused presses keys that no demo may act on, and waits until the
+// page has had each (the key log holds it), which app.js left alone. A
+// step that does not come has no event to wait for; that the key was
+// handled without being taken is the positive sign instead, and app.js
+// asks for a step while it handles the key, so a step would show as a
+// request in flight (see still).
+func pressUnused(t *testing.T, ctx context.Context, what string, keys ...string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(marginKeys.length = 0, true)`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		press(t, ctx, k)
+	}
+	if err := poll(ctx, `marginKeys.length >= `+strconv.Itoa(len(keys))); err != nil {
+		t.Fatalf("%s: the page did not get the keys: %v", what, err)
+	}
+	taken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`marginKeys.filter(k => k.taken).map(k => k.key)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(taken) > 0 {
+		t.Errorf("%s: the page took the keys %q", what, taken)
+	}
+}
+
+// still checks, once htmx is idle (no step asked for or landing), that
+// each demo's step counter reads what it did. The caller waits first for
+// a sign that what should not step was handled: pressUnused, or a step of
+// another demo.
 func still(t *testing.T, ctx context.Context, what string, want map[string]int) {
 	t.Helper()
-	time.Sleep(600 * time.Millisecond)
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for id, k := range want {
 		if got, err := demoStep(ctx, id); err != nil || got != k {
 			t.Errorf("%s: demo %s is at step %d (%v), want %d", what, id, got, err, k)
@@ -157,10 +197,13 @@ func still(t *testing.T, ctx context.Context, what string, want map[string]int) 
 }
 
 // currentDemo is the id of the section the page outlines as the demo the
-// keys drive, "" when none is, after the script has seen the last scroll.
+// keys drive, "" when none is, after the script has seen the last scroll
+// or focus (both mark the demo in the next frame).
 func currentDemo(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	time.Sleep(150 * time.Millisecond)
+	if err := frames(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
 	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelectorAll(".demo.current");
 		if (s.length > 1) return "several";
 		if (!s.length) return "";
@@ -182,7 +225,7 @@ func TestBrowserKeysDriveDemoInView(t *testing.T) {
 	if got := currentDemo(t, ctx); got != "" {
 		t.Errorf("top of the page: %q outlined, want none", got)
 	}
-	press(t, ctx, kb.ArrowRight)
+	pressUnused(t, ctx, "→ at the top of the page", kb.ArrowRight)
 	still(t, ctx, "→ at the top of the page", map[string]int{"svm-soft": 0, "svm-sgd": 0})
 
 	scrollDemoTo(t, ctx, "svm-sgd", 0)
@@ -217,7 +260,7 @@ func TestBrowserKeysDriveDemoInView(t *testing.T) {
 	if got := currentDemo(t, ctx); got != "" {
 		t.Errorf("at the static Gram demo: %q outlined, want none", got)
 	}
-	press(t, ctx, kb.ArrowRight)
+	pressUnused(t, ctx, "→ at a static demo", kb.ArrowRight)
 	still(t, ctx, "→ at a static demo", map[string]int{"kernel-svm": 0})
 	scrollDemoTo(t, ctx, "kernel-svm", 500)
 	if got := currentDemo(t, ctx); got != "demo-kernel-svm" {
@@ -286,9 +329,7 @@ func TestBrowserInputsKeepTheirKeys(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(eta))); err != nil {
 		t.Fatal(err)
 	}
-	press(t, ctx, kb.ArrowRight)
-	press(t, ctx, kb.ArrowLeft)
-	press(t, ctx, "r")
+	pressUnused(t, ctx, "keys in the η box", kb.ArrowRight, kb.ArrowLeft, "r")
 	still(t, ctx, "keys in the η box", map[string]int{"perceptron": 0})
 	press(t, ctx, kb.Escape)
 	if focused, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector('`+eta+`')`)); focused {
@@ -399,13 +440,12 @@ func TestBrowserLinksLandOnDemo(t *testing.T) {
 	}
 	inView := func(what string) {
 		t.Helper()
-		if err := poll(ctx, `document.readyState === "complete"`); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		if top := demoTop(t, ctx, "svm-sgd"); top < 0 || top > 60 {
+		// Without scripts there are no frames to count: wait for the
+		// loaded page to have the demo at the top.
+		if err := poll(ctx, `document.readyState === "complete" &&
+			(t => t >= 0 && t <= 60)(document.getElementById("demo-svm-sgd").getBoundingClientRect().top)`); err != nil {
 			loc, _ := chromedp.Run(ctx, chromedp.Location())
-			t.Errorf("%s (%s): the SGD demo starts %.0f px into the window, want at its top", what, loc, top)
+			t.Errorf("%s (%s): the SGD demo starts %.0f px into the window, want at its top", what, loc, demoTop(t, ctx, "svm-sgd"))
 		}
 	}
 	openPage(t, ctx, base, link)
@@ -481,7 +521,10 @@ func TestBrowserTablesWholeAndNarrowScreens(t *testing.T) {
 	for _, path := range []string{"/lessons/perceptron#demo-perceptron", "/lessons/gradient-descent#demo-loss-gallery",
 		"/lessons/knn-bayes#demo-curse", "/lessons/soft-margin-svm#demo-svm-sgd", "/lessons/logistic-regression", "/present/svm-soft"} {
 		openPage(t, ctx, base, path)
-		time.Sleep(200 * time.Millisecond)
+		// The anchor's scroll and the outline it brings are in.
+		if err := frames(ctx, 2); err != nil {
+			t.Fatal(err)
+		}
 		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`))
 		if err != nil {
 			t.Fatal(err)

@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -35,22 +38,80 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// The browser tests share one Chromium per test binary: starting it is
+// most of a short test's time. It starts on the first test that asks and
+// stops in TestMain, after the last test.
+var chromium struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab; tests open their own
+	cancel func()          // stops the browser and its allocator
+	err    error
+}
+
+// startChromium starts the shared browser at exe, once.
+func startChromium(exe string) (context.Context, error) {
+	chromium.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(exe),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.WindowSize(1400, 1000),
+		)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelB := chromedp.NewContext(actx)
+		chromium.ctx = bctx
+		chromium.cancel = func() { cancelB(); cancelA() }
+		// The first Run starts the browser and binds its life to bctx, so it
+		// runs without a timeout; each test times its own tab.
+		if err := chromedp.Do(bctx); err != nil {
+			chromium.err = fmt.Errorf("starting %s: %w", exe, err)
+		}
+	})
+	return chromium.ctx, chromium.err
+}
+
+// stopChromium stops the shared browser, if a test started it.
+func stopChromium() {
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	stopChromium()
+	os.Exit(code)
+}
+
+// newBrowser gives the test a tab of the shared browser in a browser
+// context of its own (cookies, storage and cache start empty and go with
+// the test), and a server of its own; both close when the test ends.
+// Tests that share nothing else can overlap, so newBrowser marks the test
+// parallel: one test's page loads while another waits on its page. The
+// tab emulates a focused page, as the only window on a screen is, since
+// several tabs are open at once.
 func newBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
 	exe := chromiumPath(t)
+	t.Parallel()
+	bctx, err := startChromium(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t)))
 	t.Cleanup(srv.Close)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1400, 1000),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	tab, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	focused := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})
+	if err := chromedp.Do(tab, focused); err != nil { // opens the tab
+		cancelTab()
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(tab, 60*time.Second)
+	t.Cleanup(func() { cancelT(); cancelTab() })
 	return ctx, srv.URL
 }
 
@@ -123,7 +184,7 @@ func waitText(ctx context.Context, sel, want string) error {
 	return poll(ctx, `(() => { const e = document.querySelector(`+"`"+sel+"`"+`); return !!e && e.textContent.trim() === "`+want+`"; })()`)
 }
 
-// poll evaluates a JavaScript condition every 50 ms until it is true, for
+// poll evaluates a JavaScript condition every 20 ms until it is true, for
 // at most 10 s. (chromedp.Poll loses its execution context after an htmx
 // history push; a fresh Evaluate each time does not.)
 func poll(ctx context.Context, cond string) error {
@@ -136,8 +197,37 @@ func poll(ctx context.Context, cond string) error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("timed out waiting for %s (last error %v)", cond, err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the polling interval
 	}
+}
+
+// htmxIdle is true when htmx has no request in flight and no swap or
+// settle under way. (htmx marks the element that asked, the body for
+// app.js's htmx.ajax, with htmx-request from before it sends until the
+// response is in, then the target with htmx-swapping and htmx-settling.)
+const htmxIdle = `!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")`
+
+// frames waits until the page has drawn n frames in a row without the
+// window scrolling. app.js sees a scroll on the next frame and marks the
+// current demo in an animation frame queued from the scroll event, which
+// runs in that same frame, so two still frames after a scroll mean the
+// mark is up to date. (It needs the page's scripts; a page without them
+// has nothing to wait for.)
+func frames(ctx context.Context, n int) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	js := fmt.Sprintf(`new Promise(done => {
+		let x = scrollX, y = scrollY, still = 0;
+		const tick = () => {
+			if (scrollX === x && scrollY === y) still++; else { still = 0; x = scrollX; y = scrollY; }
+			if (still >= %d) done(true); else requestAnimationFrame(tick);
+		};
+		requestAnimationFrame(tick);
+	})`, n)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise)); err != nil {
+		return fmt.Errorf("waiting for %d still frames: %w", n, err)
+	}
+	return nil
 }
 
 // TestBrowserClickPlayBack covers the rest of the demo's script: a click
@@ -182,11 +272,32 @@ func TestBrowserClickPlayBack(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // a step already in flight may land
+	// app.js shows the pause on the Play button at once; a step already
+	// asked for may still land, so wait until htmx is idle.
+	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
+		t.Fatalf("space did not pause: %v", err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
 	paused := stepCounter(t, ctx)
-	time.Sleep(500 * time.Millisecond)
-	if again := stepCounter(t, ctx); again != paused {
-		t.Errorf("still playing after pause: step %d then %d", paused, again)
+	// That no step comes has no event to wait for: count the requests htmx
+	// starts over three ticks of the demo's own speed (3 × 40 ms), in
+	// which a clock still playing would ask for two steps or more.
+	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
+		let n = 0; const count = () => n++;
+		document.addEventListener("htmx:beforeRequest", count);
+		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); },
+			3 * Number(document.querySelector('select[data-role="speed"]').value));
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again := stepCounter(t, ctx); started != 0 || again != paused {
+		t.Errorf("still playing after pause: %d requests in three ticks, step %d then %d", started, paused, again)
 	}
 	// Back walks to the previous step's state.
 	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
@@ -304,11 +415,16 @@ func slideLog(key, to string) string {
 }
 
 // settled waits until htmx has no request in flight and has finished
-// swapping and settling, then lets a frame pass: a change event sent
-// earlier would reach a form htmx has not wired yet.
+// swapping and settling, then for two frames without a scroll, in which
+// app.js's afterSettle work (the demo put back in place, the current demo
+// marked) is done and htmx has wired the new panel's forms: a change
+// event sent earlier would reach a form htmx has not wired yet.
 func settled(ctx context.Context) error {
-	if err := poll(ctx, `!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")`); err != nil {
+	if err := poll(ctx, htmxIdle); err != nil {
 		return err
 	}
-	return chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond))
+	if err := frames(ctx, 2); err != nil {
+		return err
+	}
+	return poll(ctx, htmxIdle)
 }
