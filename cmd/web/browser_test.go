@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -427,4 +428,76 @@ func settled(ctx context.Context) error {
 		return err
 	}
 	return poll(ctx, htmxIdle)
+}
+
+// TestBrowserMousePauseAtFastSpeed: Pause clicked with the mouse while a
+// demo plays at 40 ms a step stops it, even when a step swaps the button
+// between the press and the release.
+func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
+	ctx, base := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatal(err)
+	}
+	scrollDemoTo(t, ctx, "perceptron", 0)
+	// A reader clicks where the button is; the node under the pointer may
+	// be a newer one than the one measured.
+	play := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
+			return [r.left + r.width / 2, r.top + r.height / 2]; })()`))
+		if err != nil {
+			return err
+		}
+		return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
+	})
+	if err := chromedp.Do(ctx, play); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
+		t.Fatalf("a click on Play did not play: %v", err)
+	}
+	// The slow hand: press Pause, let a step swap the button out from
+	// under the pointer, then release.
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2, +document.querySelector('[data-testid="step"]').textContent]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	press := chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
+	release := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
+	if err := chromedp.Do(ctx, press); err != nil {
+		t.Fatal(err)
+	}
+	// A step still asked for lands after the press: the button is new.
+	if err := poll(ctx, `!!document.querySelector('[data-testid="step"]') && +document.querySelector('[data-testid="step"]').textContent > `+strconv.Itoa(int(at[2]))); err != nil {
+		t.Fatalf("no step landed after the press: %v", err)
+	}
+	if err := chromedp.Do(ctx, release); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
+		t.Fatalf("a click on Pause did not pause: %v", err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	paused := stepCounter(t, ctx)
+	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
+		let n = 0; const count = () => n++;
+		document.addEventListener("htmx:beforeRequest", count);
+		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); }, 120);
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again := stepCounter(t, ctx); started != 0 || again != paused {
+		t.Errorf("still playing after a click on Pause: %d requests in three ticks, step %d then %d", started, paused, again)
+	}
 }
