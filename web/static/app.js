@@ -193,10 +193,26 @@
 
   // ---- Clicks -------------------------------------------------------------
 
+  // Play/Pause toggles on the press, not on the click: while a demo plays
+  // fast, a step can swap the button out between press and release, and
+  // the click then never reaches it. A click from the keyboard (Enter or
+  // space: e.detail 0) still toggles; a mouse click after a press toggled
+  // is ignored.
+  var pressedPlay = 0;
+  document.addEventListener("pointerdown", function (e) {
+    var t = e.button === 0 && e.target.closest ? e.target.closest('[data-action="play"]') : null;
+    if (!t) return;
+    use(t);
+    var p = t.closest(".demo-panel");
+    setPlaying(!(timer && playingID === p.id), p);
+    pressedPlay = performance.now();
+  });
+
   document.addEventListener("click", function (e) {
     use(e.target);
     var t = e.target.closest ? e.target.closest("[data-action]") : null;
     if (t && t.dataset.action === "play") {
+      if (e.detail > 0 && performance.now() - pressedPlay < 2000) return;
       var p = t.closest(".demo-panel");
       setPlaying(!(timer && playingID === p.id), p);
       return;
