@@ -1,0 +1,176 @@
+package lessons
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestConformance holds every demo of the course to the kit's contract,
+// from one loop, so a new demo gets these checks by existing:
+//   - random valid states parse, encode and parse again to the same
+//     canonical URL (one state, one URL);
+//   - a bad value of each key is a problem that names that key;
+//   - every figure draws at the default, step 1, mid-run and the end,
+//     with no NaN or Inf in it, byte for byte the same when drawn twice.
+//
+// TestCaptionsAgreeWithState reads the words of the same states.
+func TestConformance(t *testing.T) {
+	c, err := DefaultCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.Demos {
+		t.Run(d.ID, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(len(d.ID))))
+			for i := 0; i < 50; i++ {
+				q := randomState(d, rng)
+				s, probs := d.Parse(q)
+				if len(probs) > 0 {
+					t.Errorf("random valid state %s refused: %v", q.Encode(), probs)
+					continue
+				}
+				enc := s.Encode(ForPage)
+				again, probs := d.Parse(mustQuery(t, enc))
+				if len(probs) > 0 || again.Encode(ForPage) != enc {
+					t.Errorf("%s encodes to %q, which parses to %q (%v)", q.Encode(), enc, again.Encode(ForPage), probs)
+				}
+			}
+			for _, p := range d.Params() {
+				for _, bad := range badValues(p) {
+					q := url.Values{p.Key: {bad}}
+					if d.secondary {
+						q.Set(keyDemo, d.ID)
+					}
+					if _, probs := d.Parse(q); probs[p.Key] == "" {
+						t.Errorf("%s=%q accepted, want a problem naming %s", p.Key, bad, p.Key)
+					}
+				}
+			}
+			for _, s := range conformanceStates(t, d) {
+				checkFigures(t, d, s)
+			}
+		})
+	}
+}
+
+// randomState draws a value for each of d's parameters from its declared
+// range: a choice, a whole number, or a number (log-uniform on a log
+// slider).
+func randomState(d *Demo, rng *rand.Rand) url.Values {
+	q := url.Values{}
+	if d.secondary {
+		q.Set(keyDemo, d.ID)
+	}
+	for _, p := range d.Params() {
+		if rng.IntN(2) == 0 {
+			continue // leave some at their defaults
+		}
+		switch p.Kind {
+		case Choice:
+			o := p.Options[rng.IntN(len(p.Options))].Value
+			if o == Custom {
+				continue // a custom set needs added points
+			}
+			q.Set(p.Key, o)
+		case Int:
+			q.Set(p.Key, strconv.Itoa(int(p.Min)+rng.IntN(int(p.Max-p.Min)+1)))
+		case Float:
+			v := p.Min + rng.Float64()*(p.Max-p.Min)
+			if p.Log && p.Min > 0 {
+				v = math.Exp(math.Log(p.Min) + rng.Float64()*(math.Log(p.Max)-math.Log(p.Min)))
+			}
+			if p.OpenMin && v == p.Min {
+				v = p.Max
+			}
+			q.Set(p.Key, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	if !d.Static {
+		q.Set(keyStep, strconv.Itoa(rng.IntN(50)))
+	}
+	return q
+}
+
+// badValues are values a parameter must refuse.
+func badValues(p Param) []string {
+	switch p.Kind {
+	case Choice:
+		return []string{"no-such-" + p.Key} // a blank value means the default (an empty form field)
+	case Int:
+		return []string{"x", fmt.Sprint(p.Max + 1), fmt.Sprint(p.Min - 1), "1.5", "NaN"}
+	}
+	bad := []string{"x", "NaN", "Inf", strconv.FormatFloat(p.Max*2+1, 'g', -1, 64)}
+	if p.OpenMin {
+		bad = append(bad, strconv.FormatFloat(p.Min, 'g', -1, 64))
+	}
+	return bad
+}
+
+func mustQuery(t *testing.T, raw string) url.Values {
+	t.Helper()
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// conformanceStates are a demo's default, and for a stepping demo its
+// step 1, the middle of its run and its end.
+func conformanceStates(t *testing.T, d *Demo) []State {
+	t.Helper()
+	def := d.Default()
+	out := []State{def}
+	if d.Static {
+		return out
+	}
+	end, err := d.Execute(def.AtStep(StepToEnd))
+	if err != nil {
+		t.Fatalf("%s at its end: %v", d.ID, err)
+	}
+	last := end.State.Step
+	return append(out, def.AtStep(1), def.AtStep(last/2), def.AtStep(last))
+}
+
+// checkFigures draws every figure of s twice and compares.
+func checkFigures(t *testing.T, d *Demo, s State) {
+	t.Helper()
+	names := append([]string{PlotFigure, HistoryFigure}, d.Panels...)
+	draw := func(name string, png bool) ([]byte, bool) {
+		r, err := d.Execute(s)
+		if err != nil {
+			t.Errorf("%s: %v", s.URL(d.PresentPath()), err)
+			return nil, false
+		}
+		var b bytes.Buffer
+		ok, err := r.WriteFigure(&b, name, png)
+		if err != nil {
+			t.Errorf("%s figure %s: %v", s.URL(d.PresentPath()), name, err)
+		}
+		return b.Bytes(), ok && err == nil
+	}
+	for _, name := range names {
+		a, ok := draw(name, false)
+		if !ok {
+			continue
+		}
+		if b, _ := draw(name, false); !bytes.Equal(a, b) {
+			t.Errorf("%s figure %s: two drawings differ", s.URL(d.PresentPath()), name)
+		}
+		svg := string(a)
+		for _, bad := range []string{"NaN", "Inf", "inf\"", "e+308"} {
+			if strings.Contains(svg, bad) {
+				t.Errorf("%s figure %s contains %q", s.URL(d.PresentPath()), name, bad)
+			}
+		}
+	}
+	if png, ok := draw(PlotFigure, true); ok && !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("%s: the PNG plot is not a PNG", s.URL(d.PresentPath()))
+	}
+}
