@@ -10,12 +10,12 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/fit"
 	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/textfmt"
 	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 )
@@ -188,17 +188,4 @@ func one(status int, msg string) problem { return problem{status, []string{msg}}
 // clip shortens s to at most 60 characters, ending a cut one with "…", for
 // quoting a value from the request in a message: enough to recognise it,
 // never a 30 KiB query sent back whole.
-func clip(s string) string {
-	const max = 60
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+func clip(s string) string { return textfmt.Clip(s) }

@@ -162,7 +162,7 @@ func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 			return err
 		}
 		if canonical := run.State.Encode(lessons.ForPlot); r.URL.RawQuery != canonical {
-			return c.Redirect(http.StatusMovedPermanently, withQuery(r.URL.Path, canonical))
+			return c.Redirect(http.StatusMovedPermanently, lessons.WithQuery(r.URL.Path, canonical))
 		}
 		var buf bytes.Buffer
 		ok, err := run.WriteFigure(&buf, name, png)
@@ -196,7 +196,7 @@ func handleCSV(d *lessons.Demo) echo.HandlerFunc {
 			return probs
 		}
 		if canonical := s.Encode(lessons.ForData); r.URL.RawQuery != canonical {
-			return c.Redirect(http.StatusMovedPermanently, withQuery(r.URL.Path, canonical))
+			return c.Redirect(http.StatusMovedPermanently, lessons.WithQuery(r.URL.Path, canonical))
 		}
 		pts, err := s.Points()
 		if err != nil {
@@ -273,11 +273,4 @@ func uploadForm(c echo.Context) (url.Values, io.ReadCloser, error) {
 		return nil, nil, bad(errors.New("the uploaded file could not be read; send it again"))
 	}
 	return out, f, nil
-}
-
-func withQuery(path, query string) string {
-	if query == "" {
-		return path
-	}
-	return path + "?" + query
 }

@@ -52,7 +52,7 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 // movedTo redirects to path with the request's query.
 func movedTo(path string, status int) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		return c.Redirect(status, withQuery(path, c.Request().URL.RawQuery))
+		return c.Redirect(status, lessons.WithQuery(path, c.Request().URL.RawQuery))
 	}
 }
 

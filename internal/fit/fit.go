@@ -16,7 +16,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits on a request. MaxBody is enforced by the caller before decoding
@@ -211,12 +212,7 @@ func strictParams(raw json.RawMessage, dst any, known string) error {
 
 // clip quotes a user's string, cut to 60 characters, so that an error
 // never echoes a whole request back.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 60 {
-		return strconv.Quote(string(r[:60])) + "…"
-	}
-	return strconv.Quote(s)
-}
+func clip(s string) string { return textfmt.Quote(s) }
 
 // clipErr is err's message cut to 120 characters: decoding errors quote
 // field names, which a request chooses.

@@ -102,24 +102,24 @@ func (r *gdRun) panel() Panel {
 			{"t", t, "t"},
 		},
 		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged || s.Status == algos.Stalled,
-		Start: fmt.Sprintf("x⁽⁰⁾ = (%s, %s): click the plot to start elsewhere. Press → or Step for the first iteration.", coord(s.X[0]), coord(s.X[1])),
-		Model: []ModelLine{{Prefix: "x⁽ᵏ⁾:", Facts: []Fact{{o.xl, coord(s.X[0]), "x1"}, {o.yl, coord(s.X[1]), "x2"}}}},
+		Start: fmt.Sprintf("x⁽⁰⁾ = (%s, %s): click the plot to start elsewhere. Press → or Step for the first iteration.", iterateCoord(s.X[0]), iterateCoord(s.X[1])),
+		Model: []ModelLine{{Prefix: "x⁽ᵏ⁾:", Facts: []Fact{{o.xl, iterateCoord(s.X[0]), "x1"}, {o.yl, iterateCoord(s.X[1]), "x2"}}}},
 	}
 	if o.hasMin && o.convex {
 		p.Model = append(p.Model, ModelLine{Prefix: "minimiser:", Facts: []Fact{{o.xl + "*", num(o.xstar[0]), "x1-opt"},
 			{o.yl + "*", num(o.xstar[1]), "x2-opt"}, {"f*", sig(o.fstar), "f-opt"}}})
 	}
 	if r.k > 0 {
-		p.Examined = fmt.Sprintf("Iteration %d moved to (%s, %s); ‖∇f‖ is now %s.", r.k, coord(s.X[0]), coord(s.X[1]), sig(s.GradNorm))
+		p.Examined = fmt.Sprintf("Iteration %d moved to (%s, %s); ‖∇f‖ is now %s.", r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), sig(s.GradNorm))
 		p.Changed = true
 	}
 	p.Notes = append(p.Notes, r.notes()...)
 	return p
 }
 
-// coord formats an iterate's coordinate: plainly while it is of a size
-// a view shows, with an exponent once a run has blown up.
-func coord(v float64) string {
+// iterateCoord formats an iterate's coordinate: plainly while it is of a
+// size a view shows, with an exponent once a run has blown up.
+func iterateCoord(v float64) string {
 	if math.Abs(v) < 1e4 {
 		return num(v)
 	}
@@ -318,7 +318,7 @@ func (r *gdRun) newtonNote() Note {
 func (r *gdRun) stallNote(text string) Note {
 	s := r.s
 	text += fmt.Sprintf(" This run stalled: step %d left x = (%s, %s) where it was, although ‖∇f‖ = %s, and every later step would do the same, so the run stops.",
-		r.k, coord(s.X[0]), coord(s.X[1]), sig(s.GradNorm))
+		r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), sig(s.GradNorm))
 	vals, _, ok := symeig.Decompose(r.obj.f.Hessian(s.X), false)
 	if ok && len(vals) == 2 {
 		lo, hi := vals[0], vals[1]

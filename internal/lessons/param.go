@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Kind is the type of a parameter's value.
@@ -76,18 +78,8 @@ type Param struct {
 	AllowedDoc string
 }
 
-// maxQuote bounds how much of a bad value an error message repeats.
-const maxQuote = 60
-
-// quote returns s quoted, cut to maxQuote characters, so that a 100 KB
-// value gives a short message.
-func quote(s string) string {
-	r := []rune(s)
-	if len(r) > maxQuote {
-		return strconv.Quote(string(r[:maxQuote])) + "…"
-	}
-	return strconv.Quote(s)
-}
+// quote names a bad value in a message: quoted, cut to 60 characters.
+func quote(s string) string { return textfmt.Quote(s) }
 
 // parse checks raw against the declaration and returns its canonical
 // spelling, or a problem that names what is allowed.

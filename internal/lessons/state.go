@@ -319,7 +319,7 @@ func encode(v url.Values) string {
 }
 
 // URL returns the state on the page at path.
-func (s State) URL(path string) string { return withQuery(path, s.QueryAt(path)) }
+func (s State) URL(path string) string { return WithQuery(path, s.QueryAt(path)) }
 
 // QueryAt returns the canonical query of the state on the page at path:
 // the whole state, with demo=<ID> only on a lesson page where the demo is
@@ -332,7 +332,8 @@ func (s State) QueryAt(path string) string {
 	return encode(v)
 }
 
-func withQuery(path, query string) string {
+// WithQuery is path with query appended, if any.
+func WithQuery(path, query string) string {
 	if query == "" {
 		return path
 	}

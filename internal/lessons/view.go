@@ -159,7 +159,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: withQuery(d.PanelPath(name), s.Encode(ForPlot))})
+		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: WithQuery(d.PanelPath(name), s.Encode(ForPlot))})
 	}
 	if s.Has("class") {
 		v.Classes = classChoices(d, r.Points, s.Int("class"))
@@ -243,11 +243,11 @@ func (d *Demo) links(s State, final bool, page string) Links {
 		l.Prev = ""
 	}
 	plot := s.Encode(ForPlot)
-	l.SVG = withQuery(d.PlotPath("svg"), plot)
-	l.PNG = withQuery(d.PlotPath("png"), plot)
-	l.HistorySVG = withQuery(d.PanelPath(HistoryFigure), plot)
+	l.SVG = WithQuery(d.PlotPath("svg"), plot)
+	l.PNG = WithQuery(d.PlotPath("png"), plot)
+	l.HistorySVG = WithQuery(d.PanelPath(HistoryFigure), plot)
 	if d.HasPoints() {
-		l.CSV = withQuery(d.CSVPath(), s.Encode(ForData))
+		l.CSV = WithQuery(d.CSVPath(), s.Encode(ForData))
 		l.Data = d.DataPath()
 	}
 	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()

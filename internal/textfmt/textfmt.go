@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxExact is the magnitude from which a number always prints as m·10ᵉ:
@@ -144,4 +145,33 @@ func Sup(n int) string {
 		}
 	}
 	return b.String()
+}
+
+// MaxQuote is how many characters of a user's value a message repeats.
+const MaxQuote = 60
+
+// Clip cuts s to MaxQuote characters, ending a cut one with "…": enough
+// of a value to recognise it in a message, never a 30 KiB query sent back
+// whole.
+func Clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxQuote {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxQuote-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// Quote is s in Go quotes, cut to MaxQuote characters (the "…" after the
+// closing quote): how a message names a value the user sent.
+func Quote(s string) string {
+	if r := []rune(s); len(r) > MaxQuote {
+		return strconv.Quote(string(r[:MaxQuote])) + "…"
+	}
+	return strconv.Quote(s)
 }

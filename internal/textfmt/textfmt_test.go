@@ -2,7 +2,9 @@ package textfmt
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFormats(t *testing.T) {
@@ -75,5 +77,21 @@ func TestExactIntegersRoundTrip(t *testing.T) {
 				t.Errorf("%v prints %q and %q", v, s, Num(v))
 			}
 		}
+	}
+}
+
+func TestClipQuote(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	if got := Clip(long); utf8.RuneCountInString(got) != MaxQuote || !strings.HasSuffix(got, "…") {
+		t.Errorf("Clip(100 runes) = %d runes %q", utf8.RuneCountInString(got), got)
+	}
+	if got := Clip("short"); got != "short" {
+		t.Errorf("Clip(short) = %q", got)
+	}
+	if got := Quote("a\"b"); got != `"a\"b"` {
+		t.Errorf("Quote = %q", got)
+	}
+	if got := Quote(long); !strings.HasSuffix(got, `"…`) || utf8.RuneCountInString(got) != MaxQuote+3 {
+		t.Errorf("Quote(100 runes) = %q", got)
 	}
 }
