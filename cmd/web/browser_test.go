@@ -275,31 +275,7 @@ func TestBrowserClickPlayBack(t *testing.T) {
 	}
 	// app.js shows the pause on the Play button at once; a step already
 	// asked for may still land, so wait until htmx is idle.
-	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
-		t.Fatalf("space did not pause: %v", err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	paused := stepCounter(t, ctx)
-	// That no step comes has no event to wait for: count the requests htmx
-	// starts over three ticks of the demo's own speed (3 × 40 ms), in
-	// which a clock still playing would ask for two steps or more.
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
-		let n = 0; const count = () => n++;
-		document.addEventListener("htmx:beforeRequest", count);
-		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); },
-			3 * Number(document.querySelector('select[data-role="speed"]').value));
-	})`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if again := stepCounter(t, ctx); started != 0 || again != paused {
-		t.Errorf("still playing after pause: %d requests in three ticks, step %d then %d", started, paused, again)
-	}
+	paused := mustBePaused(t, ctx, "space")
 	// Back walks to the previous step's state.
 	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
 		t.Fatal(err)
@@ -479,8 +455,18 @@ func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
 	if err := chromedp.Do(ctx, release); err != nil {
 		t.Fatal(err)
 	}
+	mustBePaused(t, ctx, "a click on Pause")
+}
+
+// mustBePaused waits until the demo shows it is paused (the Play button,
+// then htmx idle, since a step already asked for may still land) and
+// returns its step. That no step comes then has no event to wait for: it
+// counts the requests htmx starts over three ticks of the demo's own
+// speed, in which a clock still playing would ask for two steps or more.
+func mustBePaused(t *testing.T, ctx context.Context, how string) int {
+	t.Helper()
 	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
-		t.Fatalf("a click on Pause did not pause: %v", err)
+		t.Fatalf("%s did not pause: %v", how, err)
 	}
 	if err := settled(ctx); err != nil {
 		t.Fatal(err)
@@ -489,7 +475,8 @@ func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
 	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
 		let n = 0; const count = () => n++;
 		document.addEventListener("htmx:beforeRequest", count);
-		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); }, 120);
+		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); },
+			3 * Number(document.querySelector('select[data-role="speed"]').value));
 	})`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
@@ -498,6 +485,7 @@ func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	if again := stepCounter(t, ctx); started != 0 || again != paused {
-		t.Errorf("still playing after a click on Pause: %d requests in three ticks, step %d then %d", started, paused, again)
+		t.Errorf("still playing after %s paused: %d requests in three ticks, step %d then %d", how, started, paused, again)
 	}
+	return paused
 }
