@@ -236,14 +236,7 @@ func frames(ctx context.Context, n int) error {
 // removes it, space plays and pauses, and the browser's back button walks
 // back through the steps.
 func TestBrowserClickPlayBack(t *testing.T) {
-	ctx, base := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatal(err)
-	}
-	scrollDemoTo(t, ctx, "perceptron", 0)
+	ctx := openFastPerceptron(t)
 	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
 	// empty space, so a +1 point is added there.
 	if err := clickData(ctx, 1.25, 0.5); err != nil {
@@ -410,14 +403,7 @@ func settled(ctx context.Context) error {
 // demo plays at 40 ms a step stops it, even when a step swaps the button
 // between the press and the release.
 func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
-	ctx, base := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatal(err)
-	}
-	scrollDemoTo(t, ctx, "perceptron", 0)
+	ctx := openFastPerceptron(t)
 	// A reader clicks where the button is; the node under the pointer may
 	// be a newer one than the one measured.
 	play := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -488,4 +474,19 @@ func mustBePaused(t *testing.T, ctx context.Context, how string) int {
 		t.Errorf("still playing after %s paused: %d requests in three ticks, step %d then %d", how, started, paused, again)
 	}
 	return paused
+}
+
+// openFastPerceptron opens the perceptron lesson playing at 40 ms a step,
+// with the demo scrolled to the top of the window.
+func openFastPerceptron(t *testing.T) context.Context {
+	t.Helper()
+	ctx, base := newBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatal(err)
+	}
+	scrollDemoTo(t, ctx, "perceptron", 0)
+	return ctx
 }

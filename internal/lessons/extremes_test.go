@@ -46,16 +46,7 @@ func TestExtremesAreNoBug(t *testing.T) {
 					if step != "" && !d.Static {
 						q.Set(keyStep, step)
 					}
-					s, probs := d.Parse(q)
-					if len(probs) > 0 {
-						continue
-					}
-					runs++
-					_, err := d.ExecuteFigure(context.Background(), s, "")
-					var internal *InternalError
-					if errors.As(err, &internal) {
-						t.Errorf("%s?%s: %v", d.ID, q.Encode(), err)
-					}
+					runs += noInternalError(t, d, q)
 				}
 			}
 		}
@@ -76,16 +67,7 @@ func TestExtremesAreNoBug(t *testing.T) {
 				if step != "" && !d.Static {
 					q.Set(keyStep, step)
 				}
-				s, probs := d.Parse(q)
-				if len(probs) > 0 {
-					continue
-				}
-				runs++
-				_, err := d.ExecuteFigure(context.Background(), s, "")
-				var internal *InternalError
-				if errors.As(err, &internal) {
-					t.Errorf("%s?%s: %v", d.ID, q.Encode(), err)
-				}
+				runs += noInternalError(t, d, q)
 			}
 		}
 	}
@@ -93,4 +75,20 @@ func TestExtremesAreNoBug(t *testing.T) {
 		t.Errorf("only %d states ran: the extremes are mostly refused at parse", runs)
 	}
 	t.Logf("%d states", runs)
+}
+
+// noInternalError runs q's state if it parses, fails the test on an
+// internal error, and counts the run.
+func noInternalError(t *testing.T, d *Demo, q url.Values) int {
+	t.Helper()
+	s, probs := d.Parse(q)
+	if len(probs) > 0 {
+		return 0
+	}
+	_, err := d.ExecuteFigure(context.Background(), s, "")
+	var internal *InternalError
+	if errors.As(err, &internal) {
+		t.Errorf("%s?%s: %v", d.ID, q.Encode(), err)
+	}
+	return 1
 }
