@@ -132,14 +132,84 @@ func computePerceptron(ctx context.Context, in Input) (Result, error) {
 		Step: k,
 		Done: s.Status.Done(),
 		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			sc := perceptronScene(pr, s)
 			if png {
-				return render.Frame{}, render.PerceptronPNG(w, pr, s, opt)
+				return render.Frame{}, render.PerceptronPNG(w, sc, opt)
 			}
-			return render.PerceptronSVGFrame(w, pr, s, opt)
+			return render.PerceptronSVGFrame(w, sc, opt)
 		},
 		History: rec.history(pr, s),
 		Panel:   func() Panel { return perceptronPanel(ctx, pr, s, in.State) },
 	}, nil
+}
+
+// perceptronScene is state s of problem pr as the plain data the plot
+// draws: render knows nothing of the algorithm, so whatever needs its
+// types (the classifier a task predicts with, which points it gets wrong,
+// the tasks' names, whether an update is a mistake, what a status means)
+// is worked out here. A state not from pr gives a scene render refuses
+// (ErrNoState, ErrShape), never a panic.
+func perceptronScene(pr *perceptron.Problem, s perceptron.State) render.PerceptronScene {
+	ps := render.PerceptronScene{
+		X: pr.X, Y: pr.Y, Classes: pr.Classes, Binary: pr.Binary(),
+		Scheme: "one-vs-all",
+		Eta:    pr.P.Eta, Margin: pr.P.Margin, Average: pr.P.Average,
+		UpdatesAreMistakes: pr.UpdatesAreMistakes(),
+		T:                  s.T, Mistakes: s.Mistakes,
+		Event: render.PerceptronEvent{I: s.Event.I},
+	}
+	if pr.P.Multiclass == perceptron.OneVsOne {
+		ps.Scheme = "one-vs-one"
+	}
+	ev := s.Event
+	if len(s.Order()) == 0 || len(s.Models) != len(pr.Tasks) || len(pr.X) == 0 || ev.I >= len(pr.X) ||
+		ev.I >= 0 && (len(ev.Updated) < len(pr.Tasks) || len(ev.Margin) < len(pr.Tasks) || len(ev.Before) < len(pr.Tasks)) {
+		return ps // no tasks: render says the state is not from this problem
+	}
+	for _, m := range s.Models {
+		if len(m.W) != len(pr.X[0]) {
+			return ps
+		}
+	}
+	ps.Epoch = s.CurrentEpoch()
+	if s.Status.Done() {
+		ps.Stopped = s.Status.String()
+	}
+	switch s.Status {
+	case algos.Converged:
+		ps.StoppedNote = "Converged: a whole epoch made no update."
+	case algos.CycleDetected:
+		ps.StoppedNote = "Cycle detected: the weights repeat an earlier epoch's, so the data are not linearly separable."
+	case algos.IterationLimit:
+		ps.StoppedNote = "Stopped at the epoch limit without converging."
+	}
+	ps.Wrong = make([]bool, len(pr.X))
+	for i, x := range pr.X {
+		ps.Wrong[i] = pr.Predict(s, x) != pr.Y[i]
+	}
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		pt := render.PerceptronTask{Pos: t.Pos, Neg: t.Neg, Rest: t.Rest, W: w, B: b,
+			CurW: s.Models[k].W, CurB: s.Models[k].B, Name: fmt.Sprintf("%d vs %d", t.Pos, t.Neg)}
+		if t.Rest {
+			pt.Name = fmt.Sprintf("%d vs rest", t.Pos)
+		}
+		if ev.I >= 0 {
+			pt.Updated, pt.Margin = ev.Updated[k], ev.Margin[k]
+			pt.BeforeW, pt.BeforeB = ev.Before[k].W, ev.Before[k].B
+		}
+		ps.Tasks = append(ps.Tasks, pt)
+	}
+	if ev.I >= 0 && ps.Binary {
+		// The two-class update η·y·x, η·y the step made or would have made.
+		a := pr.P.Eta * float64(pr.Y[ev.I])
+		ps.Event.DeltaW = make([]float64, len(pr.X[ev.I]))
+		for j, v := range pr.X[ev.I] {
+			ps.Event.DeltaW[j] = a * v
+		}
+		ps.Event.DeltaB = a
+	}
+	return ps
 }
 
 // maxErrorSamples bounds the states whose training error the history

@@ -33,14 +33,14 @@ func TestSVGSize(t *testing.T) {
 
 func BenchmarkPerceptronSVG(b *testing.B) {
 	pr, states := big.trajectory(b)
-	s := states[len(states)-1]
+	sc := sceneOf(pr, states[len(states)-1])
 	var buf bytes.Buffer
-	if _, err := PerceptronSVGFrame(&buf, pr, s, Options{}); err != nil {
+	if _, err := PerceptronSVGFrame(&buf, sc, Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := PerceptronSVGFrame(io.Discard, pr, s, Options{}); err != nil {
+		if _, err := PerceptronSVGFrame(io.Discard, sc, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -70,7 +70,7 @@ func TestLook(t *testing.T) {
 		pr, states := c.trajectory(t)
 		for _, opt := range append(sizes, Options{}) {
 			var b bytes.Buffer
-			if err := PerceptronPNG(&b, pr, states[len(states)-1], opt); err != nil {
+			if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), opt); err != nil {
 				t.Fatal(err)
 			}
 			name := fmt.Sprintf("%s_%dx%d.png", c.name, opt.Width, opt.Height)
@@ -83,10 +83,10 @@ func TestLook(t *testing.T) {
 
 func BenchmarkPerceptronPNG(b *testing.B) {
 	pr, states := big.trajectory(b)
-	s := states[len(states)-1]
+	sc := sceneOf(pr, states[len(states)-1])
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PerceptronPNG(io.Discard, pr, s, Options{}); err != nil {
+		if err := PerceptronPNG(io.Discard, sc, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

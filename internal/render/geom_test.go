@@ -163,7 +163,7 @@ func TestRegionsMatchPredict(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			pr, states := c.trajectory(t)
 			s := states[len(states)-1]
-			sc := newScene(pr, s, theme{scale: 1})
+			sc := newScene(sceneOf(pr, s), theme{scale: 1})
 			v := DataView(pr.X)
 			for i := 0; i <= 40; i++ {
 				for j := 0; j <= 40; j++ {

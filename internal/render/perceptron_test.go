@@ -59,7 +59,7 @@ func (c renderCase) svg(t testing.TB) []byte {
 	if c.history {
 		err = HistorySVG(&b, perceptronHistory(pr, states), Options{})
 	} else {
-		_, err = PerceptronSVGFrame(&b, pr, states[len(states)-1], Options{})
+		_, err = PerceptronSVGFrame(&b, sceneOf(pr, states[len(states)-1]), Options{})
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
@@ -112,7 +112,7 @@ func writeLook(t *testing.T, c renderCase) {
 	}
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
-	if err := PerceptronPNG(&b, pr, states[len(states)-1], Options{}); err != nil {
+	if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(*look, c.name+".png"), b.Bytes(), 0o644); err != nil {
@@ -170,37 +170,50 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestPerceptronErrors: a scene render cannot draw is an error, with
+// nothing written, never a panic.
 func TestPerceptronErrors(t *testing.T) {
-	d3 := perceptron.Data{X: [][]float64{{0, 0, 1}, {1, 0, 0}}, Y: []int{-1, 1}}
-	pr3, st3, err := perceptron.Trajectory(d3, perceptron.DefaultParams(), 1)
-	if err != nil {
-		t.Fatal(err)
+	pr, states := cases[1].trajectory(t)
+	ok := sceneOf(pr, states[len(states)-1])
+	prOVA, statesOVA := cases[5].trajectory(t)
+	ova := sceneOf(prOVA, statesOVA[len(statesOVA)-1])
+	edit := func(sc PerceptronScene, f func(*PerceptronScene)) PerceptronScene {
+		sc.Tasks = append([]PerceptronTask(nil), sc.Tasks...)
+		f(&sc)
+		return sc
 	}
-	or := cases[0]
-	pr2, st2 := or.trajectory(t)
-	prOVA, stOVA := cases[5].trajectory(t)
-	foreign := st2[len(st2)-1]
-	foreign.Event.I = 99
+	d3 := PerceptronScene{X: [][]float64{{0, 0, 1}, {1, 0, 0}}, Y: []int{-1, 1}, Classes: []int{-1, 1}, Binary: true,
+		Wrong: []bool{true, false}, Event: PerceptronEvent{I: -1},
+		Tasks: []PerceptronTask{{Pos: 1, Neg: -1, W: []float64{0, 0, 0}, CurW: []float64{0, 0, 0}}}}
 	tests := []struct {
 		name string
-		pr   *perceptron.Problem
-		s    perceptron.State
+		sc   PerceptronScene
 		want error
 	}{
-		{"d = 3", pr3, st3[1], ErrDimension},
-		{"zero state", pr2, perceptron.State{}, ErrNoState},
-		{"no problem", nil, st2[0], ErrNoData},
-		{"state of another problem", prOVA, st2[0], ErrShape},
-		{"multiclass state, binary problem", pr2, stOVA[0], ErrShape},
-		{"event out of range", pr2, foreign, ErrShape},
+		{"d = 3", d3, ErrDimension},
+		{"no perceptrons", edit(ok, func(sc *PerceptronScene) { sc.Tasks = nil }), ErrNoState},
+		{"no points", edit(ok, func(sc *PerceptronScene) { sc.X = nil }), ErrNoData},
+		{"zero scene", PerceptronScene{}, ErrNoData},
+		{"fewer labels than points", edit(ok, func(sc *PerceptronScene) { sc.Y = sc.Y[1:] }), ErrShape},
+		{"fewer misclassified flags than points", edit(ok, func(sc *PerceptronScene) { sc.Wrong = nil }), ErrShape},
+		{"two-class scene with three perceptrons", edit(ova, func(sc *PerceptronScene) { sc.Binary = true }), ErrShape},
+		{"event out of range", edit(ok, func(sc *PerceptronScene) { sc.Event.I = 99 }), ErrShape},
+		{"update of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Event.DeltaW = []float64{1} }), ErrShape},
+		{"w of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].W = []float64{1} }), ErrShape},
+		{"updated without the old w", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].Updated, sc.Tasks[0].BeforeW = true, nil }), ErrShape},
+		{"a point of another dimension", edit(ok, func(sc *PerceptronScene) {
+			sc.X = append([][]float64{{1}}, sc.X[1:]...)
+		}), ErrShape},
+		{"a label not among the classes", edit(ova, func(sc *PerceptronScene) { sc.Classes = sc.Classes[1:] }), ErrShape},
+		{"a perceptron for a class not in the data", edit(ova, func(sc *PerceptronScene) { sc.Tasks[0].Pos = 9 }), ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if _, err := PerceptronSVGFrame(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
+			if _, err := PerceptronSVGFrame(&b, tt.sc, Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronSVGFrame error = %v, want %v", err, tt.want)
 			}
-			if err := PerceptronPNG(&b, tt.pr, tt.s, Options{}); !errors.Is(err, tt.want) {
+			if err := PerceptronPNG(&b, tt.sc, Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronPNG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -214,7 +227,7 @@ func TestPNGSize(t *testing.T) {
 	pr, states := cases[1].trajectory(t)
 	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}, {Width: 2000, Height: 2000}} {
 		var b bytes.Buffer
-		if err := PerceptronPNG(&b, pr, states[len(states)-1], opt); err != nil {
+		if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), opt); err != nil {
 			t.Fatal(err)
 		}
 		img, err := png.Decode(&b)
@@ -237,7 +250,7 @@ func TestFrame(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
 		for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
-			f, err := PerceptronSVGFrame(io.Discard, pr, states[len(states)-1], opt)
+			f, err := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[len(states)-1]), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,12 +278,12 @@ func TestFrame(t *testing.T) {
 func TestFrameSameEveryStep(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
-		first, err := PerceptronSVGFrame(io.Discard, pr, states[0], Options{})
+		first, err := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[0]), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k := 1; k < len(states); k++ {
-			if f, _ := PerceptronSVGFrame(io.Discard, pr, states[k], Options{}); f != first {
+			if f, _ := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[k]), Options{}); f != first {
 				t.Fatalf("%s: frame at step %d = %+v, at step 0 = %+v", c.name, k, f, first)
 			}
 		}
@@ -324,14 +337,14 @@ func TestOddInputs(t *testing.T) {
 			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
 				for k := range states {
 					var b bytes.Buffer
-					if _, err := PerceptronSVGFrame(&b, pr, states[k], opt); err != nil {
+					if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[k]), opt); err != nil {
 						t.Fatalf("step %d %+v: %v", k, opt, err)
 					}
 					if err := HistorySVG(&b, perceptronHistory(pr, states[:k+1]), opt); err != nil {
 						t.Fatalf("history step %d %+v: %v", k, opt, err)
 					}
 				}
-				if err := PerceptronPNG(io.Discard, pr, states[len(states)-1], opt); err != nil {
+				if err := PerceptronPNG(io.Discard, sceneOf(pr, states[len(states)-1]), opt); err != nil {
 					t.Fatalf("png %+v: %v", opt, err)
 				}
 			}

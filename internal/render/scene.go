@@ -7,15 +7,12 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
 // scene is what the perceptron plot shows for one state, as plotters in
 // drawing order (back to front) and legend items in reading order.
 type scene struct {
-	pr     *perceptron.Problem
-	s      perceptron.State
+	ps     PerceptronScene
 	th     theme
 	binary bool
 
@@ -44,12 +41,11 @@ func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
 func (sc *scene) slot(c int) int { return slotOf(c, sc.binary) }
 
 func (sc *scene) updated(k int) bool {
-	ev := sc.s.Event
-	return ev.I >= 0 && k < len(ev.Updated) && ev.Updated[k]
+	return sc.ps.Event.I >= 0 && sc.ps.Tasks[k].Updated
 }
 
-func newScene(pr *perceptron.Problem, s perceptron.State, th theme) *scene {
-	sc := &scene{pr: pr, s: s, th: th, binary: pr.Binary()}
+func newScene(ps PerceptronScene, th theme) *scene {
+	sc := &scene{ps: ps, th: th, binary: ps.Binary}
 	sc.addPoints()
 	if sc.binary {
 		sc.addBinary()
@@ -67,24 +63,24 @@ func markerRadius(n int) float64 {
 }
 
 func (sc *scene) addPoints() {
-	n := len(sc.pr.X)
+	n := len(sc.ps.X)
 	ps := &ClassPoints{
 		xy: make([]vec, n), slot: make([]int, n), bold: make([]bool, n),
 		Radius:   sc.th.pt(markerRadius(n)),
 		Edge:     draw.LineStyle{Color: white, Width: sc.th.pt(0.75)},
 		BoldEdge: draw.LineStyle{Color: black, Width: sc.th.pt(2)},
 	}
-	for i, x := range sc.pr.X {
+	for i, x := range sc.ps.X {
 		ps.xy[i] = vec2(x)
-		ps.slot[i] = sc.slot(sc.pr.Y[i])
-		ps.bold[i] = sc.pr.Predict(sc.s, x) != sc.pr.Y[i]
+		ps.slot[i] = sc.slot(sc.ps.Y[i])
+		ps.bold[i] = sc.ps.Wrong[i]
 		if ps.bold[i] {
 			sc.wrong++
 		}
 	}
 	sc.pts = ps
 	// Classes in the legend: +1 before −1, as the notes list them.
-	classes := sc.pr.Classes
+	classes := sc.ps.Classes
 	if sc.binary {
 		classes = []int{1, -1}
 	}
@@ -96,8 +92,10 @@ func (sc *scene) addPoints() {
 	}
 }
 
-func (sc *scene) hasClass(c int) bool {
-	for _, k := range sc.pr.Classes {
+func (sc *scene) hasClass(c int) bool { return hasClass(sc.ps.Classes, c) }
+
+func hasClass(classes []int, c int) bool {
+	for _, k := range classes {
 		if k == c {
 			return true
 		}
@@ -109,10 +107,10 @@ func (sc *scene) hasClass(c int) bool {
 // entries for both and for misclassified points.
 func (sc *scene) addMarks() {
 	sc.marks = append(sc.marks, sc.pts)
-	ev := sc.s.Event
+	ev := sc.ps.Event
 	rg := &ring{radius: sc.pts.Radius*2 + sc.th.pt(2), LineStyle: draw.LineStyle{Color: black, Width: sc.th.pt(2.25)}}
 	if ev.I >= 0 {
-		rg.at = vec2(sc.pr.X[ev.I])
+		rg.at = vec2(sc.ps.X[ev.I])
 		sc.marks = append(sc.marks, rg)
 	}
 	sc.item("examined point", ev.I >= 0, rg)
@@ -132,9 +130,10 @@ func (sc *scene) dashed(c color.Color, width float64, on, off float64) draw.Line
 // band and the arrows belong to the current (not averaged) w: it is the
 // one whose margin the update rule tests and that the update changes.
 func (sc *scene) addBinary() {
-	pr, s, th := sc.pr, sc.s, sc.th
-	w, b := pr.Classifier(s, 0)
-	cur := s.Models[0]
+	ps, th := sc.ps, sc.th
+	t := ps.Tasks[0]
+	w, b := t.W, t.B
+	cur := line{t.CurW, t.CurB}
 	// −1 everywhere, then +1 where w·x + b > 0 (sgn(0) = −1): one polygon
 	// over a full background leaves no seam between the two.
 	sc.regions = append(sc.regions,
@@ -143,24 +142,24 @@ func (sc *scene) addBinary() {
 
 	bd := sc.line(w, b, draw.LineStyle{Color: black, Width: th.pt(2.25)})
 	label := "w·x + b = 0"
-	if pr.P.Average {
+	if ps.Average {
 		label = "averaged w·x + b = 0"
 	}
 	sc.item(label, sc.visible(w, b), bd)
 
-	before, upd := perceptron.Model{}, sc.updated(0)
+	before, upd := line{}, sc.updated(0)
 	if upd {
-		before = s.Event.Before[0]
+		before = line{t.BeforeW, t.BeforeB}
 		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(grey, 1.5, 5, 4)))
 	}
-	if pr.P.Margin > 0 {
-		band := &MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: pr.P.Margin,
+	if ps.Margin > 0 {
+		band := &MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: ps.Margin,
 			LineStyle: sc.dashed(black, 1.25, 6, 4)}
 		sc.lines = append(sc.lines, band)
-		sc.item("w·x + b = ±γ, γ = "+coord(pr.P.Margin),
-			sc.visible(cur.W, cur.B-pr.P.Margin) || sc.visible(cur.W, cur.B+pr.P.Margin), band)
+		sc.item("w·x + b = ±γ, γ = "+coord(ps.Margin),
+			sc.visible(cur.W, cur.B-ps.Margin) || sc.visible(cur.W, cur.B+ps.Margin), band)
 	}
-	if pr.P.Average {
+	if ps.Average {
 		cl := sc.line(cur.W, cur.B, sc.dashed(black, 1.25, 2, 2.5))
 		sc.lines = append(sc.lines, cl)
 		sc.item("current w (not averaged)", sc.visible(cur.W, cur.B), cl)
@@ -175,7 +174,7 @@ func (sc *scene) addBinary() {
 // at one common scale so that old + update = new is an exact
 // parallelogram. With averaging the arrows are the current (not averaged)
 // w, which is what the update rule changes.
-func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
+func (sc *scene) addArrows(cur, before line, upd bool) {
 	wNew, wOld := vec2(cur.W), vec{}
 	if upd {
 		wOld = vec2(before.W)
@@ -186,7 +185,7 @@ func (sc *scene) addArrows(cur, before perceptron.Model, upd bool) {
 	// The averaged classifier's boundary is the bold line; the arrow is
 	// the current w, and the legend says so.
 	wLabel, room := "w", "w (scaled)"
-	if sc.pr.P.Average {
+	if sc.ps.Average {
 		wLabel, room = "current w, not w̄", "current w, not w̄ (scaled)"
 	}
 	if ok && fit.scale != 1 {
@@ -240,7 +239,7 @@ func pair(v vec) [2]float64 { return [2]float64{v.X, v.Y} }
 
 // view is the data set's view before the equal-aspect widening, which
 // only adds room; arrows fitted into it stay inside the final view.
-func (sc *scene) view() View { return DataView(sc.pr.X) }
+func (sc *scene) view() View { return DataView(sc.ps.X) }
 
 // addMulticlass draws argmax over the per-class scores, each affine in x,
 // so every class region is a convex polygon: the view clipped by
@@ -248,23 +247,22 @@ func (sc *scene) view() View { return DataView(sc.pr.X) }
 // c, as Predict gives ties to the first class). Each perceptron's boundary
 // is drawn thin in its positive class's colour.
 func (sc *scene) addMulticlass() {
-	pr, s := sc.pr, sc.s
-	idx := make(map[int]int, len(pr.Classes))
-	for i, c := range pr.Classes {
+	ps := sc.ps
+	idx := make(map[int]int, len(ps.Classes))
+	for i, c := range ps.Classes {
 		idx[c] = i
 	}
-	score := make([]HalfPlane, len(pr.Classes)) // score_c(x) = A·x + B
-	for k, t := range pr.Tasks {
-		w, b := pr.Classifier(s, k)
-		add(&score[idx[t.Pos]], w, b, 1)
+	score := make([]HalfPlane, len(ps.Classes)) // score_c(x) = A·x + B
+	for _, t := range ps.Tasks {
+		add(&score[idx[t.Pos]], t.W, t.B, 1)
 		if !t.Rest {
-			add(&score[idx[t.Neg]], w, b, -1)
+			add(&score[idx[t.Neg]], t.W, t.B, -1)
 		}
 	}
-	for j, c := range pr.Classes {
+	for j, c := range ps.Classes {
 		var planes []HalfPlane
 		if j > 0 {
-			for l := range pr.Classes {
+			for l := range ps.Classes {
 				if l == j {
 					continue
 				}
@@ -278,16 +276,15 @@ func (sc *scene) addMulticlass() {
 		sc.regions = append(sc.regions, &Region{Planes: planes, Color: regionTint(sc.slot(c))})
 	}
 	var anyUpd, anyLine bool
-	for k := range pr.Tasks {
+	for k, t := range ps.Tasks {
 		if sc.updated(k) {
-			m := s.Event.Before[k]
-			sc.lines = append(sc.lines, sc.line(m.W, m.B, sc.dashed(grey, 1.5, 5, 4)))
-			anyUpd = anyUpd || sc.visible(m.W, m.B)
+			sc.lines = append(sc.lines, sc.line(t.BeforeW, t.BeforeB, sc.dashed(grey, 1.5, 5, 4)))
+			anyUpd = anyUpd || sc.visible(t.BeforeW, t.BeforeB)
 		}
 	}
 	var first *Boundary
-	for k, t := range pr.Tasks {
-		w, b := pr.Classifier(s, k)
+	for _, t := range ps.Tasks {
+		w, b := t.W, t.B
 		bd := sc.line(w, b, draw.LineStyle{Color: classColor(sc.slot(t.Pos)), Width: sc.th.pt(1.5)})
 		if first == nil {
 			first = bd
@@ -298,6 +295,12 @@ func (sc *scene) addMulticlass() {
 	sc.item("perceptron boundaries", anyLine, first)
 	prev := sc.dashed(grey, 1.5, 5, 4)
 	sc.item("previous boundaries", anyUpd, (*lineThumb)(&prev))
+}
+
+// line is the line w·x + b = 0 of a perceptron's weights.
+type line struct {
+	W []float64
+	B float64
 }
 
 func add(h *HalfPlane, w []float64, b, sign float64) {

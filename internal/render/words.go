@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/margin-edu/margin/internal/algos"
-	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -44,46 +42,32 @@ func plural(n int, one, many string) string {
 // mistake, and "updates" when a margin or several perceptrons make the
 // two differ.
 func (sc *scene) updatesWord(n int) string {
-	if sc.pr.UpdatesAreMistakes() {
+	if sc.ps.UpdatesAreMistakes {
 		return plural(n, "mistake", "mistakes")
 	}
 	return plural(n, "update", "updates")
 }
 
-func (sc *scene) taskName(t perceptron.Task) string {
-	if t.Rest {
-		return fmt.Sprintf("%d vs rest", t.Pos)
-	}
-	return fmt.Sprintf("%d vs %d", t.Pos, t.Neg)
-}
-
-func (sc *scene) scheme() string {
-	if sc.pr.P.Multiclass == perceptron.OneVsOne {
-		return "one-vs-one"
-	}
-	return "one-vs-all"
-}
-
 func (sc *scene) errorRate() string {
-	return textfmt.Pct(float64(sc.wrong)/float64(len(sc.pr.X)), 1)
+	return textfmt.Pct(float64(sc.wrong)/float64(len(sc.ps.X)), 1)
 }
 
 // heading is the plot title: the state in a line ("step 5 · epoch 2 ·
 // 3 mistakes"), then the classifier with its bias.
 func (sc *scene) heading() string {
-	s := sc.s
-	line := fmt.Sprintf("step %d%s · epoch %d · %s", s.T, sc.stepOutcome(), sc.s.CurrentEpoch(), sc.updatesWord(s.Mistakes))
-	if s.Status.Done() {
-		line += " · " + s.Status.String()
+	s := sc.ps
+	line := fmt.Sprintf("step %d%s · epoch %d · %s", s.T, sc.stepOutcome(), s.Epoch, sc.updatesWord(s.Mistakes))
+	if s.Stopped != "" {
+		line += " · " + s.Stopped
 	}
 	switch {
 	case !sc.binary:
-		return line + fmt.Sprintf("\n%s · %d perceptrons · training error %s", sc.scheme(), len(sc.pr.Tasks), sc.errorRate())
-	case sc.pr.P.Average:
-		w, b := sc.pr.Classifier(s, 0)
-		return line + "\naveraged " + wb(w, b) + "\ncurrent " + wb(s.Models[0].W, s.Models[0].B)
+		return line + fmt.Sprintf("\n%s · %d perceptrons · training error %s", s.Scheme, len(s.Tasks), sc.errorRate())
+	case s.Average:
+		t := s.Tasks[0]
+		return line + "\naveraged " + wb(t.W, t.B) + "\ncurrent " + wb(t.CurW, t.CurB)
 	}
-	return line + "\n" + wb(s.Models[0].W, s.Models[0].B)
+	return line + "\n" + wb(s.Tasks[0].CurW, s.Tasks[0].CurB)
 }
 
 // stepOutcome says what the last step did to the point it examined, for
@@ -91,16 +75,16 @@ func (sc *scene) heading() string {
 // ": x₃ correct" (": x₃ update" / ": x₃ no update" where a margin or
 // several perceptrons make "mistake" the wrong word); "" at step 0.
 func (sc *scene) stepOutcome() string {
-	ev := sc.s.Event
+	ev := sc.ps.Event
 	if ev.I < 0 {
 		return ""
 	}
 	updated := false
-	for _, u := range ev.Updated {
-		updated = updated || u
+	for _, t := range sc.ps.Tasks {
+		updated = updated || t.Updated
 	}
 	yes, no := "mistake", "correct"
-	if !sc.pr.UpdatesAreMistakes() {
+	if !sc.ps.UpdatesAreMistakes {
 		yes, no = "update", "no update"
 	}
 	if updated {
@@ -112,16 +96,16 @@ func (sc *scene) stepOutcome() string {
 // svgTitle is the figure's short accessible name.
 func (sc *scene) svgTitle() string {
 	if !sc.binary {
-		return fmt.Sprintf("Perceptron (%s), step %d: training error %s", sc.scheme(), sc.s.T, sc.errorRate())
+		return fmt.Sprintf("Perceptron (%s), step %d: training error %s", sc.ps.Scheme, sc.ps.T, sc.errorRate())
 	}
-	w, b := sc.pr.Classifier(sc.s, 0)
-	return fmt.Sprintf("Perceptron, step %d: %s", sc.s.T, wb(w, b))
+	t := sc.ps.Tasks[0]
+	return fmt.Sprintf("Perceptron, step %d: %s", sc.ps.T, wb(t.W, t.B))
 }
 
 // describe is the <desc>: the data, the parameters, what this step did
 // and where the run stands, in sentences a screen reader can speak.
 func (sc *scene) describe() string {
-	pr, s := sc.pr, sc.s
+	pr := sc.ps
 	var d strings.Builder
 	classes := pr.Classes
 	if sc.binary {
@@ -148,67 +132,61 @@ func (sc *scene) describe() string {
 		fmt.Fprintf(&d, "Perceptron on %d points in two dimensions (%s).", len(pr.X), strings.Join(parts, ", "))
 	} else {
 		fmt.Fprintf(&d, "Perceptron, %s with %d perceptrons, on %d points in two dimensions (%s).",
-			sc.scheme(), len(pr.Tasks), len(pr.X), strings.Join(parts, ", "))
+			pr.Scheme, len(pr.Tasks), len(pr.X), strings.Join(parts, ", "))
 	}
-	fmt.Fprintf(&d, " Learning rate η = %s", coord(pr.P.Eta))
-	if pr.P.Margin > 0 {
-		fmt.Fprintf(&d, ", margin γ = %s", coord(pr.P.Margin))
+	fmt.Fprintf(&d, " Learning rate η = %s", coord(pr.Eta))
+	if pr.Margin > 0 {
+		fmt.Fprintf(&d, ", margin γ = %s", coord(pr.Margin))
 	}
-	if pr.P.Average {
+	if pr.Average {
 		d.WriteString(", averaged weights")
 	}
 	d.WriteString(". ")
 	sc.describeStep(&d)
 	if sc.binary {
-		w, b := pr.Classifier(s, 0)
-		if pr.P.Average {
-			fmt.Fprintf(&d, " The averaged classifier is %s; the current %s.", wb(w, b), wb(s.Models[0].W, s.Models[0].B))
+		t := pr.Tasks[0]
+		if pr.Average {
+			fmt.Fprintf(&d, " The averaged classifier is %s; the current %s.", wb(t.W, t.B), wb(t.CurW, t.CurB))
 		} else {
-			fmt.Fprintf(&d, " Now %s.", wb(w, b))
+			fmt.Fprintf(&d, " Now %s.", wb(t.W, t.B))
 		}
 	} else {
-		for k, t := range pr.Tasks {
-			w, b := pr.Classifier(s, k)
-			fmt.Fprintf(&d, " Perceptron %s: %s.", sc.taskName(t), wb(w, b))
+		for _, t := range pr.Tasks {
+			fmt.Fprintf(&d, " Perceptron %s: %s.", t.Name, wb(t.W, t.B))
 		}
 	}
 	fmt.Fprintf(&d, " %s so far; %d of %d points misclassified (training error %s).",
-		sc.updatesWord(s.Mistakes), sc.wrong, len(pr.X), sc.errorRate())
-	switch s.Status {
-	case algos.Converged:
-		d.WriteString(" Converged: a whole epoch made no update.")
-	case algos.CycleDetected:
-		d.WriteString(" Cycle detected: the weights repeat an earlier epoch's, so the data are not linearly separable.")
-	case algos.IterationLimit:
-		d.WriteString(" Stopped at the epoch limit without converging.")
+		sc.updatesWord(pr.Mistakes), sc.wrong, len(pr.X), sc.errorRate())
+	if pr.StoppedNote != "" {
+		d.WriteString(" " + pr.StoppedNote)
 	}
 	return d.String()
 }
 
 func (sc *scene) describeStep(d *strings.Builder) {
-	pr, s := sc.pr, sc.s
-	ev := s.Event
+	pr := sc.ps
+	ev := pr.Event
 	if ev.I < 0 {
 		d.WriteString("Initial state, before any step: every w and b is 0.")
 		return
 	}
 	x := pr.X[ev.I]
-	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", s.T, sc.s.CurrentEpoch(), PointName(ev.I),
+	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", pr.T, pr.Epoch, PointName(ev.I),
 		vector(x, coord), className(pr.Y[ev.I], sc.binary))
 	if sc.binary {
-		y := float64(pr.Y[ev.I])
+		m := pr.Tasks[0].Margin
 		if sc.updated(0) {
 			fmt.Fprintf(d, " Its y(w·x + b) was %s ≤ %s, so w changed by η·y·x = %s and b by η·y = %s.",
-				num(ev.Margin[0]), coord(pr.P.Margin), vector(scaled(x, pr.P.Eta*y), num), num(pr.P.Eta*y))
+				num(m), coord(pr.Margin), vector(ev.DeltaW, num), num(ev.DeltaB))
 		} else {
-			fmt.Fprintf(d, " Its y(w·x + b) was %s > %s, so nothing changed.", num(ev.Margin[0]), coord(pr.P.Margin))
+			fmt.Fprintf(d, " Its y(w·x + b) was %s > %s, so nothing changed.", num(m), coord(pr.Margin))
 		}
 		return
 	}
 	var changed []string
 	for k, t := range pr.Tasks {
 		if sc.updated(k) {
-			changed = append(changed, sc.taskName(t))
+			changed = append(changed, t.Name)
 		}
 	}
 	if len(changed) == 0 {
@@ -216,14 +194,6 @@ func (sc *scene) describeStep(d *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(d, " Updated the perceptrons %s.", strings.Join(changed, ", "))
-}
-
-func scaled(x []float64, a float64) []float64 {
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i] = a * v
-	}
-	return out
 }
 
 // PointName names the point with 0-based index i as the notes do, 1-based
