@@ -55,11 +55,14 @@ bench:
 bench-svm:
 	MARGIN_BENCH_SVM=1 $(GO) test -count=1 -run '^TestBenchAgainstLIBSVM$$' -v ./internal/fit/
 
-# The house import rule: algos and render never reach HTTP or templates.
+# The house import rules: algos and render never reach HTTP or templates,
+# and render draws plain data, never an algorithm's state.
 imports:
 	@for p in ./internal/algos/... ./internal/render/...; do \
 	  if $(GO) list -deps $$p | grep -E '^(net/http|github.com/labstack/echo|github.com/a-h/templ)$$'; then \
 	    echo "$$p must not import net/http, echo or templ"; exit 1; fi; done
+	@if $(GO) list -deps ./internal/render/ | grep 'internal/algos'; then \
+	  echo "internal/render must take plain data, not import an algos package"; exit 1; fi
 
 lint: vet imports
 

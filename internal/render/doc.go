@@ -12,8 +12,10 @@
 // and <desc> text alternative. Frame tells a page where the data area
 // sits, so a click can become a data point.
 //
-// The charts beside a demo take plain data, not algorithm states, so any
-// demo can use them: HistorySVG draws scalar series a demo recorded while
+// Every figure takes plain data, not algorithm states: render imports no
+// algos package (make imports checks), so a demo turns its state into a
+// scene (PerceptronScene, SVMScene, …) and any demo can use any figure.
+// The charts beside a demo: HistorySVG draws scalar series a demo recorded while
 // stepping (mistakes, error, a duality gap), BarsSVG a value per point
 // (an SVM's α in its box), MatrixSVG a heat map (a Gram matrix),
 // SpectrumSVG sorted eigenvalues on a signed log axis (so a tiny negative
