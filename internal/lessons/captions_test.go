@@ -165,6 +165,7 @@ var (
 // not have, and every number is printed by the one rule (no e-notation,
 // no hyphen for a minus, no −0, no NaN).
 func TestCaptionsAgreeWithState(t *testing.T) {
+	t.Parallel() // one of the course-wide loops: they share the two cores
 	c, err := DefaultCourse()
 	if err != nil {
 		t.Fatal(err)

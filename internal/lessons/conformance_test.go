@@ -21,6 +21,7 @@ import (
 //
 // TestCaptionsAgreeWithState reads the words of the same states.
 func TestConformance(t *testing.T) {
+	t.Parallel() // one of the course-wide loops: they share the two cores
 	c, err := DefaultCourse()
 	if err != nil {
 		t.Fatal(err)
@@ -138,39 +139,44 @@ func conformanceStates(t *testing.T, d *Demo) []State {
 	return append(out, def.AtStep(1), def.AtStep(last/2), def.AtStep(last))
 }
 
-// checkFigures draws every figure of s twice and compares.
+// checkFigures runs s twice and draws every figure of each run: the two
+// must be byte for byte the same, with no NaN or Inf in them.
 func checkFigures(t *testing.T, d *Demo, s State) {
 	t.Helper()
-	names := append([]string{PlotFigure, HistoryFigure}, d.Panels...)
-	draw := func(name string, png bool) ([]byte, bool) {
+	where := s.URL(d.PresentPath())
+	runs := [2]*Run{}
+	for i := range runs {
 		r, err := d.Execute(s)
 		if err != nil {
-			t.Errorf("%s: %v", s.URL(d.PresentPath()), err)
-			return nil, false
+			t.Errorf("%s: %v", where, err)
+			return
 		}
+		runs[i] = r
+	}
+	draw := func(r *Run, name string, png bool) ([]byte, bool) {
 		var b bytes.Buffer
 		ok, err := r.WriteFigure(&b, name, png)
 		if err != nil {
-			t.Errorf("%s figure %s: %v", s.URL(d.PresentPath()), name, err)
+			t.Errorf("%s figure %s: %v", where, name, err)
 		}
 		return b.Bytes(), ok && err == nil
 	}
-	for _, name := range names {
-		a, ok := draw(name, false)
+	for _, name := range append([]string{PlotFigure, HistoryFigure}, d.Panels...) {
+		a, ok := draw(runs[0], name, false)
 		if !ok {
 			continue
 		}
-		if b, _ := draw(name, false); !bytes.Equal(a, b) {
-			t.Errorf("%s figure %s: two drawings differ", s.URL(d.PresentPath()), name)
+		if b, _ := draw(runs[1], name, false); !bytes.Equal(a, b) {
+			t.Errorf("%s figure %s: two runs draw it differently", where, name)
 		}
 		svg := string(a)
 		for _, bad := range []string{"NaN", "Inf", "inf\"", "e+308"} {
 			if strings.Contains(svg, bad) {
-				t.Errorf("%s figure %s contains %q", s.URL(d.PresentPath()), name, bad)
+				t.Errorf("%s figure %s contains %q", where, name, bad)
 			}
 		}
 	}
-	if png, ok := draw(PlotFigure, true); ok && !bytes.HasPrefix(png, []byte("\x89PNG")) {
-		t.Errorf("%s: the PNG plot is not a PNG", s.URL(d.PresentPath()))
+	if png, ok := draw(runs[0], PlotFigure, true); ok && !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("%s: the PNG plot is not a PNG", where)
 	}
 }

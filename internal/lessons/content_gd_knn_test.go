@@ -154,6 +154,7 @@ func TestProseCurseSpread(t *testing.T) {
 // curve: on the default sample no k's risk is below the Bayes error, the
 // risk falls from k = 1 and rises again at k = n.
 func TestProseKNNNumbers(t *testing.T) {
+	t.Parallel()
 	all := proseOf(t, "knn-bayes")
 	tex := func(s string) string { return `<annotation encoding="application/x-tex">` + s + `</annotation>` }
 	num := func(r float64) string { return strings.TrimSuffix(pct(r), " %") + `\%` }

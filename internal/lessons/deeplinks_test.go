@@ -23,6 +23,7 @@ import (
 // link's own query, or be listed in notFromState with the reason it is
 // not read off a state. So prose and demo cannot drift apart.
 func TestDeepLinkNumbers(t *testing.T) {
+	t.Parallel() // one of the course-wide loops: they share the two cores
 	c, err := DefaultCourse()
 	if err != nil {
 		t.Fatal(err)

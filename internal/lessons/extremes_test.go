@@ -15,6 +15,7 @@ import (
 // client's to change (a key, or a 422): never an internal error, which
 // the server would answer with a 500.
 func TestExtremesAreNoBug(t *testing.T) {
+	t.Parallel() // one of the course-wide loops: they share the two cores
 	if testing.Short() {
 		t.Skip("runs every demo at every extreme")
 	}

@@ -127,6 +127,7 @@ func TestKNNBorderIsStraight(t *testing.T) {
 // standard error ≈ 0.0009), classified by the knn package itself, for
 // several k, both metrics and an unequal prior.
 func TestKNNRiskMatchesMonteCarlo(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("200 000 kNN queries")
 	}
