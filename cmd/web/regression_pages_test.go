@@ -146,9 +146,9 @@ func TestRegressionCaptionsAsStudentsSeeThem(t *testing.T) {
 		want, not []string
 	}{
 		{"/present/ls-gd?eta=1&step=50", []string{"η = 1 is above 2/L = 0.9999998", "|1 − ηL| = 1.0000003"}, []string{"2/L = 1:"}},
-		{"/present/ls-gd?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "stopped at iteration 1222", "4.879·10⁴⁶"},
+		{"/present/ls-gd?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "stopped at iteration 1222", "4.88·10⁴⁶"},
 			[]string{"float can hold", "48787046389980001349724341293429652009905029120"}},
-		{"/plots/ls-gd.svg?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "y = 4.879·10⁴⁶·x − 9.806·10⁴⁹"}, []string{"+ −"}},
+		{"/plots/ls-gd.svg?eta=1.05&step=end", []string{"cap of 10¹⁰⁰", "y = 4.88·10⁴⁶·x − 9.81·10⁴⁹"}, []string{"+ −"}},
 		{"/present/ridge?eps=1", []string{"σ₁/σ₂ = 2.618, below 10: X is well conditioned"}, []string{"are nearly dependent"}},
 		{"/present/ridge?eps=0.01", []string{"σ₁/σ₂ = 200: the columns of X, the two points, are nearly dependent"}, nil},
 		{"/present/ridge?eps=0.2&lambda=0.01", []string{"4.9997"}, nil},

@@ -9,7 +9,7 @@
 //   - anything else is rounded: Num to at most four decimals with trailing
 //     zeros dropped, Sig to four significant digits;
 //   - Sig prints magnitudes outside [10⁻³, 10⁶) that are not exact
-//     integers as m·10ᵉ (trailing zeros of m dropped, a superscript
+//     integers as m·10ᵉ with three significant digits (trailing zeros of m dropped, a superscript
 //     exponent), and from 10⁹ up every number takes that form;
 //   - NaN prints as "NaN", ±Inf as "∞" and "−∞".
 package textfmt

@@ -67,14 +67,14 @@ func Fixed(v float64, d int) string {
 	return minus(s)
 }
 
-// Sig formats v to four significant digits: plainly from 0.001 to a
-// million (0.01235, 1.19, 40401 when exact, 12350 when not), else as
-// 1.23·10⁻⁷. Numbers that span many orders of magnitude (αᵢ, a duality
+// Sig formats v to four significant digits plainly from 0.001 to a
+// million (0.01235, 1.19, 40401 when exact, 12350 when not), else to three
+// as 1.23·10⁻⁷. Numbers that span many orders of magnitude (αᵢ, a duality
 // gap, a diverging loss) read best this way.
 func Sig(v float64) string { return SigN(v, 4) }
 
-// SigN is Sig to d ≥ 1 significant digits (the exponent form keeps d
-// digits in its mantissa).
+// SigN is Sig to d ≥ 1 significant digits; the exponent form keeps d − 1
+// of them (at least one) in its mantissa.
 func SigN(v float64, d int) string {
 	if d < 1 {
 		d = 1
@@ -91,7 +91,9 @@ func SigN(v float64, d int) string {
 			return minus(strconv.FormatFloat(r, 'f', -1, 64))
 		}
 	}
-	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', d-1, 64), "e")
+	// The exponent form keeps one digit fewer: its ·10ⁿ already takes the
+	// room of two, and a counter box on a projector has little to spare.
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', max(d-2, 0), 64), "e")
 	if strings.Contains(m, ".") {
 		m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
 	}

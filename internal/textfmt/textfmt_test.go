@@ -20,7 +20,7 @@ func TestFormats(t *testing.T) {
 		{"Num", Num, 0.123456, "0.1235"},
 		{"Num", Num, -0.00001, "0"},
 		{"Num", Num, math.Copysign(0, -1), "0"},
-		{"Num", Num, 123456789012, "1.235·10¹¹"},
+		{"Num", Num, 123456789012, "1.23·10¹¹"},
 		{"Num", Num, 2.5e47, "2.5·10⁴⁷"},
 		{"Num", Num, -9.6e99, "−9.6·10⁹⁹"},
 		{"Num", Num, math.NaN(), "NaN"},

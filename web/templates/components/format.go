@@ -4,6 +4,7 @@ package components
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -36,3 +37,7 @@ func trail(i, n int) string {
 	}
 	return ""
 }
+
+// long reports whether a counter's value is too long for the counter's
+// large type (1.13·10⁻⁴, 1 − 10⁻²⁰): the stylesheet shrinks it to its box.
+func long(v string) bool { return utf8.RuneCountInString(v) > 7 }
