@@ -490,3 +490,29 @@ func openFastPerceptron(t *testing.T) context.Context {
 	scrollDemoTo(t, ctx, "perceptron", 0)
 	return ctx
 }
+
+// TestBrowserCountersFit: no counter value is cut off on a 1280×720
+// projector or a 390 px phone, however long the number (J = 1.13·10⁻⁴,
+// a confidence of 1 − 10⁻²⁰).
+func TestBrowserCountersFit(t *testing.T) {
+	ctx, base := newBrowser(t)
+	for _, vp := range [][2]int64{{1280, 720}, {390, 844}} {
+		for _, u := range []string{"/present/logistic?data=separable&step=20000", "/present/svm-soft?C=1000&step=20000",
+			"/lessons/logistic-regression?data=separable&step=20000", "/present/gd?method=newton&objective=logistic&step=10"} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp[0], vp[1]), chromedp.Navigate(base+u)); err != nil {
+				t.Fatal(err)
+			}
+			if err := poll(ctx, `document.readyState === "complete"`); err != nil {
+				t.Fatal(err)
+			}
+			cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".counters dd")]
+				.filter(d => d.scrollWidth > d.clientWidth + 1).map(d => d.textContent)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cut) > 0 {
+				t.Errorf("%s at %d×%d: counters cut off: %q", u, vp[0], vp[1], cut)
+			}
+		}
+	}
+}
