@@ -61,7 +61,7 @@ imports:
 	@for p in ./internal/algos/... ./internal/render/...; do \
 	  if $(GO) list -deps $$p | grep -E '^(net/http|github.com/labstack/echo|github.com/a-h/templ)$$'; then \
 	    echo "$$p must not import net/http, echo or templ"; exit 1; fi; done
-	@if $(GO) list -deps ./internal/render/ | grep 'internal/algos'; then \
+	@if $(GO) list -deps ./internal/render/... | grep 'internal/algos'; then \
 	  echo "internal/render must take plain data, not import an algos package"; exit 1; fi
 
 lint: vet imports

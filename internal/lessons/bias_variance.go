@@ -13,6 +13,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Limits of the bias–variance demo: every page refits fits × (1 + the
@@ -90,7 +91,7 @@ func computeBiasVariance(ctx context.Context, in Input) (Result, error) {
 			if err != nil {
 				return render.Frame{}, err
 			}
-			return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+			return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 		}
 	}
 	return Result{
@@ -164,7 +165,7 @@ func (b bvSetup) key(p int, lambda float64, byDegree bool) [sha256.Size]byte {
 
 // bvSweep charts bias², variance and their sum against λ (at the degree
 // shown) or against the degree (at the λ shown).
-func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64, byDegree bool) (render.Curves, error) {
+func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64, byDegree bool) (chart.Curves, error) {
 	// The sweep does not depend on the setting it varies.
 	kp, kl := p, 0.0
 	if byDegree {
@@ -174,9 +175,9 @@ func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64
 	cv, err := memoise(ctx, cache, key, func(cv bvCurves) int64 { return floatsBytes(cv.x, cv.bias, cv.variance) },
 		func(context.Context) (bvCurves, error) { return b.sweep(p, lambda, byDegree) })
 	if err != nil {
-		return render.Curves{}, err
+		return chart.Curves{}, err
 	}
-	c := render.Curves{Title: "bias² and variance against λ (degree " + strconv.Itoa(p) + ")", XLabel: "ridge λ", YLabel: "averaged over x",
+	c := chart.Curves{Title: "bias² and variance against λ (degree " + strconv.Itoa(p) + ")", XLabel: "ridge λ", YLabel: "averaged over x",
 		LogX: true, LogY: true, Mark: lambda}
 	if lambda == 0 {
 		c.Mark = math.NaN()
@@ -191,7 +192,7 @@ func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64
 	for i := range total {
 		total[i] = cv.bias[i] + cv.variance[i]
 	}
-	c.Series = []render.Curve{{Name: "bias²", X: cv.x, Y: floorAll(cv.bias)}, {Name: "variance", X: cv.x, Y: floorAll(cv.variance)},
+	c.Series = []chart.Curve{{Name: "bias²", X: cv.x, Y: floorAll(cv.bias)}, {Name: "variance", X: cv.x, Y: floorAll(cv.variance)},
 		{Name: "bias² + variance", X: cv.x, Y: floorAll(total), Dashed: true}}
 	c.Title = floorLabel(c.Title, c.Series)
 	return c, nil

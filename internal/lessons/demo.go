@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Limits every demo shares. They keep every page and plot cheap to
@@ -97,7 +98,7 @@ type Result struct {
 	Done    bool // that state ends the run
 	Plot    Drawer
 	Panels  map[string]Drawer // further figures, by the names in Spec.Panels
-	History *render.History   // nil when the demo keeps none
+	History *chart.History    // nil when the demo keeps none
 	Panel   func() Panel
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // gdTol stops a run once ‖∇f‖ is this small: the iterate then sits on a
@@ -72,8 +73,8 @@ type gdRun struct {
 	s     gd.State
 	k     int
 	trail *Trail
-	gap   render.Series
-	bound *render.Series // Theorem 1.8.5's bound, when it applies
+	gap   chart.Series
+	bound *chart.Series // Theorem 1.8.5's bound, when it applies
 	t0    float64
 	sgd   bool
 	st    State
@@ -133,9 +134,9 @@ func runGD(st State, k int, history bool) (*gdRun, error) {
 	}
 	_, isSGD := m.(*gd.SGD)
 	r := &gdRun{obj: obj, trail: NewTrail(), t0: st.Float("t"), sgd: isSGD, st: st}
-	r.gap = render.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
+	r.gap = chart.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
 	if r.boundApplies() {
-		r.bound = &render.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
+		r.bound = &chart.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
 	}
 	d0 := obj.dist2(s0.X)
 	rec := algos.RecorderFunc[gd.State](func(k int, s gd.State) error {
@@ -197,7 +198,7 @@ func (r *gdRun) methodName() string {
 
 // history is the gap per iteration on a log scale, with the bound where
 // Theorem 1.8.5 applies.
-func (r *gdRun) history() *render.History {
+func (r *gdRun) history() *chart.History {
 	if len(r.gap.T) == 0 {
 		return nil
 	}
@@ -211,6 +212,6 @@ func (r *gdRun) history() *render.History {
 	case r.obj.convex && r.obj.hasL && r.constantGD():
 		desc += fmt.Sprintf(", without Theorem 1.8.5's bound: it is proved only for t ≤ 1/L = %s, and this run's t = %s is larger", sig(1/r.obj.L), sig(r.t0))
 	}
-	return &render.History{Title: title, Name: strings.ToUpper(r.methodName()[:1]) + r.methodName()[1:] + ": " + title, Desc: desc + ".",
-		XLabel: "iteration k", Now: float64(r.k), Series: []render.Series{g}}
+	return &chart.History{Title: title, Name: strings.ToUpper(r.methodName()[:1]) + r.methodName()[1:] + ": " + title, Desc: desc + ".",
+		XLabel: "iteration k", Now: float64(r.k), Series: []chart.Series{g}}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 func gdDemo(t *testing.T, spec Spec) *Demo {
@@ -158,7 +159,7 @@ func TestGDDiverges(t *testing.T) {
 	if svg := b.String(); strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") || !strings.Contains(svg, "diverged") {
 		t.Error("the plot of a diverged run should say so and hold no NaN")
 	}
-	if err := render.HistorySVG(&b, *r.History, render.Options{}); err != nil {
+	if err := chart.HistorySVG(&b, *r.History, render.Options{}); err != nil {
 		t.Errorf("history of a diverged run: %v", err)
 	}
 }
@@ -258,7 +259,7 @@ func TestGDFiguresDeterministic(t *testing.T) {
 				t.Fatal(err)
 			}
 			if r.History != nil {
-				if err := render.HistorySVG(&b, *r.History, render.Options{}); err != nil {
+				if err := chart.HistorySVG(&b, *r.History, render.Options{}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // maxDegree is the highest polynomial degree the interpolation demo
@@ -58,7 +59,7 @@ func computeInterpolation(ctx context.Context, in Input) (Result, error) {
 		if err != nil {
 			return render.Frame{}, err
 		}
-		return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+		return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 	}
 	return Result{
 		Done: true, Plot: plotFig,
@@ -129,10 +130,10 @@ func fitName(lambda float64) string {
 // degreeSweep charts the training and held-out MSE of every degree. The
 // curves depend on the data and λ but not on the degree shown, so they
 // are memoised in cache: moving the degree slider pays for one sweep.
-func degreeSweep(ctx context.Context, cache *Cache, xs, ys, hx, hy []float64, lambda float64, now int) (render.Curves, error) {
-	c := render.Curves{Title: "mean squared error against the degree", XLabel: "degree p", YLabel: "MSE", LogY: true, Mark: float64(now)}
+func degreeSweep(ctx context.Context, cache *Cache, xs, ys, hx, hy []float64, lambda float64, now int) (chart.Curves, error) {
+	c := chart.Curves{Title: "mean squared error against the degree", XLabel: "degree p", YLabel: "MSE", LogY: true, Mark: float64(now)}
 	series, err := memoise(ctx, cache, floatsKey("degree", xs, ys, hx, hy, []float64{lambda}), curvesBytes,
-		func(context.Context) ([]render.Curve, error) { return sweepDegrees(xs, ys, hx, hy, lambda) })
+		func(context.Context) ([]chart.Curve, error) { return sweepDegrees(xs, ys, hx, hy, lambda) })
 	if err != nil {
 		return c, err
 	}
@@ -142,7 +143,7 @@ func degreeSweep(ctx context.Context, cache *Cache, xs, ys, hx, hy []float64, la
 }
 
 // curvesBytes estimates the memory of curves.
-func curvesBytes(cs []render.Curve) int64 {
+func curvesBytes(cs []chart.Curve) int64 {
 	n := int64(0)
 	for _, c := range cs {
 		n += 64 + int64(len(c.Name)) + floatsBytes(c.X, c.Y)
@@ -152,9 +153,9 @@ func curvesBytes(cs []render.Curve) int64 {
 
 // sweepDegrees fits every degree from 0 to maxDegree and returns the
 // training and (with held-out points) held-out MSE of each.
-func sweepDegrees(xs, ys, hx, hy []float64, lambda float64) ([]render.Curve, error) {
-	train := render.Curve{Name: "training"}
-	test := render.Curve{Name: "held-out"}
+func sweepDegrees(xs, ys, hx, hy []float64, lambda float64) ([]chart.Curve, error) {
+	train := chart.Curve{Name: "training"}
+	test := chart.Curve{Name: "held-out"}
 	for p := 0; p <= maxDegree; p++ {
 		f, err := fitPoly(xs, ys, p, lambda)
 		if err != nil {
@@ -165,7 +166,7 @@ func sweepDegrees(xs, ys, hx, hy []float64, lambda float64) ([]render.Curve, err
 			test.X, test.Y = append(test.X, float64(p)), append(test.Y, math.Max(f.mse(hx, hy), mseFloor))
 		}
 	}
-	series := []render.Curve{train}
+	series := []chart.Curve{train}
 	if len(test.X) > 0 {
 		series = append(series, test)
 	}
@@ -176,7 +177,7 @@ func sweepDegrees(xs, ys, hx, hy []float64, lambda float64) ([]render.Curve, err
 // drawn at it, when some value of the series is (an interpolating fit's
 // training error is round-off, 10⁻³⁰ or so). The title, not the axis
 // label: a label longer than the axis squeezes the chart.
-func floorLabel(label string, series []render.Curve) string {
+func floorLabel(label string, series []chart.Curve) string {
 	for _, s := range series {
 		if slices.Contains(s.Y, mseFloor) {
 			return label + "\nvalues below " + power(mseFloor) + " are drawn at " + power(mseFloor)

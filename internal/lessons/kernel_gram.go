@@ -11,6 +11,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // KernelGramSpec declares the Mercer demo: the Gram matrix of a function
@@ -63,10 +64,10 @@ func computeGram(ctx context.Context, in Input) (Result, error) {
 		Plot: gramPlot(x, y, k),
 		Panels: map[string]Drawer{
 			"gram": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.MatrixSVG(w, render.Matrix{Title: title, Label: "k(xᵢ, xⱼ)", Values: values}, render.Options{Width: opt.Width, Height: 500 * opt.Width / 600})
+				return render.Frame{}, chart.MatrixSVG(w, chart.Matrix{Title: title, Label: "k(xᵢ, xⱼ)", Values: values}, render.Options{Width: opt.Width, Height: 500 * opt.Width / 600})
 			},
 			"eigen": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.SpectrumSVG(w, render.Spectrum{Title: "eigenvalues of K, " + name, Values: sp.Values}, render.Options{Width: opt.Width})
+				return render.Frame{}, chart.SpectrumSVG(w, chart.Spectrum{Title: "eigenvalues of K, " + name, Values: sp.Values}, render.Options{Width: opt.Width})
 			},
 		},
 		Panel: func() Panel { return gramPanel(k, sp, n) },

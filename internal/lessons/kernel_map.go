@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // psiW and psiB are 001's example: the hyperplane w·ψ(x) + b = 0 in the
@@ -94,7 +95,7 @@ func computeKernelMap(ctx context.Context, in Input) (Result, error) {
 		Done: true,
 		Plot: mapPlot(x, y, a, b),
 		Panels: map[string]Drawer{"lift": func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-			l := render.Lift{
+			l := chart.Lift{
 				Title: "the points lifted by ψ(x) = (x₁², x₁x₂, x₂²), and the plane w·ψ(x) + b = 0",
 				P:     lifted, Y: y, Axes: [3]string{"x₁²", "x₁x₂", "x₂²"},
 				Plane:   &[4]float64{psiW[0], psiW[1], psiW[2], psiB},
@@ -102,9 +103,9 @@ func computeKernelMap(ctx context.Context, in Input) (Result, error) {
 			}
 			o := render.Options{Width: opt.Width, Height: opt.Width}
 			if png {
-				return render.Frame{}, render.LiftPNG(w, l, o)
+				return render.Frame{}, chart.LiftPNG(w, l, o)
 			}
-			return render.Frame{}, render.LiftSVG(w, l, o)
+			return render.Frame{}, chart.LiftSVG(w, l, o)
 		}},
 		Panel: func() Panel { return mapPanel(a, b) },
 	}, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // KernelSVMSpec declares the kernel lesson's SMO demo: the soft-margin
@@ -63,7 +64,7 @@ func kernelExtra(ctx context.Context, in Input, pr *svm.Problem, s svm.State, re
 		if err != nil {
 			return render.Frame{}, err
 		}
-		return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+		return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 	}
 }
 
@@ -108,21 +109,21 @@ func sweepGammas() []float64 {
 // error: small γ underfits, large γ memorises each point. The errors do
 // not depend on the γ or the step shown, so they are memoised: stepping
 // through a run, or moving γ, solves the sweep once.
-func gammaSweep(ctx context.Context, cache *Cache, pr *svm.Problem, tx [][]float64, ty []int, held bool) (render.Curves, error) {
+func gammaSweep(ctx context.Context, cache *Cache, pr *svm.Problem, tx [][]float64, ty []int, held bool) (chart.Curves, error) {
 	gs := sweepGammas()
 	errs, err := memoise(ctx, cache, sweepKey(pr, tx),
 		func(e [3][]float64) int64 { return floatsBytes(e[:]...) },
 		func(ctx context.Context) ([3][]float64, error) { return solveSweep(ctx, pr, gs, tx, ty, held) })
 	if err != nil {
-		return render.Curves{}, err
+		return chart.Curves{}, err
 	}
-	c := render.Curves{
+	c := chart.Curves{
 		Title:  "training error against γ at C = " + sig(pr.P.C),
 		XLabel: "γ", YLabel: "error", LogX: true, Percent: true,
-		Series: []render.Curve{{Name: "training error", X: gs, Y: errs[0]}}, Mark: pr.P.Kernel.Gamma,
+		Series: []chart.Curve{{Name: "training error", X: gs, Y: errs[0]}}, Mark: pr.P.Kernel.Gamma,
 	}
 	if held {
-		c.Series = append(c.Series, render.Curve{Name: "held-out error", X: gs, Y: errs[1], Dashed: true})
+		c.Series = append(c.Series, chart.Curve{Name: "held-out error", X: gs, Y: errs[1], Dashed: true})
 		c.Title = "training and held-out error against γ at C = " + sig(pr.P.C)
 	}
 	if stopped := floats.Sum(errs[2]); stopped > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // TestKernelMapIdentity checks the kernel trick the demo prints on the
@@ -458,7 +459,7 @@ func TestKernelSVMSweepMatchesCounters(t *testing.T) {
 }
 
 // gammaSweepOf is the sweep of a kernel SVM run, as its figure charts it.
-func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
+func gammaSweepOf(t *testing.T, r *Run) (chart.Curves, error) {
 	t.Helper()
 	x, yf := Columns(r.Points)
 	p := svm.DefaultParams()
@@ -466,7 +467,7 @@ func gammaSweepOf(t *testing.T, r *Run) (render.Curves, error) {
 	p.Tol, _ = strconv.ParseFloat(r.State.Str("tol"), 64)
 	pr, _, err := svm.New(x, signLabels(yf), p)
 	if err != nil {
-		return render.Curves{}, err
+		return chart.Curves{}, err
 	}
 	tx, ty, ok := heldOut(r.State)
 	return gammaSweep(context.Background(), r.State.d.cache, pr, tx, ty, ok)

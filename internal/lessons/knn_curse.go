@@ -9,6 +9,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // CurseDims are the dimensions the curse-of-dimensionality chart
@@ -47,27 +48,27 @@ func computeCurse(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, Problems{"n": err.Error()}
 	}
-	chart := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+	plot := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 		if png {
-			return render.Frame{}, render.CurvesPNG(w, curseCurves(rows, n), opt)
+			return render.Frame{}, chart.CurvesPNG(w, curseCurves(rows, n), opt)
 		}
-		return render.Frame{}, render.CurvesSVG(w, curseCurves(rows, n), opt)
+		return render.Frame{}, chart.CurvesSVG(w, curseCurves(rows, n), opt)
 	}
-	return Result{Done: true, Plot: chart, Panel: func() Panel { return cursePanel(rows, n) }}, nil
+	return Result{Done: true, Plot: plot, Panel: func() Panel { return cursePanel(rows, n) }}, nil
 }
 
 // curseCurves charts the ratio nearest/farthest against D on a log axis.
-func curseCurves(rows []knn.CurseRow, n int) render.Curves {
+func curseCurves(rows []knn.CurseRow, n int) chart.Curves {
 	d, ratio := make([]float64, len(rows)), make([]float64, len(rows))
 	for i, r := range rows {
 		d[i], ratio[i] = float64(r.D), r.Ratio
 	}
 	last := rows[len(rows)-1]
-	return render.Curves{
+	return chart.Curves{
 		Title: fmt.Sprintf("nearest ÷ farthest distance: %s in 1-D, %s in %d-D\nmean over %d queries, %d uniform points in [0, 1]^D",
 			sig(rows[0].Ratio), sig(last.Ratio), last.D, knn.CurseQueries, n),
 		XLabel: "dimension D", YLabel: "nearest ÷ farthest", LogX: true, // Curves names the log scale
-		Series: []render.Curve{{Name: "nearest ÷ farthest distance", X: d, Y: ratio}},
+		Series: []chart.Curve{{Name: "nearest ÷ farthest distance", X: d, Y: ratio}},
 		Mark:   math.NaN(),
 	}
 }

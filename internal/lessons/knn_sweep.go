@@ -8,6 +8,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // sweepKs are the k of the error-against-k chart: odd (so two classes
@@ -108,21 +109,21 @@ func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Fra
 		return render.Frame{}, err
 	}
 	ks := intsAsFloats(sw.ks)
-	c := render.Curves{
+	c := chart.Curves{
 		Title:  fmt.Sprintf("error against k (%s, %d points)", r.c.Metric, len(r.x)),
 		XLabel: "k", YLabel: "error", LogX: true, Percent: true, // Curves names the log scale
-		Series: []render.Curve{{Name: "training error", X: ks, Y: sw.train}},
+		Series: []chart.Curve{{Name: "training error", X: ks, Y: sw.train}},
 		Mark:   float64(r.s.Int("k")),
 	}
 	if r.held || r.exact() {
-		c.Series = append(c.Series, render.Curve{Name: r.testName(), X: ks, Y: sw.held})
+		c.Series = append(c.Series, chart.Curve{Name: r.testName(), X: ks, Y: sw.held})
 	}
 	if r.m != nil && len(ks) > 1 {
-		c.Series = append(c.Series, render.Curve{Name: "Bayes error", X: []float64{ks[0], ks[len(ks)-1]},
+		c.Series = append(c.Series, chart.Curve{Name: "Bayes error", X: []float64{ks[0], ks[len(ks)-1]},
 			Y: []float64{r.bayesErr, r.bayesErr}, Dashed: true})
 	}
 	if len(ks) == 1 {
 		c.LogX = false
 	}
-	return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+	return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Limits of the logistic and softmax regression demos, listed in the
@@ -153,7 +154,7 @@ func logisticOptimum(ctx context.Context, cache *Cache, pr *logistic.Problem) (l
 // history charts J (its distance above J* on a log scale, when there is a
 // minimiser; else J itself, falling to 0) and ‖w‖ (against ‖w*‖) up to
 // the state shown.
-func (r *logisticRun) history() *render.History {
+func (r *logisticRun) history() *chart.History {
 	k := r.k
 	j, w := sampled(r.j, k), sampled(r.w, k)
 	w.Label, w.Lines = "‖w‖", true
@@ -165,15 +166,15 @@ func (r *logisticRun) history() *render.History {
 		optJ, optW := r.opt.s.Objective, floats.Norm(r.opt.s.Model.W, 2)
 		floats.AddConst(-optJ, j.Y)
 		j.Label = "J − J*"
-		w.Compare = &render.Series{Label: "‖w*‖", T: []float64{0, float64(k)}, Y: []float64{optW, optW}, Lines: true}
+		w.Compare = &chart.Series{Label: "‖w*‖", T: []float64{0, float64(k)}, Y: []float64{optW, optW}, Lines: true}
 		title += " · J* = " + sig(optJ)
 		top = "how far J is above its minimum J* = " + sig(optJ) + ", on a log scale, now " + sig(r.j[k]-optJ)
 		bottom += ", against the minimiser's ‖w*‖ = " + sig(optW) + " (dashed)"
 	}
-	return &render.History{
+	return &chart.History{
 		Title: title, Name: "Logistic regression history: " + title, XLabel: "iteration k", Now: float64(k),
 		Desc:   fmt.Sprintf("Two panels against the iteration k from 0 to %d. Top: %s. Bottom: %s.", k, top, bottom),
-		Series: []render.Series{j, w},
+		Series: []chart.Series{j, w},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -34,7 +35,7 @@ type lsRecorder struct {
 	clock    sampleClock
 	opt      linreg.Model
 	optVal   float64
-	gap, err render.Series
+	gap, err chart.Series
 }
 
 // Record implements algos.Recorder.
@@ -143,18 +144,18 @@ func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64
 	}), nil
 }
 
-func lsgdHistory(s linreg.GDState, rec *lsRecorder, lambda float64) *render.History {
+func lsgdHistory(s linreg.GDState, rec *lsRecorder, lambda float64) *chart.History {
 	if len(rec.gap.T) < 2 {
 		return nil
 	}
 	rec.gap.Label, rec.gap.Log, rec.gap.Lines = "J − J*", true, true
 	rec.err.Label, rec.err.Log, rec.err.Lines = "‖θ − θ*‖", true, true
 	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, sig(s.Objective-rec.optVal), sig(rec.distance(s)))
-	return &render.History{
+	return &chart.History{
 		Title: title, Name: "Gradient descent on " + objectiveName(lambda) + ": " + title, XLabel: "iteration k", Now: float64(s.T),
 		Desc: fmt.Sprintf("Two panels against the iteration k from 0 to %d, both on a log scale: how far the objective is above "+
 			"its minimum, and the distance from the iterate (w, b) to the normal equation's answer.", s.T),
-		Series: []render.Series{rec.gap, rec.err},
+		Series: []chart.Series{rec.gap, rec.err},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Perceptron limits its page in docs/demos lists with the demo's parameters.
@@ -249,7 +250,7 @@ func (c *sampleClock) due(k int) bool {
 type perceptronRecorder struct {
 	pr        *perceptron.Problem
 	clock     sampleClock
-	upd, errs render.Series
+	upd, errs chart.Series
 	// lastMistakes is the update count at the last sample: equal counts
 	// mean an unchanged classifier.
 	lastMistakes int
@@ -300,7 +301,7 @@ func (r *perceptronRecorder) finish(k int, s perceptron.State) {
 	}
 }
 
-func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State) *render.History {
+func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State) *chart.History {
 	word := "updates"
 	if pr.UpdatesAreMistakes() {
 		word = "mistakes"
@@ -310,7 +311,7 @@ func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State)
 	r.upd.Label, r.upd.Integer = word, true
 	r.errs.Label = errLabel
 	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, plural(s.Mistakes, word), lastErr)
-	return &render.History{
+	return &chart.History{
 		Title:  title,
 		Name:   "Perceptron history: " + title,
 		XLabel: "iteration t",
@@ -318,7 +319,7 @@ func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State)
 			"Bottom: the training error in percent, now %s %%.", s.T, word, s.Mistakes, lastErr),
 		Now:    float64(s.T),
 		Period: float64(len(pr.X)),
-		Series: []render.Series{r.upd, r.errs},
+		Series: []chart.Series{r.upd, r.errs},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // RegLossesSpec declares the losses demo: one line fitted to the same
@@ -87,7 +88,7 @@ func computeRegLosses(ctx context.Context, in Input) (Result, error) {
 		return f.Write(w, png, opt)
 	}
 	losses := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-		return render.Frame{}, render.ResidualLossesSVG(w, lossCurves(fits), lossCurvesDesc(fits), render.Options{Width: opt.Width})
+		return render.Frame{}, chart.ResidualLossesSVG(w, lossCurves(fits), lossCurvesDesc(fits), render.Options{Width: opt.Width})
 	}
 	return Result{
 		Done: true, Plot: plotFig,
@@ -171,10 +172,10 @@ func lossCurvesDesc(fits []lossFit) string {
 }
 
 // lossCurves draws each loss ℓ(r) against the residual r.
-func lossCurves(fits []lossFit) render.Curves {
-	c := render.Curves{Title: "loss of a residual r = y − f(x)", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
+func lossCurves(fits []lossFit) chart.Curves {
+	c := chart.Curves{Title: "loss of a residual r = y − f(x)", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
 	for i, f := range fits {
-		cv := render.Curve{Name: f.name(), Dashed: i == 3}
+		cv := chart.Curve{Name: f.name(), Dashed: i == 3}
 		for k := 0; k <= 240; k++ {
 			r := -3 + float64(k)/40
 			cv.X, cv.Y = append(cv.X, r), append(cv.Y, f.loss.Value(r, f.param))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // RidgeSpec declares the notes' instability example (§1.3): two points
@@ -66,7 +67,7 @@ func computeRidge(ctx context.Context, in Input) (Result, error) {
 		if err != nil {
 			return render.Frame{}, err
 		}
-		return render.Frame{}, render.CurvesSVG(w, c, render.Options{Width: opt.Width})
+		return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 	}
 	return Result{
 		Done: true, Plot: plotFig,
@@ -120,15 +121,15 @@ func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, e
 
 // normSweep charts ‖w‖ against ε on log axes, for least squares and for
 // the chosen λ: the first grows like 2/ε, the second levels off.
-func normSweep(eps, lambda float64) (render.Curves, error) {
-	c := render.Curves{Title: "‖w‖ against ε", XLabel: "ε", YLabel: "‖w‖", LogX: true, LogY: true, Mark: eps}
-	ls := render.Curve{Name: "least squares"}
-	rg := render.Curve{Name: "ridge λ = " + sig(lambda)}
+func normSweep(eps, lambda float64) (chart.Curves, error) {
+	c := chart.Curves{Title: "‖w‖ against ε", XLabel: "ε", YLabel: "‖w‖", LogX: true, LogY: true, Mark: eps}
+	ls := chart.Curve{Name: "least squares"}
+	rg := chart.Curve{Name: "ridge λ = " + sig(lambda)}
 	for k := 0; k <= 24; k++ {
 		e := math.Pow(10, -6+float64(k)/4)
 		x, y := epsProblem(e)
 		for _, s := range []struct {
-			c *render.Curve
+			c *chart.Curve
 			l float64
 		}{{&ls, 0}, {&rg, lambda}} {
 			m, err := linreg.Fit(x, y, s.l, false)
@@ -138,7 +139,7 @@ func normSweep(eps, lambda float64) (render.Curves, error) {
 			s.c.X, s.c.Y = append(s.c.X, e), append(s.c.Y, floats.Norm(m.W, 2))
 		}
 	}
-	c.Series = []render.Curve{ls}
+	c.Series = []chart.Curve{ls}
 	if lambda > 0 {
 		c.Series = append(c.Series, rg)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Run is a demo state with its data and the run up to the step it shows:
@@ -96,7 +97,7 @@ func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err erro
 		if r.History == nil {
 			return false, nil
 		}
-		return true, render.HistorySVG(w, *r.History, historyOptions(opt, r.State))
+		return true, chart.HistorySVG(w, *r.History, historyOptions(opt, r.State))
 	}
 	draw, has := r.Panels[name]
 	if !has {

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // MaxProbe bounds |q₁| and |q₂| of the softmax demo's probe point.
@@ -108,7 +109,7 @@ func computeSoftmax(ctx context.Context, in Input) (Result, error) {
 // objectiveHistory charts the objectives j of states 0…len(j)−1 against
 // the optimum, as the primal trainers' history does, sampling them as
 // their recorder would.
-func objectiveHistory(j []float64, name string, optimum float64) *render.History {
+func objectiveHistory(j []float64, name string, optimum float64) *chart.History {
 	k := len(j) - 1
 	rec := newObjectiveRecorder(k, func(i int) (int, float64) { return i, j[i] })
 	rec.on = true

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // SVM demo limits docs/demos lists with the parameters.
@@ -156,10 +157,10 @@ func computeSVM(ctx context.Context, in Input, hard bool, extra svmExtra) (Resul
 		Plot: sceneDrawer(scene),
 		Panels: map[string]Drawer{
 			"alpha": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.BarsSVG(w, alphaBars(pr, s), barOptions(opt))
+				return render.Frame{}, chart.BarsSVG(w, alphaBars(pr, s), barOptions(opt))
 			},
 			"kkt": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.BarsSVG(w, kktBars(pr, s), barOptions(opt))
+				return render.Frame{}, chart.BarsSVG(w, kktBars(pr, s), barOptions(opt))
 			},
 		},
 		History: rec.history(pr, s, len(recs) > 0),

@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // svmRecorder keeps the history chart's series while SMO steps: the dual
@@ -22,10 +23,10 @@ import (
 type svmRecorder struct {
 	pr     *svm.Problem
 	clock  sampleClock
-	dual   render.Series // −D(α)
-	primal render.Series
-	dgap   render.Series // primal + D(α), the duality gap
-	kkt    render.Series // m(α) − M(α)
+	dual   chart.Series // −D(α)
+	primal chart.Series
+	dgap   chart.Series // primal + D(α), the duality gap
+	kkt    chart.Series // m(α) − M(α)
 }
 
 func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
@@ -64,7 +65,7 @@ func (r *svmRecorder) finish(s svm.State) {
 
 // history finishes the chart of the run to s; nil when the recorder did
 // not record (recorded false) or there was nothing to solve.
-func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *render.History {
+func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *chart.History {
 	if s.Status == algos.Infeasible || !recorded {
 		return nil
 	}
@@ -96,27 +97,27 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *rend
 		dgapText += " (off the log axis)"
 	}
 	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, sig(s.Dual), primalName, sig(p), dgapText, kkt)
-	return &render.History{
+	return &chart.History{
 		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
 		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
 			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
 			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
 			s.T, primalName, sig(-s.Dual), sig(p), primalName, sig(dgap), kktDesc),
-		Series: []render.Series{r.dual, r.dgap, r.kkt},
+		Series: []chart.Series{r.dual, r.dgap, r.kkt},
 	}
 }
 
 // alphaBars is every αᵢ in its box [0, C], with the pair just optimised.
-func alphaBars(pr *svm.Problem, s svm.State) render.Bars {
-	b := render.Bars{
+func alphaBars(pr *svm.Problem, s svm.State) chart.Bars {
+	b := chart.Bars{
 		Title:  fmt.Sprintf("α after step %d · %s", s.T, plural(len(pr.Support(s)), "support vectors")),
 		YLabel: "αᵢ", Values: s.Alpha, Class: labelsOf(pr), HighlightName: "pair optimised",
 	}
 	if !pr.P.Hard {
-		b.Bounds = []render.Bound{{Value: pr.P.C, Label: "C = " + sig(pr.P.C)}}
+		b.Bounds = []chart.Bound{{Value: pr.P.C, Label: "C = " + sig(pr.P.C)}}
 	}
 	if s.I >= 0 {
-		b.Highlight = []render.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
 	}
 	return b
 }
@@ -124,15 +125,15 @@ func alphaBars(pr *svm.Problem, s svm.State) render.Bars {
 // kktBars is each point's KKT violation: zero for a point whose αᵢ
 // agrees with its position (αᵢ = 0 outside the band, 0 < αᵢ < C on it,
 // αᵢ = C inside it), so the bars show what SMO still has to fix.
-func kktBars(pr *svm.Problem, s svm.State) render.Bars {
+func kktBars(pr *svm.Problem, s svm.State) chart.Bars {
 	v := pr.Violations(s)
 	worst := slices.Max(v)
-	b := render.Bars{
+	b := chart.Bars{
 		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, sig(worst)),
 		YLabel: "violation", Values: v, Class: labelsOf(pr), HighlightName: "pair optimised",
 	}
 	if s.I >= 0 {
-		b.Highlight = []render.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
 	}
 	return b
 }

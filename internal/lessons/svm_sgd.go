@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Limits of the primal trainers' demo, listed in docs/demos/svm-sgd.md.
@@ -92,7 +93,7 @@ type primalRun struct {
 	examined      string
 	changed       bool
 	model         []ModelLine
-	history       *render.History
+	history       *chart.History
 }
 
 func computeSGD(ctx context.Context, in Input) (Result, error) {
@@ -146,7 +147,7 @@ func computeSGD(ctx context.Context, in Input) (Result, error) {
 type objectiveRecorder[S any] struct {
 	clock sampleClock
 	f     func(S) (t int, objective float64)
-	s     render.Series
+	s     chart.Series
 	on    bool // Replay was given it
 }
 
@@ -179,7 +180,7 @@ func recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
 // history charts the objective against the optimum, and their difference
 // on a log scale, after sampling the last state; nil when the recorder was
 // not used.
-func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *render.History {
+func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *chart.History {
 	if !r.on {
 		return nil
 	}
@@ -187,12 +188,12 @@ func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *rende
 		r.sample(s)
 	}
 	t, v := r.f(s)
-	gap := render.Series{Label: "above optimum", Log: true, Lines: true, T: r.s.T, Y: make([]float64, len(r.s.Y))}
+	gap := chart.Series{Label: "above optimum", Log: true, Lines: true, T: r.s.T, Y: make([]float64, len(r.s.Y))}
 	for i, y := range r.s.Y {
 		gap.Y[i] = y - optimum
 	}
 	r.s.Label, r.s.Lines = "objective", true
-	r.s.Compare = &render.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
+	r.s.Compare = &chart.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
 	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, sig(v), sig(optimum))
 	above := "now " + sig(v-optimum)
 	if v-optimum <= 0 {
@@ -200,11 +201,11 @@ func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *rende
 		// optimum to rounding.
 		above = fmt.Sprintf("now %s, which a log scale cannot show: at the optimum to rounding", sig(v-optimum))
 	}
-	return &render.History{
+	return &chart.History{
 		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
 		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
 			"(dashed). Bottom: how far above the optimum it is, on a log scale, %s.", t, name, sig(v), sig(optimum), above),
-		Series: []render.Series{r.s, gap},
+		Series: []chart.Series{r.s, gap},
 	}
 }
 

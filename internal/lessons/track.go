@@ -7,7 +7,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
-	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // problemKey names a regression problem by everything its solution
@@ -103,8 +103,8 @@ func (t *track[S]) at(m algos.Method[S], start S, k int, scalars func(S) (float6
 
 // sampled returns a track's scalars v (t.a or t.b) at the steps a
 // sampleClock picks from 0 to k, and at k: the series a history draws.
-func sampled(v []float64, k int) render.Series {
-	var s render.Series
+func sampled(v []float64, k int) chart.Series {
+	var s chart.Series
 	c := newSampleClock(k)
 	for i := 0; i <= k; i++ {
 		if c.due(i) || i == k {

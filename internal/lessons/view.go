@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // Panel is what a demo says beside its plot about the state shown: the
@@ -145,7 +146,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	if r.History != nil {
 		if v.History, err = svgString(func(w io.Writer) error {
-			return render.HistorySVG(w, *r.History, render.Options{Width: 600, Height: 260})
+			return chart.HistorySVG(w, *r.History, render.Options{Width: 600, Height: 260})
 		}); err != nil {
 			return nil, err
 		}

@@ -28,10 +28,10 @@ type Arrow struct {
 // NewArrow returns a 2 pt black arrow from `from` to `to` with a bold
 // label.
 func NewArrow(from, to [2]float64, label string) (*Arrow, error) {
-	if err := finite(from[0], from[1], to[0], to[1]); err != nil {
+	if err := Finite(from[0], from[1], to[0], to[1]); err != nil {
 		return nil, err
 	}
-	sty := text.Style{Color: color.Black, Font: (theme{scale: 1}).font(14, true), Handler: plot.DefaultTextHandler,
+	sty := text.Style{Color: color.Black, Font: (Theme{scale: 1}).font(14, true), Handler: plot.DefaultTextHandler,
 		XAlign: draw.XCenter, YAlign: draw.YCenter}
 	return &Arrow{From: from, To: to, Head: vg.Points(10), Label: label, LabelStyle: sty,
 		LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(2)}}, nil
@@ -42,7 +42,7 @@ func (a *Arrow) Plot(c draw.Canvas, p *plot.Plot) {
 	from, to := a.ends(&c, p)
 	a.draw(&c, from, to)
 	if at, ok := a.labelAt(from, to, 0, false); ok {
-		haloText(&c, a.LabelStyle, at, a.Label)
+		HaloText(&c, a.LabelStyle, at, a.Label)
 	}
 }
 
@@ -101,15 +101,15 @@ func labelClearance(sty text.Style, label string, u vg.Point) vg.Length {
 	return vg.Length(math.Abs(float64(u.X*w))+math.Abs(float64(u.Y*h))) + sty.Font.Size/4
 }
 
-// haloText draws txt with a white halo, so a label stays readable over
+// HaloText draws txt with a white halo, so a label stays readable over
 // lines, points and tints alike. A PNG gets the text first drawn in white,
 // shifted a little in eight directions. An SVG gets the label once: a
 // marked white copy that writeSVG folds into the label's own style as a
 // white stroke painted under the fill, so a screen reader or a text
 // extraction reads each label once, not nine times.
-func haloText(c *draw.Canvas, sty text.Style, at vg.Point, txt string) {
+func HaloText(c *draw.Canvas, sty text.Style, at vg.Point, txt string) {
 	halo := sty
-	halo.Color = white
+	halo.Color = White
 	d := sty.Font.Size / 10
 	if isSVG(c.Canvas) {
 		c.FillText(halo, at, haloMark+strconv.FormatFloat(2*d.Points(), 'f', 2, 64)+haloEnd+txt)
@@ -142,7 +142,7 @@ func (u *UpdateArrow) Plot(c draw.Canvas, p *plot.Plot) {
 	var taken []vg.Rectangle
 	wFrom, wTo := u.W.ends(&c, p)
 	if at, ok := u.W.labelAt(wFrom, wTo, 0, false); ok {
-		haloText(&c, u.W.LabelStyle, at, u.W.Label)
+		HaloText(&c, u.W.LabelStyle, at, u.W.Label)
 		taken = append(taken, u.W.LabelStyle.Rectangle(u.W.Label).Add(at))
 	}
 	if u.Delta == nil {
@@ -161,15 +161,16 @@ func (u *UpdateArrow) Plot(c draw.Canvas, p *plot.Plot) {
 			if push == 0 && !flip {
 				best = at
 			}
-			if !overlapsAny(d.LabelStyle.Rectangle(d.Label).Add(at), taken) {
+			if !OverlapsAny(d.LabelStyle.Rectangle(d.Label).Add(at), taken) {
 				best, found = at, true
 			}
 		}
 	}
-	haloText(&c, d.LabelStyle, best, d.Label)
+	HaloText(&c, d.LabelStyle, best, d.Label)
 }
 
-func overlapsAny(r vg.Rectangle, rs []vg.Rectangle) bool {
+// OverlapsAny reports whether r overlaps any of rs.
+func OverlapsAny(r vg.Rectangle, rs []vg.Rectangle) bool {
 	for _, q := range rs {
 		if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
 			return true

@@ -47,17 +47,6 @@ func BenchmarkPerceptronSVG(b *testing.B) {
 	b.ReportMetric(float64(buf.Len()), "svg-bytes") // after the loop, which resets metrics
 }
 
-func BenchmarkHistorySVG(b *testing.B) {
-	pr, states := big.trajectory(b)
-	h := perceptronHistory(pr, states)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := HistorySVG(io.Discard, h, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // TestLook writes figures at awkward sizes to the -look directory, to
 // check by eye that nothing is cramped or cut off; it is skipped otherwise.
 func TestLook(t *testing.T) {
@@ -117,8 +106,8 @@ func BenchmarkFieldSVG(b *testing.B) {
 		p := plot.New()
 		p.Add(fl)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3, 3, -3, 3
-		f := &figure{w: 450, h: 450, p: p, draw: plotDrawer(p, 450), title: "t", desc: "d"}
-		return f.writeSVG(w)
+		f := &Figure{W: 450, H: 450, p: p, Draw: plotDrawer(p, 450), Title: "t", Desc: "d"}
+		return f.WriteSVG(w)
 	}
 	var buf bytes.Buffer
 	if err := draw(&buf); err != nil {
@@ -131,20 +120,4 @@ func BenchmarkFieldSVG(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "svg-bytes")
-}
-
-func BenchmarkMatrixSVG200(b *testing.B) {
-	m := Matrix{Values: make([][]float64, 200)}
-	for i := range m.Values {
-		m.Values[i] = make([]float64, 200)
-		for j := range m.Values[i] {
-			m.Values[i][j] = math.Exp(-math.Abs(float64(i-j)) / 20)
-		}
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := MatrixSVG(io.Discard, m, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

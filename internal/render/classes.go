@@ -2,9 +2,9 @@ package render
 
 import "slices"
 
-// isBinary reports whether labels are a two-class problem's ±1 (or
+// IsBinary reports whether labels are a two-class problem's ±1 (or
 // empty), which the figures colour +1 blue and −1 vermillion.
-func isBinary(class []int) bool {
+func IsBinary(class []int) bool {
 	for _, c := range class {
 		if c != 1 && c != -1 {
 			return false
@@ -13,10 +13,10 @@ func isBinary(class []int) bool {
 	return true
 }
 
-// slotOf is the palette slot of class c, as the perceptron plot colours
+// SlotOf is the palette slot of class c, as the perceptron plot colours
 // it: with binary labels +1 is slot 0 (blue) and −1 slot 1 (vermillion);
 // otherwise class k is slot k, so a class keeps its colour across figures.
-func slotOf(c int, binary bool) int {
+func SlotOf(c int, binary bool) int {
 	switch {
 	case !binary:
 		return c
@@ -26,23 +26,23 @@ func slotOf(c int, binary bool) int {
 	return 1
 }
 
-// classSlots returns the palette slot of each of n points; with no labels
+// ClassSlots returns the palette slot of each of n points; with no labels
 // every point is slot 0.
-func classSlots(class []int, n int) []int {
+func ClassSlots(class []int, n int) []int {
 	slots := make([]int, n)
 	if class == nil {
 		return slots
 	}
-	binary := isBinary(class)
+	binary := IsBinary(class)
 	for i, c := range class {
-		slots[i] = slotOf(c, binary)
+		slots[i] = SlotOf(c, binary)
 	}
 	return slots
 }
 
-// classOrder lists the distinct labels in the order a legend names them:
+// ClassOrder lists the distinct labels in the order a legend names them:
 // +1 before −1, as the notes do, and other classes ascending.
-func classOrder(class []int) []int {
+func ClassOrder(class []int) []int {
 	var out []int
 	for _, c := range class {
 		if !slices.Contains(out, c) {
@@ -50,7 +50,7 @@ func classOrder(class []int) []int {
 		}
 	}
 	slices.Sort(out)
-	if isBinary(class) {
+	if IsBinary(class) {
 		slices.Reverse(out)
 	}
 	return out

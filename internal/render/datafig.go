@@ -64,7 +64,7 @@ func (f DataFigure) WriteSVG(w io.Writer, opt Options) (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
-	return fig.frame(), fig.writeSVG(w)
+	return fig.frame(), fig.WriteSVG(w)
 }
 
 // WritePNG writes the figure as a PNG of exactly Width×Height pixels
@@ -74,7 +74,7 @@ func (f DataFigure) WritePNG(w io.Writer, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return fig.writePNG(w)
+	return fig.WritePNG(w)
 }
 
 // Write writes the figure as PNG when png is set and as SVG otherwise,
@@ -88,12 +88,12 @@ func (f DataFigure) Write(w io.Writer, png bool, opt Options) (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
-	return fig.frame(), fig.writePNG(w)
+	return fig.frame(), fig.WritePNG(w)
 }
 
 func (f DataFigure) check() error {
 	v := f.View
-	if err := finite(v.XMin, v.XMax, v.YMin, v.YMax); err != nil {
+	if err := Finite(v.XMin, v.XMax, v.YMin, v.YMax); err != nil {
 		return fmt.Errorf("view: %w", err)
 	}
 	if !(v.XMax > v.XMin && v.YMax > v.YMin) {
@@ -117,12 +117,12 @@ func (f DataFigure) check() error {
 // build composes the plot and lays it out for opt's size. scale says
 // whether to scale the layers and swatches with the type; the perceptron
 // builds its own at the theme's scale and passes false.
-func (f DataFigure) build(opt Options, scale bool) (*figure, error) {
+func (f DataFigure) build(opt Options, scale bool) (*Figure, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	w, h := opt.size(DefaultSize, DefaultSize)
-	th := newTheme(w, h)
+	w, h := opt.Size(DefaultSize, DefaultSize)
+	th := NewTheme(w, h)
 	xl, yl := f.XLabel, f.YLabel
 	if xl == "" {
 		xl = "x₁"
@@ -132,9 +132,9 @@ func (f DataFigure) build(opt Options, scale bool) (*figure, error) {
 	}
 
 	p := plot.New()
-	th.style(p, xl, yl, 14, 14, 12)
-	p.X.Tick.Marker = niceTicks{n: 3, equal: p}
-	p.Y.Tick.Marker = niceTicks{n: 3, equal: p}
+	th.Style(p, xl, yl, 14, 14, 12)
+	p.X.Tick.Marker = NiceTicks{N: 3, equal: p}
+	p.Y.Tick.Marker = NiceTicks{N: 3, equal: p}
 	p.Title.Text = f.Title
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
@@ -144,26 +144,26 @@ func (f DataFigure) build(opt Options, scale bool) (*figure, error) {
 		layers, legend = scaleLayers(layers, legend, th.scale)
 	}
 	p.Add(layers...)
-	p.Add(margins{right: th.pt(12), top: th.pt(4)})
+	p.Add(margins{right: th.Pt(12), top: th.Pt(4)})
 
-	fig := &figure{w: w, h: h, p: p, draw: plotDrawer(p, w), title: f.name(), desc: f.Desc}
-	if fig.desc == "" {
-		fig.desc = f.describe(xl, yl)
+	fig := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: f.name(), Desc: f.Desc}
+	if fig.Desc == "" {
+		fig.Desc = f.describe(xl, yl)
 	}
 	base := p.Title.Padding
 	var reserve func(vg.Length) vg.Length
 	// Below about 400 px there is no room for a legend worth reading; the
 	// <desc> and the page still say what is drawn.
 	if !th.compact && len(legend) > 0 {
-		lg := &flowLegend{
-			items:  legend,
-			style:  th.text(12, false, draw.XLeft, draw.YCenter),
-			thumbW: th.pt(20),
-			gap:    th.pt(12),
-			above:  th.pt(8),
+		lg := &FlowLegend{
+			Items:  legend,
+			Style:  th.Text(12, false, draw.XLeft, draw.YCenter),
+			ThumbW: th.Pt(20),
+			Gap:    th.Pt(12),
+			Above:  th.Pt(8),
 		}
 		p.Add(lg)
-		reserve = func(width vg.Length) vg.Length { return base + lg.height(width) }
+		reserve = func(width vg.Length) vg.Length { return base + lg.Height(width) }
 	}
 	fig.view = settle(p, f.View, fig.area(), reserve)
 	return fig, nil

@@ -1,5 +1,6 @@
 // Package render draws Margin's figures: the data plot a lesson steps
-// through, and the small charts beside it.
+// through, and the core that the small charts beside it (package
+// render/chart) are built on.
 //
 // Every visual element is a plot.Plotter (Region, Boundary, MarginBand,
 // Arrow, UpdateArrow, Field, Path, ClassPoints, …), so a figure is
@@ -15,16 +16,11 @@
 // Every figure takes plain data, not algorithm states: render imports no
 // algos package (make imports checks), so a demo turns its state into a
 // scene (PerceptronScene, SVMScene, …) and any demo can use any figure.
-// The charts beside a demo: HistorySVG draws scalar series a demo recorded while
-// stepping (mistakes, error, a duality gap), BarsSVG a value per point
-// (an SVM's α in its box), MatrixSVG a heat map (a Gram matrix),
-// SpectrumSVG sorted eigenvalues on a signed log axis (so a tiny negative
-// one, which fails Mercer's test, is as visible as a large positive one),
-// CurvesSVG a hyperparameter sweep (training and held-out error against
-// γ, on a log y axis when it spans decades, or lines only for a function
-// sampled finely) and LiftSVG points in three dimensions with a plane,
-// for a feature map's lift. Picks marks a few named points on a data
-// figure.
+// The charts of plain data beside a demo (history, bars, matrix,
+// spectrum, curves, lift) are in package render/chart, built on this
+// core: Theme, Figure, the tick markers, FlowLegend, HaloText and the
+// label placement helpers are exported for it. Picks marks a few named
+// points on a data figure.
 //
 // A regression of y on x is drawn on the same DataFigure, x across and y
 // up: Observations for the data, Graph for a fitted curve (clipped and

@@ -21,7 +21,8 @@ var (
 	ErrShape = errors.New("render: inconsistent input")
 )
 
-func finite(vs ...float64) error {
+// Finite returns ErrNotFinite when any of vs is NaN or ±Inf.
+func Finite(vs ...float64) error {
 	for _, v := range vs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: %v", ErrNotFinite, v)

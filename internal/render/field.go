@@ -73,7 +73,7 @@ func NewField(f func(x1, x2 float64) float64, fill func(float64) color.Color, le
 		return nil, errors.New("render: field needs a function")
 	}
 	for _, l := range levels {
-		if err := finite(l.Value); err != nil {
+		if err := Finite(l.Value); err != nil {
 			return nil, fmt.Errorf("contour level: %w", err)
 		}
 	}
@@ -96,7 +96,7 @@ func MarginLevels() []Level {
 func ContourLevels(values ...float64) []Level {
 	ls := make([]Level, len(values))
 	for i, v := range values {
-		ls[i] = Level{Value: v, LineStyle: draw.LineStyle{Color: grey, Width: vg.Points(1)}}
+		ls[i] = Level{Value: v, LineStyle: draw.LineStyle{Color: Grey, Width: vg.Points(1)}}
 	}
 	return ls
 }

@@ -46,8 +46,8 @@ func labelLevels(c *draw.Canvas, p *plot.Plot, fill func(float64) color.Color, l
 	if !labelled || tick < vg.Points(12*compactScale) {
 		return
 	}
-	th := theme{scale: float64(tick) / 12}
-	sty := th.text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
+	th := Theme{scale: float64(tick) / 12}
+	sty := th.Text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
 	sty.Color = color.RGBA{0x30, 0x30, 0x30, 0xFF}
 	for _, pl := range placeLabels(c.Rectangle, lines, sty, th) {
 		l := lines[pl.line]
@@ -66,7 +66,7 @@ type placedLabel struct {
 
 // placeLabels places the labels of lines in order, each clear of those
 // placed before it, inside area.
-func placeLabels(area vg.Rectangle, lines []levelLine, sty text.Style, th theme) []placedLabel {
+func placeLabels(area vg.Rectangle, lines []levelLine, sty text.Style, th Theme) []placedLabel {
 	var placed []placedLabel
 	var taken []tag
 	for i, l := range lines {
@@ -74,7 +74,7 @@ func placeLabels(area vg.Rectangle, lines []levelLine, sty text.Style, th theme)
 			continue
 		}
 		size := sty.Rectangle(l.label).Size()
-		t, ok := placeLabel(area, lines, i, size.X/2+th.pt(2), size.Y/2+th.pt(0.5), taken, th.pt(3))
+		t, ok := placeLabel(area, lines, i, size.X/2+th.Pt(2), size.Y/2+th.Pt(0.5), taken, th.Pt(3))
 		if ok {
 			taken = append(taken, t)
 			placed = append(placed, placedLabel{t, i})
@@ -90,7 +90,7 @@ func patchColor(fill func(float64) color.Color, v float64) color.Color {
 			return col
 		}
 	}
-	return white
+	return White
 }
 
 // tag is a label's patch: a rectangle centred at at, its long side along
@@ -173,7 +173,7 @@ func (pl polyline) at(s vg.Length) vg.Point {
 // tagAt is the patch centred at length s along the line, along the chord
 // across it.
 func (pl polyline) tagAt(s, hw, hh vg.Length) tag {
-	u := unit(pl.at(s + hw).Sub(pl.at(s - hw)))
+	u := Unit(pl.at(s + hw).Sub(pl.at(s - hw)))
 	if u.X < 0 || u.X == 0 && u.Y < 0 {
 		u = u.Scale(-1)
 	}

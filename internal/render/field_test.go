@@ -224,18 +224,18 @@ func fieldSVG(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, h := Options{Width: 320, Height: 300}.size(0, 0)
-	th := newTheme(w, h)
+	w, h := Options{Width: 320, Height: 300}.Size(0, 0)
+	th := NewTheme(w, h)
 	p := plot.New()
-	th.style(p, "x₁", "x₂", 14, 14, 12)
-	p.X.Tick.Marker = niceTicks{n: 3, equal: p}
-	p.Y.Tick.Marker = niceTicks{n: 3, equal: p}
+	th.Style(p, "x₁", "x₂", 14, 14, 12)
+	p.X.Tick.Marker = NiceTicks{N: 3, equal: p}
+	p.Y.Tick.Marker = NiceTicks{N: 3, equal: p}
 	p.Title.Text = "f(x) = x₁² + x₂² − 2"
-	p.Add(fl, pa, margins{right: th.pt(12), top: th.pt(4)})
-	f := &figure{w: w, h: h, p: p, draw: plotDrawer(p, w), title: "Field", desc: "Circles of radius 1, √2 and √3."}
+	p.Add(fl, pa, margins{right: th.Pt(12), top: th.Pt(4)})
+	f := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: "Field", Desc: "Circles of radius 1, √2 and √3."}
 	f.view = settle(p, View{-2.5, 2.5, -2.5, 2.5}, f.area(), nil)
 	var b bytes.Buffer
-	if err := f.writeSVG(&b); err != nil {
+	if err := f.WriteSVG(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -296,8 +296,8 @@ func TestRamp(t *testing.T) {
 		v    float64
 		want color.RGBA
 	}{
-		{0, white}, {2, blue}, {5, blue}, {-2, vermillion}, {-9, vermillion},
-		{1, tint(blue, 0.5)}, {math.NaN(), white},
+		{0, White}, {2, blue}, {5, blue}, {-2, Vermillion}, {-9, Vermillion},
+		{1, Tint(blue, 0.5)}, {math.NaN(), White},
 	}
 	for _, tt := range tests {
 		if got := r.Color(tt.v); got != tt.want {
@@ -309,10 +309,10 @@ func TestRamp(t *testing.T) {
 			t.Errorf("ClassTint(%v) = %v, want nil (no fill)", v, got)
 		}
 	}
-	if got := ClassTint(2.2); got != regionTint(2) {
+	if got := ClassTint(2.2); got != RegionTint(2) {
 		t.Errorf("ClassTint(2.2) = %v, want class 2's tint", got)
 	}
-	if got := SignTint(0); got != regionTint(1) {
+	if got := SignTint(0); got != RegionTint(1) {
 		t.Errorf("SignTint(0) = %v, want class −1's tint (sgn(0) = −1)", got)
 	}
 }
@@ -353,8 +353,8 @@ func TestFieldGrid(t *testing.T) {
 	p := plot.New()
 	p.Add(fl)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = v.XMin, v.XMax, v.YMin, v.YMax
-	fig := &figure{w: 300, h: 300, p: p, draw: plotDrawer(p, 300), title: "t", desc: "d"}
-	if err := fig.writeSVG(io.Discard); err != nil {
+	fig := &Figure{W: 300, H: 300, p: p, Draw: plotDrawer(p, 300), Title: "t", Desc: "d"}
+	if err := fig.WriteSVG(io.Discard); err != nil {
 		t.Fatal(err)
 	}
 }

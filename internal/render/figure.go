@@ -13,12 +13,12 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// figure is a composed drawing of a fixed size with its text alternative.
-type figure struct {
-	draw  func(draw.Canvas)
-	w, h  vg.Length
-	title string // short name: the SVG <title>
-	desc  string // what the figure shows, in words: the SVG <desc>
+// Figure is a composed drawing of a fixed size with its text alternative.
+type Figure struct {
+	Draw  func(draw.Canvas)
+	W, H  vg.Length
+	Title string // short name: the SVG <title>
+	Desc  string // what the figure shows, in words: the SVG <desc>
 
 	p    *plot.Plot // the data plot, when the figure has one
 	view View       // p's axes
@@ -26,8 +26,8 @@ type figure struct {
 
 // area is a canvas rectangle of the figure's size with no backing canvas:
 // enough for layout, which only measures.
-func (f *figure) area() draw.Canvas {
-	return draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.w - rightPad(f.w), Y: f.h}}}
+func (f *Figure) area() draw.Canvas {
+	return draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.W - rightPad(f.W), Y: f.H}}}
 }
 
 // rightPad keeps the data area off the figure's right edge, which gonum
@@ -39,20 +39,22 @@ func plotDrawer(p *plot.Plot, w vg.Length) func(draw.Canvas) {
 	return func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightPad(w), 0, 0)) }
 }
 
-// paper fills the whole figure white, so that it looks the same on a
+// Paper fills the whole figure white, so that it looks the same on a
 // page of any colour, margins and colour bar included.
-func paper(c draw.Canvas) {
-	c.FillPolygon(white, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
+func Paper(c draw.Canvas) {
+	c.FillPolygon(White, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
 }
 
-func (f *figure) writeSVG(w io.Writer) error {
-	c := vgsvg.NewWith(vgsvg.UseWH(f.w, f.h))
-	f.draw(draw.New(c))
+// WriteSVG writes the figure as SVG with its title and desc as the text
+// alternative.
+func (f *Figure) WriteSVG(w io.Writer) error {
+	c := vgsvg.NewWith(vgsvg.UseWH(f.W, f.H))
+	f.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("render: writing svg: %w", err)
 	}
-	_, err := w.Write(withHalos(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.title, f.desc)))))
+	_, err := w.Write(withHalos(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.Title, f.Desc)))))
 	return err
 }
 
@@ -76,9 +78,10 @@ func withFallbackFonts(svg []byte) []byte {
 // out with exactly that many pixels.
 const pngDPI = 96
 
-func (f *figure) writePNG(w io.Writer) error {
-	c := vgimg.NewWith(vgimg.UseWH(f.w, f.h), vgimg.UseDPI(pngDPI))
-	f.draw(draw.New(pngCanvas{c}))
+// WritePNG writes the figure as a PNG of its size in CSS pixels.
+func (f *Figure) WritePNG(w io.Writer) error {
+	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(pngDPI))
+	f.Draw(draw.New(pngCanvas{c}))
 	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w); err != nil {
 		return fmt.Errorf("render: writing png: %w", err)
 	}
@@ -181,13 +184,13 @@ func (f Frame) DataAt(u, v float64) (x1, x2 float64) {
 }
 
 // frame measures the data area with the same layout code that draws it.
-func (f *figure) frame() Frame {
+func (f *Figure) frame() Frame {
 	dc := f.p.DataCanvas(f.area())
 	return Frame{
-		ViewBoxWidth:  float64(f.w),
-		ViewBoxHeight: float64(f.h),
+		ViewBoxWidth:  float64(f.W),
+		ViewBoxHeight: float64(f.H),
 		Left:          float64(dc.Min.X),
-		Top:           float64(f.h - dc.Max.Y),
+		Top:           float64(f.H - dc.Max.Y),
 		Width:         float64(dc.Max.X - dc.Min.X),
 		Height:        float64(dc.Max.Y - dc.Min.Y),
 		View:          f.view,

@@ -157,13 +157,10 @@ func TestFitArrows(t *testing.T) {
 // perceptron.Predict gives it, for binary, averaged and multiclass runs.
 func TestRegionsMatchPredict(t *testing.T) {
 	for _, c := range cases {
-		if c.history {
-			continue
-		}
 		t.Run(c.name, func(t *testing.T) {
 			pr, states := c.trajectory(t)
 			s := states[len(states)-1]
-			sc := newScene(sceneOf(pr, s), theme{scale: 1})
+			sc := newScene(sceneOf(pr, s), Theme{scale: 1})
 			v := DataView(pr.X)
 			for i := 0; i <= 40; i++ {
 				for j := 0; j <= 40; j++ {
@@ -204,7 +201,7 @@ func paintedSlot(sc *scene, p vec) (slot int, nearEdge bool) {
 
 func slotOfTint(c any) int {
 	for k := range 10 {
-		if regionTint(k) == c {
+		if RegionTint(k) == c {
 			return k
 		}
 	}

@@ -44,7 +44,7 @@ func NewGraph(f func(x float64) float64, style draw.LineStyle) (*Graph, error) {
 // then orange, sky blue, yellow, black), 2.5 pt at the default size, and
 // dashed when dashed, so two models stay apart in grey print too.
 func GraphStyle(i int, dashed bool) draw.LineStyle {
-	sty := draw.LineStyle{Color: classColor(max(i, 0)), Width: vg.Points(2.5)}
+	sty := draw.LineStyle{Color: ClassColor(max(i, 0)), Width: vg.Points(2.5)}
 	if dashed {
 		sty.Dashes = []vg.Length{vg.Points(8), vg.Points(5)}
 	}
@@ -235,7 +235,7 @@ func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]vec 
 	return runs
 }
 
-func isFinite(v float64) bool { return finite(v) == nil }
+func isFinite(v float64) bool { return Finite(v) == nil }
 
 // side is −1 below the band [lo, hi], +1 above it and 0 inside.
 func side(y, lo, hi float64) int {

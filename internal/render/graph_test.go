@@ -314,7 +314,7 @@ func TestObservations(t *testing.T) {
 			arcs = append(arcs, a.Path[1])
 		}
 	}
-	want := []color.Color{obsInk, obsInk, white}
+	want := []color.Color{obsInk, obsInk, White}
 	if len(fills) != len(want) {
 		t.Fatalf("fill colours %v, want %v", fills, want)
 	}
@@ -330,22 +330,6 @@ func TestObservations(t *testing.T) {
 	mark := arcs[3]
 	if mark.Pos != (vg.Point{X: trX(-0.5), Y: trY(0.2)}) || mark.Radius <= 2*o.radius() {
 		t.Errorf("mark %+v, want a ring of radius > %v around point 2", mark, 2*o.radius())
-	}
-}
-
-func TestGraphStyle(t *testing.T) {
-	cl := &curveLines{c: Curves{Series: make([]Curve, 4)}, th: theme{scale: 1}}
-	for i := range 4 {
-		s := GraphStyle(i, i%2 == 1)
-		if s.Color != cl.style(i).Color {
-			t.Errorf("GraphStyle(%d) is %v, Curves draws series %d in %v", i, s.Color, i, cl.style(i).Color)
-		}
-		if (len(s.Dashes) > 0) != (i%2 == 1) {
-			t.Errorf("GraphStyle(%d, %v) dashes %v", i, i%2 == 1, s.Dashes)
-		}
-	}
-	if TruthStyle.Width >= GraphStyle(0, false).Width || len(TruthStyle.Dashes) == 0 {
-		t.Errorf("TruthStyle %+v is not thinner than a fit and dashed", TruthStyle)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // haloMark and haloEnd wrap the stroke width (in points) at the start of
-// the marked white copy that haloText writes into an SVG: private-use
+// the marked white copy that HaloText writes into an SVG: private-use
 // characters, which no caption contains.
 const (
 	haloMark = "\uE000"

@@ -38,7 +38,7 @@ func (o obstacle) box() vg.Rectangle {
 }
 
 // compactScale is the type scale under which a figure is a thumbnail
-// (newTheme's compact figures): too small for labels other than bold
+// (NewTheme's compact figures): too small for labels other than bold
 // ones (the SVM's pair), which the <desc> and the page give instead.
 const compactScale = 0.7
 
@@ -52,7 +52,7 @@ var labelDirs = [...]vg.Point{{X: 1}, {X: -1}, {X: 0.7071, Y: 0.7071}, {X: -0.70
 // labels placed before it. at maps data to canvas coordinates. Labels
 // whose anchor is off c are left out, and so are all but bold ones on a
 // thumbnail (th.scale < compactScale).
-func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Point, obs []obstacle, taken []vg.Rectangle) {
+func drawLabels(c *draw.Canvas, th Theme, labels []noteLabel, at func(vec) vg.Point, obs []obstacle, taken []vg.Rectangle) {
 	for _, l := range labels {
 		if th.scale < compactScale && !l.bold {
 			continue
@@ -61,7 +61,7 @@ func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Po
 		if l.bold {
 			size = 12.5
 		}
-		sty := th.text(size, l.bold, draw.XCenter, draw.YCenter)
+		sty := th.Text(size, l.bold, draw.XCenter, draw.YCenter)
 		sty.Color = l.col
 		a := at(l.at)
 		if !c.Contains(a) {
@@ -71,7 +71,7 @@ func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Po
 		best, bestAt := math.Inf(1), a
 		for ring := range 2 {
 			for _, u := range labelDirs {
-				ctr := a.Add(u.Scale(clearance(box, sty, u) + th.pt(l.gap+7*float64(ring))))
+				ctr := a.Add(u.Scale(Clearance(box, sty, u) + th.Pt(l.gap+7*float64(ring))))
 				s := 0.5*float64(ring) + cost(c, box.Add(ctr), obs, a, taken)
 				if s < best {
 					best, bestAt = s, ctr
@@ -81,7 +81,7 @@ func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Po
 				break
 			}
 		}
-		haloText(c, sty, bestAt, l.text)
+		HaloText(c, sty, bestAt, l.text)
 		taken = append(taken, box.Add(bestAt))
 	}
 }
@@ -90,7 +90,7 @@ func drawLabels(c *draw.Canvas, th theme, labels []noteLabel, at func(vec) vg.Po
 // labels and arrows, over points.
 func cost(c *draw.Canvas, r vg.Rectangle, obs []obstacle, skip vg.Point, taken []vg.Rectangle) float64 {
 	s := 0.0
-	if !within(r, c) {
+	if !Within(r, c) {
 		s += 100
 	}
 	for _, t := range taken {
@@ -111,13 +111,13 @@ func overlaps(r, q vg.Rectangle) bool {
 	return r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y
 }
 
-// within reports whether r lies inside c.
-func within(r vg.Rectangle, c *draw.Canvas) bool {
+// Within reports whether r lies inside c.
+func Within(r vg.Rectangle, c *draw.Canvas) bool {
 	return r.Min.X >= c.Min.X && r.Max.X <= c.Max.X && r.Min.Y >= c.Min.Y && r.Max.Y <= c.Max.Y
 }
 
-// clearance is labelClearance for a label of size box, measured once.
-func clearance(box vg.Rectangle, sty text.Style, u vg.Point) vg.Length {
+// Clearance is labelClearance for a label of size box, measured once.
+func Clearance(box vg.Rectangle, sty text.Style, u vg.Point) vg.Length {
 	sz := box.Size()
 	return vg.Length(math.Abs(float64(u.X*sz.X/2))+math.Abs(float64(u.Y*sz.Y/2))) + sty.Font.Size/4
 }
@@ -169,14 +169,14 @@ func dimFits(w vec, b float64, v View) bool {
 // stay 40 pt clear, along the boundary, of each point in avoid (for an
 // SVM, the foot of w); it returns taken with the arrow and its label
 // added. Where no spot fits in the view it draws nothing.
-func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg.Point, avoid []vg.Point, obs []obstacle, taken []vg.Rectangle) []vg.Rectangle {
+func drawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *dimSpec, at func(vec) vg.Point, avoid []vg.Point, obs []obstacle, taken []vg.Rectangle) []vg.Rectangle {
 	v := view(p)
 	q0, q1, ok := lineInView(d.w, d.b, v)
 	if !ok {
 		return taken
 	}
 	off := d.w.scale(1 / d.w.dot(d.w))
-	sty := th.text(12, false, draw.XCenter, draw.YCenter)
+	sty := th.Text(12, false, draw.XCenter, draw.YCenter)
 	size := sty.Rectangle(d.label)
 	fAt := func(q vg.Point) float64 {
 		x := v.XMin + float64((q.X-c.Min.X)/(c.Max.X-c.Min.X))*(v.XMax-v.XMin)
@@ -191,7 +191,7 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg
 		}
 		return true
 	}
-	gap := th.pt(3)
+	gap := th.Pt(3)
 	best := math.Inf(1)
 	var bA, bB, bL vg.Point
 	for k, t := range dimSpots {
@@ -200,16 +200,16 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg
 			continue
 		}
 		A, B, C := at(cD.sub(off)), at(cD.add(off)), at(cD)
-		n := unit(B.Sub(A))
+		n := Unit(B.Sub(A))
 		side := vg.Point{X: -n.Y, Y: n.X}
 		score := 0.2 * float64(k)
 		for _, wf := range avoid {
-			if math.Abs(float64(C.Sub(wf).Dot(side))) < float64(th.pt(40)) {
+			if math.Abs(float64(C.Sub(wf).Dot(side))) < float64(th.Pt(40)) {
 				score += 20
 			}
 		}
 		for _, ob := range obs {
-			if segDist(A, B, ob.at) < ob.r+th.pt(1) {
+			if segDist(A, B, ob.at) < ob.r+th.Pt(1) {
 				score += 3
 			}
 		}
@@ -218,7 +218,7 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg
 			lo, hi float64
 		}
 		hp, hm := C.Add(B).Scale(0.5), C.Add(A).Scale(0.5)
-		across, along := clearance(size, sty, side)+gap, clearance(size, sty, n)+gap
+		across, along := Clearance(size, sty, side)+gap, Clearance(size, sty, n)+gap
 		for _, l := range []cand{
 			{hp.Add(side.Scale(across)), 0, 1},
 			{hp.Sub(side.Scale(across)), 0, 1},
@@ -239,9 +239,9 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg
 	if math.IsInf(best, 1) {
 		return taken
 	}
-	line := draw.LineStyle{Color: black, Width: th.pt(1.25)}
-	head := th.pt(7)
-	n := unit(bB.Sub(bA))
+	line := draw.LineStyle{Color: Black, Width: th.Pt(1.25)}
+	head := th.Pt(7)
+	n := Unit(bB.Sub(bA))
 	if bB.Sub(bA).Dot(n) >= 2.6*head {
 		c.StrokeLines(line, []vg.Point{bA.Add(n.Scale(head * 0.8)), bB.Sub(n.Scale(head * 0.8))})
 		arrowHead(c, bA, n.Scale(-1), head)
@@ -251,15 +251,15 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th theme, d *dimSpec, at func(vec) vg
 		arrowHead(c, bA, n, head)
 		arrowHead(c, bB, n.Scale(-1), head)
 	}
-	haloText(c, sty, bL, d.label)
-	return append(append(taken, size.Add(bL)), shaftBoxes(bA, bB, th.pt(2))...)
+	HaloText(c, sty, bL, d.label)
+	return append(append(taken, size.Add(bL)), shaftBoxes(bA, bB, th.Pt(2))...)
 }
 
 // arrowHead fills a head with its tip at tip, pointing along u.
 func arrowHead(c *draw.Canvas, tip, u vg.Point, head vg.Length) {
 	base := tip.Sub(u.Scale(head))
 	side := vg.Point{X: -u.Y, Y: u.X}.Scale(head * 0.4)
-	c.FillPolygon(black, []vg.Point{tip, base.Add(side), base.Sub(side)})
+	c.FillPolygon(Black, []vg.Point{tip, base.Add(side), base.Sub(side)})
 }
 
 // segDist is the distance from q to the segment from a to b.
@@ -273,8 +273,8 @@ func segDist(a, b, q vg.Point) vg.Length {
 	return vg.Length(math.Hypot(float64(e.X), float64(e.Y)))
 }
 
-// unit is p scaled to length 1, or 0 for p = 0.
-func unit(p vg.Point) vg.Point {
+// Unit is p scaled to length 1, or 0 for p = 0.
+func Unit(p vg.Point) vg.Point {
 	n := vg.Length(math.Hypot(float64(p.X), float64(p.Y)))
 	if n == 0 {
 		return vg.Point{}

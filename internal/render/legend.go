@@ -19,31 +19,31 @@ type LegendItem struct {
 	Hidden bool
 }
 
-// flowLegend lays entries out left to right in rows, like words in a
+// FlowLegend lays entries out left to right in rows, like words in a
 // paragraph, in a band above the data area. gonum's own legend sits inside
 // the data area with no background, where it hides points; this one is
 // drawn in space reserved through the title's padding, so it never does.
-type flowLegend struct {
-	items  []LegendItem
-	style  text.Style
-	thumbW vg.Length // thumbnail width
-	gap    vg.Length // between entries in a row
-	above  vg.Length // between the legend and the data area
+type FlowLegend struct {
+	Items  []LegendItem
+	Style  text.Style
+	ThumbW vg.Length // thumbnail width
+	Gap    vg.Length // between entries in a row
+	Above  vg.Length // between the legend and the data area
 }
 
-func (l *flowLegend) rowHeight() vg.Length {
-	e := l.style.FontExtents()
-	return e.Ascent + e.Descent + l.style.Font.Size*0.25
+func (l *FlowLegend) rowHeight() vg.Length {
+	e := l.Style.FontExtents()
+	return e.Ascent + e.Descent + l.Style.Font.Size*0.25
 }
 
-func (l *flowLegend) itemWidth(label string) vg.Length {
-	return l.thumbW + l.style.Font.Size*0.4 + l.style.Width(label)
+func (l *FlowLegend) itemWidth(label string) vg.Length {
+	return l.ThumbW + l.Style.Font.Size*0.4 + l.Style.Width(label)
 }
 
 // rows breaks items into rows no wider than width; an item wider than
 // width gets a row of its own. With reserve, items are measured by their
 // room, for the band every step fits in.
-func (l *flowLegend) rows(items []LegendItem, width vg.Length, reserve bool) [][]LegendItem {
+func (l *FlowLegend) rows(items []LegendItem, width vg.Length, reserve bool) [][]LegendItem {
 	var rows [][]LegendItem
 	var x vg.Length
 	for _, it := range items {
@@ -51,53 +51,53 @@ func (l *flowLegend) rows(items []LegendItem, width vg.Length, reserve bool) [][
 		if reserve {
 			w = max(w, l.itemWidth(it.Room))
 		}
-		if len(rows) == 0 || x+l.gap+w > width {
+		if len(rows) == 0 || x+l.Gap+w > width {
 			rows = append(rows, nil)
-			x = -l.gap
+			x = -l.Gap
 		}
 		rows[len(rows)-1] = append(rows[len(rows)-1], it)
-		x += l.gap + w
+		x += l.Gap + w
 	}
 	return rows
 }
 
-// height is the band the legend needs above a data area of the given
+// Height is the band the legend needs above a data area of the given
 // width, counting every item, shown or not; zero when it has no items.
-func (l *flowLegend) height(width vg.Length) vg.Length {
-	n := len(l.rows(l.items, width, true))
+func (l *FlowLegend) Height(width vg.Length) vg.Length {
+	n := len(l.rows(l.Items, width, true))
 	if n == 0 {
 		return 0
 	}
-	return vg.Length(n)*l.rowHeight() + l.above
+	return vg.Length(n)*l.rowHeight() + l.Above
 }
 
 // Plot implements plot.Plotter. It draws the shown items in the band
 // above c, starting from the band's top, so they stay put from one step
 // to the next as far as the set of shown items allows.
-func (l *flowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
+func (l *FlowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 	width := c.Max.X - c.Min.X
 	var shown []LegendItem
-	for _, it := range l.items {
+	for _, it := range l.Items {
 		if !it.Hidden {
 			shown = append(shown, it)
 		}
 	}
 	rh := l.rowHeight()
-	y := c.Max.Y + l.height(width) - rh
-	sty := l.style
+	y := c.Max.Y + l.Height(width) - rh
+	sty := l.Style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	for _, row := range l.rows(shown, width, false) {
 		x := c.Min.X
 		for _, it := range row {
 			icon := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 				Min: vg.Point{X: x, Y: y + rh*0.1},
-				Max: vg.Point{X: x + l.thumbW, Y: y + rh*0.9},
+				Max: vg.Point{X: x + l.ThumbW, Y: y + rh*0.9},
 			}}
 			for _, t := range it.Thumbs {
 				t.Thumbnail(&icon)
 			}
-			c.FillText(sty, vg.Point{X: x + l.thumbW + l.style.Font.Size*0.4, Y: y + rh/2}, it.Label)
-			x += l.itemWidth(it.Label) + l.gap
+			c.FillText(sty, vg.Point{X: x + l.ThumbW + l.Style.Font.Size*0.4, Y: y + rh/2}, it.Label)
+			x += l.itemWidth(it.Label) + l.Gap
 		}
 		y -= rh
 	}

@@ -65,7 +65,7 @@ func LossChartSVG(w io.Writer, c LossChart, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 // LossChartPNG writes LossChartSVG's chart as a PNG of exactly
@@ -75,7 +75,7 @@ func LossChartPNG(w io.Writer, c LossChart, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return f.writePNG(w)
+	return f.WritePNG(w)
 }
 
 // styles validates the chart and returns the styles of its losses in
@@ -99,68 +99,68 @@ func (c LossChart) styles() ([]lossStyle, error) {
 	return out, nil
 }
 
-func (c LossChart) figure(opt Options) (*figure, error) {
+func (c LossChart) figure(opt Options) (*Figure, error) {
 	ls, err := c.styles()
 	if err != nil {
 		return nil, err
 	}
-	if err := finite(c.Margins...); err != nil {
+	if err := Finite(c.Margins...); err != nil {
 		return nil, fmt.Errorf("margins: %w", err)
 	}
-	fw, fh := opt.size(DefaultSize, DefaultLossHeight)
+	fw, fh := opt.Size(DefaultSize, DefaultLossHeight)
 	// Type as on a 600 px data plot at the default size, growing with the
 	// smaller of width and height in proportion.
-	th := newTheme(fw, fh*DefaultSize/DefaultLossHeight)
+	th := NewTheme(fw, fh*DefaultSize/DefaultLossHeight)
 
 	p := plot.New()
-	th.style(p, "score z = y·ŷ", "loss ℓ(z)", 14, 13, 12)
+	th.Style(p, "score z = y·ŷ", "loss ℓ(z)", 14, 13, 12)
 	p.Title.Text = c.Title
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
 	}
-	fitTitle(p, fw-th.pt(14))
+	FitTitle(p, fw-th.Pt(14))
 	p.X.Min, p.X.Max = lossZMin, lossZMax
 	// A little below 0, so the losses lying on 0 show above the axis.
 	p.Y.Min, p.Y.Max = -0.12, lossYMax
-	p.X.Tick.Marker = niceTicks{n: 6, integer: true}
-	p.Y.Tick.Marker = niceTicks{n: 4, integer: true}
+	p.X.Tick.Marker = NiceTicks{N: 6, Integer: true}
+	p.Y.Tick.Marker = NiceTicks{N: 4, Integer: true}
 	lc := &lossCurves{styles: ls, margins: c.Margins, th: th}
 	p.Add(lc)
 
-	lg := &flowLegend{style: th.text(12, false, draw.XLeft, draw.YCenter), thumbW: th.pt(24), gap: th.pt(14), above: th.pt(6)}
+	lg := &FlowLegend{Style: th.Text(12, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(24), Gap: th.Pt(14), Above: th.Pt(6)}
 	for _, s := range ls {
 		sty := s.line(th)
-		lg.items = append(lg.items, LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*lineThumb)(&sty)}})
+		lg.Items = append(lg.Items, LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*lineThumb)(&sty)}})
 	}
 	if lc.tangents() > 0 {
 		tan := lc.tangentStyle()
-		lg.items = append(lg.items, LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*lineThumb)(&tan)}})
+		lg.Items = append(lg.Items, LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*lineThumb)(&tan)}})
 	}
 	if len(c.Margins) > 0 {
-		lg.items = append(lg.items, LegendItem{Label: "training points' yᵢf(xᵢ)", Thumbs: []plot.Thumbnailer{rugThumb{th}}})
+		lg.Items = append(lg.Items, LegendItem{Label: "training points' yᵢf(xᵢ)", Thumbs: []plot.Thumbnailer{rugThumb{th}}})
 		if lc.has(LossHinge) {
-			lg.items = append(lg.items, LegendItem{Label: "their hinge loss ξᵢ", Thumbs: []plot.Thumbnailer{dotThumb{th}}})
+			lg.Items = append(lg.Items, LegendItem{Label: "their hinge loss ξᵢ", Thumbs: []plot.Thumbnailer{DotThumb{th}}})
 		}
 	}
 	if th.compact {
-		lg.items = nil
+		lg.Items = nil
 	}
 	p.Add(lg)
 
-	f := &figure{w: fw, h: fh, title: c.Name, desc: c.describe(ls)}
-	if f.title == "" {
-		f.title, _, _ = strings.Cut(c.Title, "\n")
+	f := &Figure{W: fw, H: fh, Title: c.Name, Desc: c.describe(ls)}
+	if f.Title == "" {
+		f.Title, _, _ = strings.Cut(c.Title, "\n")
 	}
-	if f.title == "" {
-		f.title = "Classification losses against the score y·ŷ"
+	if f.Title == "" {
+		f.Title = "Classification losses against the score y·ŷ"
 	}
-	f.draw = func(cv draw.Canvas) {
-		paper(cv)
-		cv = draw.Crop(cv, th.pt(4), -th.pt(12), th.pt(2), -th.pt(4))
+	f.Draw = func(cv draw.Canvas) {
+		Paper(cv)
+		cv = draw.Crop(cv, th.Pt(4), -th.Pt(12), th.Pt(2), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
 			dc := p.DataCanvas(cv)
-			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+			p.Title.Padding = base + lg.Height(dc.Max.X-dc.Min.X)
 		}
 		p.Draw(cv)
 	}
@@ -210,7 +210,7 @@ func (c LossChart) describe(ls []lossStyle) string {
 type lossCurves struct {
 	styles  []lossStyle
 	margins []float64
-	th      theme
+	th      Theme
 }
 
 func (l *lossCurves) has(name string) bool {
@@ -228,7 +228,7 @@ func (l *lossCurves) tangents() int {
 }
 
 func (l *lossCurves) tangentStyle() draw.LineStyle {
-	return draw.LineStyle{Color: black, Width: l.th.pt(1.25)}
+	return draw.LineStyle{Color: Black, Width: l.th.Pt(1.25)}
 }
 
 // lossSamples is how many pieces a smooth loss is drawn with.
@@ -239,7 +239,7 @@ func (l *lossCurves) Plot(c draw.Canvas, p *plot.Plot) {
 	at := func(z, y float64) vg.Point { return vg.Point{X: trX(z), Y: trY(y)} }
 	th := l.th
 	// Light guides at the decision threshold z = 0 and the margin z = 1.
-	guide := draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.pt(0.75)}
+	guide := draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.Pt(0.75)}
 	for _, z := range []float64{0, 1} {
 		c.StrokeLine2(guide, trX(z), c.Min.Y, trX(z), c.Max.Y)
 	}
@@ -247,7 +247,7 @@ func (l *lossCurves) Plot(c draw.Canvas, p *plot.Plot) {
 		sty := s.line(th)
 		if s.name == LossZeroOne {
 			c.StrokeLines(sty, []vg.Point{at(lossZMin, 1), at(0, 1)}, []vg.Point{at(0, 0), at(lossZMax, 0)})
-			dotted := draw.LineStyle{Color: s.color, Width: th.pt(1.5), Dashes: []vg.Length{th.pt(1.5), th.pt(2.5)}}
+			dotted := draw.LineStyle{Color: s.color, Width: th.Pt(1.5), Dashes: []vg.Length{th.Pt(1.5), th.Pt(2.5)}}
 			c.StrokeLine2(dotted, trX(0), trY(0), trX(0), trY(1))
 			continue
 		}
@@ -283,20 +283,20 @@ func (l *lossCurves) marks(c *draw.Canvas, at func(z, y float64) vg.Point) {
 	for _, s := range l.styles {
 		switch s.name {
 		case LossZeroOne:
-			c.SetColor(black)
-			c.Fill(circle(at(0, 1), th.pt(3.5)))
+			c.SetColor(Black)
+			c.Fill(Circle(at(0, 1), th.Pt(3.5)))
 			hole := at(0, 0)
-			c.SetColor(white)
-			c.Fill(circle(hole, th.pt(3.5)))
-			c.SetLineStyle(draw.LineStyle{Color: black, Width: th.pt(1.5)})
-			c.Stroke(circle(hole, th.pt(3.5)))
+			c.SetColor(White)
+			c.Fill(Circle(hole, th.Pt(3.5)))
+			c.SetLineStyle(draw.LineStyle{Color: Black, Width: th.Pt(1.5)})
+			c.Stroke(Circle(hole, th.Pt(3.5)))
 		case LossPerceptron:
-			strokeCircle(c, at(0, 0), th.pt(7), draw.LineStyle{Color: darker(vermillion), Width: th.pt(1.5)})
+			strokeCircle(c, at(0, 0), th.Pt(7), draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(1.5)})
 		}
 	}
 	if l.tangents() > 0 {
-		c.SetColor(black)
-		c.Fill(circle(at(0, 1), th.pt(3.5)))
+		c.SetColor(Black)
+		c.Fill(Circle(at(0, 1), th.Pt(3.5)))
 	}
 }
 
@@ -307,12 +307,12 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 		return
 	}
 	th := l.th
-	tick := draw.LineStyle{Color: color.RGBA{0x30, 0x30, 0x30, 0xFF}, Width: th.pt(1)}
+	tick := draw.LineStyle{Color: color.RGBA{0x30, 0x30, 0x30, 0xFF}, Width: th.Pt(1)}
 	// The ticks, and the dots, are one path each: a few hundred points cost
 	// one style attribute.
 	var left, right int
 	var ticks, dots vg.Path
-	r := th.pt(max(2, 3.5-float64(len(l.margins))/100))
+	r := th.Pt(max(2, 3.5-float64(len(l.margins))/100))
 	for _, m := range l.margins {
 		switch {
 		case m < lossZMin:
@@ -322,8 +322,8 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 		default:
 			x := at(m, 0).X
 			ticks.Move(vg.Point{X: x, Y: c.Min.Y})
-			ticks.Line(vg.Point{X: x, Y: c.Min.Y + th.pt(9)})
-			dots = append(dots, circle(at(m, math.Max(0, 1-m)), r)...)
+			ticks.Line(vg.Point{X: x, Y: c.Min.Y + th.Pt(9)})
+			dots = append(dots, Circle(at(m, math.Max(0, 1-m)), r)...)
 		}
 	}
 	if len(ticks) > 0 {
@@ -333,33 +333,34 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 	if len(dots) > 0 && l.has(LossHinge) {
 		c.SetColor(blue)
 		c.Fill(dots)
-		c.SetLineStyle(draw.LineStyle{Color: white, Width: th.pt(0.75)})
+		c.SetLineStyle(draw.LineStyle{Color: White, Width: th.Pt(0.75)})
 		c.Stroke(dots)
 	}
-	sty := th.text(11, false, draw.XLeft, draw.YBottom)
+	sty := th.Text(11, false, draw.XLeft, draw.YBottom)
 	if left > 0 {
-		haloText(c, sty, vg.Point{X: c.Min.X + th.pt(3), Y: c.Min.Y + th.pt(11)}, fmt.Sprintf("← %d", left))
+		HaloText(c, sty, vg.Point{X: c.Min.X + th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("← %d", left))
 	}
 	if right > 0 {
 		sty.XAlign = draw.XRight
-		haloText(c, sty, vg.Point{X: c.Max.X - th.pt(3), Y: c.Min.Y + th.pt(11)}, fmt.Sprintf("%d →", right))
+		HaloText(c, sty, vg.Point{X: c.Max.X - th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("%d →", right))
 	}
 }
 
 // rugThumb and dotThumb are the legend swatches of the rug and its dots.
-type rugThumb struct{ th theme }
+type rugThumb struct{ th Theme }
 
 func (t rugThumb) Thumbnail(c *draw.Canvas) {
-	sty := draw.LineStyle{Color: color.RGBA{0x30, 0x30, 0x30, 0xFF}, Width: t.th.pt(1)}
+	sty := draw.LineStyle{Color: color.RGBA{0x30, 0x30, 0x30, 0xFF}, Width: t.th.Pt(1)}
 	for _, f := range []float64{0.2, 0.45, 0.6, 0.85} {
 		x := c.Min.X + vg.Length(f)*(c.Max.X-c.Min.X)
 		c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
 	}
 }
 
-type dotThumb struct{ th theme }
+// DotThumb is the legend swatch of a data point: a filled blue dot.
+type DotThumb struct{ Theme Theme }
 
-func (t dotThumb) Thumbnail(c *draw.Canvas) {
+func (t DotThumb) Thumbnail(c *draw.Canvas) {
 	c.SetColor(blue)
-	c.Fill(circle(c.Center(), t.th.pt(3.5)))
+	c.Fill(Circle(c.Center(), t.Theme.Pt(3.5)))
 }

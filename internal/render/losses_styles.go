@@ -22,9 +22,9 @@ type lossStyle struct {
 func lossStyles() []lossStyle {
 	ln2 := math.Ln2
 	return []lossStyle{
-		{name: LossZeroOne, label: "zero-one", color: black, width: 2.25, d0: math.NaN(),
+		{name: LossZeroOne, label: "zero-one", color: Black, width: 2.25, d0: math.NaN(),
 			f: func(z float64) float64 { return b2f(z <= 0) }},
-		{name: LossPerceptron, label: "perceptron max(0, −z): no ℓ′(0)", color: vermillion, width: 2.25, dashes: []float64{7, 4}, d0: math.NaN(),
+		{name: LossPerceptron, label: "perceptron max(0, −z): no ℓ′(0)", color: Vermillion, width: 2.25, dashes: []float64{7, 4}, d0: math.NaN(),
 			f: func(z float64) float64 { return math.Max(0, -z) }, kinks: []float64{0}},
 		{name: LossHinge, label: "hinge max(0, 1 − z): ℓ′(0) = −1", color: blue, width: 3, d0: -1,
 			f: func(z float64) float64 { return math.Max(0, 1-z) }, kinks: []float64{1}},
@@ -44,10 +44,10 @@ func b2f(b bool) float64 {
 }
 
 // line is the loss's line style at th's scale.
-func (s lossStyle) line(th theme) draw.LineStyle {
-	sty := draw.LineStyle{Color: s.color, Width: th.pt(s.width)}
+func (s lossStyle) line(th Theme) draw.LineStyle {
+	sty := draw.LineStyle{Color: s.color, Width: th.Pt(s.width)}
 	for _, d := range s.dashes {
-		sty.Dashes = append(sty.Dashes, th.pt(d))
+		sty.Dashes = append(sty.Dashes, th.Pt(d))
 	}
 	return sty
 }

@@ -49,19 +49,19 @@ func NewClassPoints(x [][]float64, class []int, bold []bool) (*ClassPoints, erro
 	if class != nil && len(class) != n || bold != nil && len(bold) != n {
 		return nil, fmt.Errorf("%w: %d points, %d labels, %d bold flags", ErrShape, n, len(class), len(bold))
 	}
-	binary := isBinary(class)
-	ps := &ClassPoints{xy: make([]vec, n), slot: classSlots(class, n), bold: make([]bool, n),
-		classes: classOrder(class), binary: binary,
-		Radius:   vg.Points(markerRadius(n)),
-		Edge:     draw.LineStyle{Color: white, Width: vg.Points(0.75)},
-		BoldEdge: draw.LineStyle{Color: black, Width: vg.Points(2)},
+	binary := IsBinary(class)
+	ps := &ClassPoints{xy: make([]vec, n), slot: ClassSlots(class, n), bold: make([]bool, n),
+		classes: ClassOrder(class), binary: binary,
+		Radius:   vg.Points(MarkerRadius(n)),
+		Edge:     draw.LineStyle{Color: White, Width: vg.Points(0.75)},
+		BoldEdge: draw.LineStyle{Color: Black, Width: vg.Points(2)},
 	}
 	copy(ps.bold, bold)
 	for i, row := range x {
 		if len(row) < 2 {
 			return nil, fmt.Errorf("%w: point %d has %d coordinates", ErrDimension, i, len(row))
 		}
-		if err := finite(row[0], row[1]); err != nil {
+		if err := Finite(row[0], row[1]); err != nil {
 			return nil, fmt.Errorf("point %d: %w", i, err)
 		}
 		if !binary && class[i] < 0 {
@@ -81,8 +81,8 @@ func NewClassPoints(x [][]float64, class []int, bold []bool) (*ClassPoints, erro
 func (ps *ClassPoints) Legend() []LegendItem {
 	var items []LegendItem
 	for _, c := range ps.classes {
-		items = append(items, LegendItem{Label: className(c, ps.binary),
-			Thumbs: []plot.Thumbnailer{classThumb{ps: ps, slot: slotOf(c, ps.binary)}}})
+		items = append(items, LegendItem{Label: ClassName(c, ps.binary),
+			Thumbs: []plot.Thumbnailer{classThumb{ps: ps, slot: SlotOf(c, ps.binary)}}})
 	}
 	return items
 }
@@ -109,8 +109,8 @@ func (ps *ClassPoints) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 func (ps *ClassPoints) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold bool) {
-	path := markerPath(slot, at, r)
-	c.SetColor(classColor(slot))
+	path := MarkerPath(slot, at, r)
+	c.SetColor(ClassColor(slot))
 	c.Fill(path)
 	sty := ps.Edge
 	if bold {
@@ -138,17 +138,17 @@ type boldThumb struct{ ps *ClassPoints }
 
 func (t boldThumb) Thumbnail(c *draw.Canvas) {
 	r := min(t.ps.Radius, (c.Max.Y-c.Min.Y)/2)
-	path := markerPath(0, c.Center(), r)
+	path := MarkerPath(0, c.Center(), r)
 	c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
 	c.Fill(path)
 	c.SetLineStyle(t.ps.BoldEdge)
 	c.Stroke(path)
 }
 
-// markerPath returns the outline of the marker of palette slot k centred
+// MarkerPath returns the outline of the marker of palette slot k centred
 // at `at`: circle, square, triangle, diamond, then other polygons, each
 // sized to about the area of a circle of radius r.
-func markerPath(k int, at vg.Point, r vg.Length) vg.Path {
+func MarkerPath(k int, at vg.Point, r vg.Length) vg.Path {
 	var p vg.Path
 	if k%10 == 0 {
 		p.Move(vg.Point{X: at.X + r, Y: at.Y})

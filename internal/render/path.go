@@ -46,7 +46,7 @@ func NewPath(xy [][2]float64) (*Path, error) {
 		return nil, fmt.Errorf("%w: a path needs at least its start", ErrNoData)
 	}
 	for i, q := range xy {
-		if err := finite(q[0], q[1]); err != nil {
+		if err := Finite(q[0], q[1]); err != nil {
 			return nil, fmt.Errorf("iterate %d: %w", i, err)
 		}
 	}
@@ -68,7 +68,7 @@ func (pa *Path) Plot(c draw.Canvas, p *plot.Plot) {
 	pa = pa.styled()
 	trX, trY := p.Transforms(&c)
 	at := func(i int) vg.Point { return vg.Point{X: trX(pa.XY[i][0]), Y: trY(pa.XY[i][1])} }
-	idx := sampleIndices(len(pa.XY), maxPathPoints)
+	idx := SampleIndices(len(pa.XY), maxPathPoints)
 	pts := make([]vg.Point, len(idx))
 	for j, i := range idx {
 		pts[j] = at(i)
@@ -77,7 +77,7 @@ func (pa *Path) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLines(pa.LineStyle, c.ClipLinesXY(pts)...)
 	}
 	if pa.Dot > 0 {
-		for _, i := range sampleIndices(len(pa.XY), maxPathDots) {
+		for _, i := range SampleIndices(len(pa.XY), maxPathDots) {
 			if q := at(i); c.Contains(q) {
 				c.DrawGlyphNoClip(draw.GlyphStyle{Color: pa.Color, Radius: pa.Dot, Shape: draw.CircleGlyph{}}, q)
 			}
@@ -100,15 +100,15 @@ func (pa *Path) styled() *Path {
 		return pa
 	}
 	q := *pa
-	q.Color = black
+	q.Color = Black
 	return &q
 }
 
 // start is an open circle: white inside, in the path's colour.
 func (pa *Path) start(c *draw.Canvas, at vg.Point) {
-	c.DrawGlyphNoClip(draw.GlyphStyle{Color: white, Radius: pa.Radius, Shape: draw.CircleGlyph{}}, at)
+	c.DrawGlyphNoClip(draw.GlyphStyle{Color: White, Radius: pa.Radius, Shape: draw.CircleGlyph{}}, at)
 	c.SetLineStyle(draw.LineStyle{Color: pa.Color, Width: max(pa.Width, vg.Points(1))})
-	c.Stroke(circle(at, pa.Radius))
+	c.Stroke(Circle(at, pa.Radius))
 }
 
 // current is a filled dot with a white edge inside a ring twice its size.
@@ -118,14 +118,15 @@ func (pa *Path) current(c *draw.Canvas, at vg.Point) {
 		mark = pa.Color
 	}
 	c.SetColor(mark)
-	c.Fill(circle(at, pa.Radius))
-	c.SetLineStyle(draw.LineStyle{Color: white, Width: pa.Radius / 4})
-	c.Stroke(circle(at, pa.Radius))
+	c.Fill(Circle(at, pa.Radius))
+	c.SetLineStyle(draw.LineStyle{Color: White, Width: pa.Radius / 4})
+	c.Stroke(Circle(at, pa.Radius))
 	c.SetLineStyle(draw.LineStyle{Color: pa.Color, Width: max(pa.Width*1.5, vg.Points(1.5))})
-	c.Stroke(circle(at, pa.Radius*2+pa.Width))
+	c.Stroke(Circle(at, pa.Radius*2+pa.Width))
 }
 
-func circle(at vg.Point, r vg.Length) vg.Path {
+// Circle is the closed path of a circle of radius r about at.
+func Circle(at vg.Point, r vg.Length) vg.Path {
 	var p vg.Path
 	p.Move(vg.Point{X: at.X + r, Y: at.Y})
 	p.Arc(at, r, 0, 2*math.Pi)
@@ -166,10 +167,27 @@ func (t pathThumb) Thumbnail(c *draw.Canvas) {
 			mark = q.Color
 		}
 		c.SetColor(mark)
-		c.Fill(circle(c.Center(), q.Radius))
+		c.Fill(Circle(c.Center(), q.Radius))
 		c.SetLineStyle(draw.LineStyle{Color: q.Color, Width: max(q.Width, vg.Points(1))})
-		c.Stroke(circle(c.Center(), q.Radius))
+		c.Stroke(Circle(c.Center(), q.Radius))
 		return
 	}
 	q.start(c, c.Center())
+}
+
+// SampleIndices returns min(n, m) indices spread evenly over 0…n−1,
+// always including both ends.
+func SampleIndices(n, m int) []int {
+	if n <= m {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	idx := make([]int, m)
+	for j := range idx {
+		idx[j] = int(math.Round(float64(j) * float64(n-1) / float64(m-1)))
+	}
+	return idx
 }

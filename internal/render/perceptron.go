@@ -88,7 +88,7 @@ func PerceptronSVGFrame(w io.Writer, sc PerceptronScene, opt Options) (Frame, er
 	if err != nil {
 		return Frame{}, err
 	}
-	return f.frame(), f.writeSVG(w)
+	return f.frame(), f.WriteSVG(w)
 }
 
 // PerceptronPNG writes PerceptronSVGFrame's figure as a PNG of exactly
@@ -98,7 +98,7 @@ func PerceptronPNG(w io.Writer, sc PerceptronScene, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return f.writePNG(w)
+	return f.WritePNG(w)
 }
 
 // checkScene rejects a scene with no points, no perceptrons, or parts of
@@ -145,14 +145,14 @@ func checkScene(sc PerceptronScene) error {
 }
 
 // perceptronFigure builds the data plot and lays it out for opt's size.
-func perceptronFigure(ps PerceptronScene, opt Options) (*figure, error) {
+func perceptronFigure(ps PerceptronScene, opt Options) (*Figure, error) {
 	if err := checkScene(ps); err != nil {
 		return nil, err
 	}
 	if d := len(ps.X[0]); d != 2 {
 		return nil, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", ErrDimension, d)
 	}
-	th := newTheme(opt.size(DefaultSize, DefaultSize))
+	th := NewTheme(opt.Size(DefaultSize, DefaultSize))
 	sc := newScene(ps, th)
 	// The scene is built at the theme's scale already, so the figure must
 	// not scale it again.

@@ -23,11 +23,10 @@ var (
 
 // renderCase is one golden figure: a data set, parameters and a step.
 type renderCase struct {
-	name    string
-	set     dataset.Spec
-	params  func(*perceptron.Params)
-	k       int
-	history bool
+	name   string
+	set    dataset.Spec
+	params func(*perceptron.Params)
+	k      int
 }
 
 func (c renderCase) String() string { return c.name }
@@ -50,18 +49,12 @@ func (c renderCase) trajectory(t testing.TB) (*perceptron.Problem, []perceptron.
 	return pr, states
 }
 
-// svg draws the case's last state, or with history its history chart.
+// svg draws the case's last state.
 func (c renderCase) svg(t testing.TB) []byte {
 	t.Helper()
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
-	var err error
-	if c.history {
-		err = HistorySVG(&b, perceptronHistory(pr, states), Options{})
-	} else {
-		_, err = PerceptronSVGFrame(&b, sceneOf(pr, states[len(states)-1]), Options{})
-	}
-	if err != nil {
+	if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[len(states)-1]), Options{}); err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
 	return b.Bytes()
@@ -78,7 +71,6 @@ var cases = []renderCase{
 	{name: "blobs_ova", set: dataset.Spec{Name: "blobs", N: 60, Seed: 1}, k: 33},
 	{name: "blobs_ovo", set: dataset.Spec{Name: "blobs", N: 60, Seed: 1}, k: 9,
 		params: func(p *perceptron.Params) { p.Multiclass = perceptron.OneVsOne }},
-	{name: "history", set: dataset.Spec{Name: "noisy", N: 60, Seed: 1}, k: 150, history: true},
 }
 
 // TestGolden compares every case byte for byte with
@@ -106,9 +98,6 @@ func writeLook(t *testing.T, c renderCase) {
 	}
 	if err := os.WriteFile(filepath.Join(*look, c.name+".svg"), c.svg(t), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	if c.history {
-		return
 	}
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
@@ -339,9 +328,6 @@ func TestOddInputs(t *testing.T) {
 					var b bytes.Buffer
 					if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[k]), opt); err != nil {
 						t.Fatalf("step %d %+v: %v", k, opt, err)
-					}
-					if err := HistorySVG(&b, perceptronHistory(pr, states[:k+1]), opt); err != nil {
-						t.Fatalf("history step %d %+v: %v", k, opt, err)
 					}
 				}
 				if err := PerceptronPNG(io.Discard, sceneOf(pr, states[len(states)-1]), opt); err != nil {

@@ -27,7 +27,7 @@ type Picks struct {
 	// Avoid lists other points, the data, for the names not to cover.
 	Avoid [][2]float64
 
-	th theme
+	th Theme
 }
 
 // NewPicks returns the marks of pts named labels[i] ("x", "z"). labels
@@ -43,11 +43,11 @@ func NewPicks(pts [][2]float64, labels []string) (*Picks, error) {
 	}
 	pk := &Picks{
 		Radius: vg.Points(7.5),
-		Edge:   draw.LineStyle{Color: black, Width: vg.Points(1.75)},
-		th:     theme{scale: 1},
+		Edge:   draw.LineStyle{Color: Black, Width: vg.Points(1.75)},
+		th:     Theme{scale: 1},
 	}
 	for i, p := range pts {
-		if err := finite(p[0], p[1]); err != nil {
+		if err := Finite(p[0], p[1]); err != nil {
 			return nil, fmt.Errorf("pick %d: %w", i, err)
 		}
 		pk.pts = append(pk.pts, vec{p[0], p[1]})
@@ -65,7 +65,7 @@ func (pk *Picks) Plot(c draw.Canvas, p *plot.Plot) {
 	var obs []obstacle
 	for _, q := range pk.Avoid {
 		if pt := at(vec{q[0], q[1]}); c.Contains(pt) {
-			obs = append(obs, obstacle{pt, pk.th.pt(5)})
+			obs = append(obs, obstacle{pt, pk.th.Pt(5)})
 		}
 	}
 	var labels []noteLabel
@@ -77,7 +77,7 @@ func (pk *Picks) Plot(c draw.Canvas, p *plot.Plot) {
 		pk.mark(&c, pt, pk.Radius)
 		obs = append(obs, obstacle{pt, pk.Radius * 1.3})
 		if pk.labels != nil && pk.labels[i] != "" {
-			labels = append(labels, noteLabel{at: q, text: pk.labels[i], col: black, bold: true,
+			labels = append(labels, noteLabel{at: q, text: pk.labels[i], col: Black, bold: true,
 				gap: 1.3 * float64(pk.Radius) / pk.th.scale})
 		}
 	}
@@ -86,7 +86,7 @@ func (pk *Picks) Plot(c draw.Canvas, p *plot.Plot) {
 
 // mark draws one diamond of radius r (its area about a disc's of r) at pt.
 func (pk *Picks) mark(c *draw.Canvas, pt vg.Point, r vg.Length) {
-	path := markerPath(3, pt, r)
+	path := MarkerPath(3, pt, r)
 	c.SetColor(yellow)
 	c.Fill(path)
 	c.SetLineStyle(pk.Edge)

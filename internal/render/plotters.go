@@ -27,7 +27,7 @@ type Region struct {
 // with fill.
 func NewRegion(fill color.Color, planes ...HalfPlane) (*Region, error) {
 	for _, h := range planes {
-		if err := finite(h.A[0], h.A[1], h.B); err != nil {
+		if err := Finite(h.A[0], h.A[1], h.B); err != nil {
 			return nil, err
 		}
 	}
@@ -73,7 +73,7 @@ func NewBoundary(w []float64, b float64) (*Boundary, error) {
 	if len(w) != 2 {
 		return nil, fmt.Errorf("render: boundary needs a 2-D w, got %d-D", len(w))
 	}
-	if err := finite(w[0], w[1], b); err != nil {
+	if err := Finite(w[0], w[1], b); err != nil {
 		return nil, err
 	}
 	return &Boundary{W: [2]float64{w[0], w[1]}, B: b, LineStyle: DefaultBoundaryStyle}, nil
@@ -116,7 +116,7 @@ func NewMarginBand(w []float64, b, gamma float64) (*MarginBand, error) {
 	if len(w) != 2 {
 		return nil, fmt.Errorf("render: margin band needs a 2-D w, got %d-D", len(w))
 	}
-	if err := finite(w[0], w[1], b, gamma); err != nil {
+	if err := Finite(w[0], w[1], b, gamma); err != nil {
 		return nil, err
 	}
 	sty := draw.LineStyle{Color: color.Black, Width: vg.Points(1.25), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}

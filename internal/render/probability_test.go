@@ -21,8 +21,8 @@ func TestProbabilityFill(t *testing.T) {
 		p    float64
 		want color.RGBA
 	}{
-		{0.5, white},
-		{math.NaN(), white},
+		{0.5, White},
+		{math.NaN(), White},
 		{1, color.RGBA{166, 206, 228, 255}},    // 255 − 0.35·(255, 141, 77)
 		{2, color.RGBA{166, 206, 228, 255}},    // clamped
 		{0, color.RGBA{240, 199, 166, 255}},    // 255 − 0.35·(42, 161, 255)
@@ -108,8 +108,8 @@ func slanted(n int, gap vg.Length) []levelLine {
 // cover another line.
 func TestPlaceLabels(t *testing.T) {
 	area := vg.Rectangle{Max: vg.Point{X: 400, Y: 300}}
-	th := theme{scale: 1}
-	sty := th.text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
+	th := Theme{scale: 1}
+	sty := th.Text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
 	for _, tt := range []struct {
 		gap      vg.Length
 		min, max int

@@ -23,17 +23,18 @@ type Ramp struct {
 
 // Color returns the colour of v; NaN is white. A ramp with Hi ≤ Mid (or
 // Lo ≥ Mid) is white on that side; Strength outside (0, 1] is clamped.
-func (r Ramp) Color(v float64) color.Color { return r.rgba(v) }
+func (r Ramp) Color(v float64) color.Color { return r.RGBA(v) }
 
-func (r Ramp) rgba(v float64) color.RGBA {
+// RGBA is the ramp's colour at v, as Color returns it.
+func (r Ramp) RGBA(v float64) color.RGBA {
 	s := math.Max(0, math.Min(r.Strength, 1))
 	switch {
 	case v > r.Mid && r.Hi > r.Mid:
-		return tint(blue, s*math.Min(1, (v-r.Mid)/(r.Hi-r.Mid)))
+		return Tint(blue, s*math.Min(1, (v-r.Mid)/(r.Hi-r.Mid)))
 	case v < r.Mid && r.Lo < r.Mid:
-		return tint(vermillion, s*math.Min(1, (r.Mid-v)/(r.Mid-r.Lo)))
+		return Tint(Vermillion, s*math.Min(1, (r.Mid-v)/(r.Mid-r.Lo)))
 	}
-	return white
+	return White
 }
 
 // SignTint is a Field fill for a classifier's decision function: the
@@ -42,9 +43,9 @@ func (r Ramp) rgba(v float64) color.RGBA {
 // the level f = 0 on top for a crisp boundary.
 func SignTint(v float64) color.Color {
 	if v > 0 {
-		return regionTint(0)
+		return RegionTint(0)
 	}
-	return regionTint(1)
+	return RegionTint(1)
 }
 
 // ClassTint returns a Field fill for a multiclass prediction f(x) = the
@@ -57,5 +58,5 @@ func ClassTint(v float64) color.Color {
 	if !(k >= 0 && k <= 1e6) { // also NaN
 		return nil
 	}
-	return regionTint(int(k))
+	return RegionTint(int(k))
 }

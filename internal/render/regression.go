@@ -36,7 +36,7 @@ var obsInk = color.RGBA{0x22, 0x22, 0x22, 0xFF}
 // ErrNotFinite for a NaN or infinite coordinate.
 func NewObservations(xy [][2]float64) (*Observations, error) {
 	for i, q := range xy {
-		if err := finite(q[0], q[1]); err != nil {
+		if err := Finite(q[0], q[1]); err != nil {
 			return nil, fmt.Errorf("observation %d: %w", i, err)
 		}
 	}
@@ -51,7 +51,7 @@ func (o *Observations) s() float64 {
 }
 
 // radius is the marker radius for this many points, as ClassPoints has it.
-func (o *Observations) radius() vg.Length { return vg.Points(markerRadius(len(o.XY)) * o.s()) }
+func (o *Observations) radius() vg.Length { return vg.Points(MarkerRadius(len(o.XY)) * o.s()) }
 
 // ringRadius is the radius of a marked point's ring.
 func (o *Observations) ringRadius() vg.Length { return o.radius()*1.9 + vg.Points(2*o.s()) }
@@ -83,23 +83,23 @@ func (o *Observations) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (o *Observations) disc(c *draw.Canvas, at vg.Point, r vg.Length) {
 	c.SetColor(obsInk)
-	c.Fill(circle(at, r))
-	c.SetLineStyle(draw.LineStyle{Color: white, Width: vg.Points(0.75 * o.s())})
-	c.Stroke(circle(at, r))
+	c.Fill(Circle(at, r))
+	c.SetLineStyle(draw.LineStyle{Color: White, Width: vg.Points(0.75 * o.s())})
+	c.Stroke(Circle(at, r))
 }
 
 // ring is a held-out point: white inside, so a line under it does not
 // run through it, with a dark edge a little inside the disc's outline.
 func (o *Observations) ring(c *draw.Canvas, at vg.Point, r vg.Length) {
 	w := vg.Points(1.75 * o.s())
-	c.SetColor(white)
-	c.Fill(circle(at, r))
+	c.SetColor(White)
+	c.Fill(Circle(at, r))
 	c.SetLineStyle(draw.LineStyle{Color: obsInk, Width: w})
-	c.Stroke(circle(at, r-w/2))
+	c.Stroke(Circle(at, r-w/2))
 }
 
 func (o *Observations) markStyle() draw.LineStyle {
-	return draw.LineStyle{Color: black, Width: vg.Points(2.25 * o.s())}
+	return draw.LineStyle{Color: Black, Width: vg.Points(2.25 * o.s())}
 }
 
 // Thumb returns a legend swatch for the points: a disc ("training"), or a
@@ -162,7 +162,7 @@ func NewResiduals(xy [][2]float64, f func(float64) float64) (*Residuals, error) 
 		return nil, errors.New("render: residuals need the fitted function y = f(x); got nil")
 	}
 	for i, q := range xy {
-		if err := finite(q[0], q[1]); err != nil {
+		if err := Finite(q[0], q[1]); err != nil {
 			return nil, fmt.Errorf("residual %d: %w", i, err)
 		}
 	}
@@ -234,13 +234,13 @@ func NewTube(f func(float64) float64, eps float64) (*Tube, error) {
 	if f == nil {
 		return nil, errors.New("render: a tube needs the fitted function y = f(x); got nil")
 	}
-	if err := finite(eps); err != nil {
+	if err := Finite(eps); err != nil {
 		return nil, fmt.Errorf("tube half-height ε: %w", err)
 	}
 	if eps < 0 {
 		return nil, fmt.Errorf("%w: tube half-height ε = %v; want ε ≥ 0", ErrShape, eps)
 	}
-	return &Tube{F: f, Eps: eps, Color: tint(blue, 0.16)}, nil
+	return &Tube{F: f, Eps: eps, Color: Tint(blue, 0.16)}, nil
 }
 
 // Plot implements plot.Plotter: one polygon per continuous run of F,
@@ -275,7 +275,7 @@ func (t *Tube) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (t *Tube) fill() color.Color {
 	if t.Color == nil {
-		return tint(blue, 0.16)
+		return Tint(blue, 0.16)
 	}
 	return t.Color
 }

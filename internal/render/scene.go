@@ -13,7 +13,7 @@ import (
 // drawing order (back to front) and legend items in reading order.
 type scene struct {
 	ps     PerceptronScene
-	th     theme
+	th     Theme
 	binary bool
 
 	regions, lines, marks, arrows []plot.Plotter
@@ -38,13 +38,13 @@ func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
 // slot is the palette slot of class c: +1 blue, −1 vermillion, and class
 // k of a multiclass problem slot k, so a class keeps its colour across
 // data sets.
-func (sc *scene) slot(c int) int { return slotOf(c, sc.binary) }
+func (sc *scene) slot(c int) int { return SlotOf(c, sc.binary) }
 
 func (sc *scene) updated(k int) bool {
 	return sc.ps.Event.I >= 0 && sc.ps.Tasks[k].Updated
 }
 
-func newScene(ps PerceptronScene, th theme) *scene {
+func newScene(ps PerceptronScene, th Theme) *scene {
 	sc := &scene{ps: ps, th: th, binary: ps.Binary}
 	sc.addPoints()
 	if sc.binary {
@@ -56,9 +56,9 @@ func newScene(ps PerceptronScene, th theme) *scene {
 	return sc
 }
 
-// markerRadius shrinks markers as the data grow, from 6 pt for the four
+// MarkerRadius shrinks markers as the data grow, from 6 pt for the four
 // points of a truth table to 3.5 pt for a few hundred.
-func markerRadius(n int) float64 {
+func MarkerRadius(n int) float64 {
 	return math.Max(3.5, math.Min(6, 6.3-0.0125*float64(n)))
 }
 
@@ -66,9 +66,9 @@ func (sc *scene) addPoints() {
 	n := len(sc.ps.X)
 	ps := &ClassPoints{
 		xy: make([]vec, n), slot: make([]int, n), bold: make([]bool, n),
-		Radius:   sc.th.pt(markerRadius(n)),
-		Edge:     draw.LineStyle{Color: white, Width: sc.th.pt(0.75)},
-		BoldEdge: draw.LineStyle{Color: black, Width: sc.th.pt(2)},
+		Radius:   sc.th.Pt(MarkerRadius(n)),
+		Edge:     draw.LineStyle{Color: White, Width: sc.th.Pt(0.75)},
+		BoldEdge: draw.LineStyle{Color: Black, Width: sc.th.Pt(2)},
 	}
 	for i, x := range sc.ps.X {
 		ps.xy[i] = vec2(x)
@@ -88,7 +88,7 @@ func (sc *scene) addPoints() {
 		if !sc.hasClass(c) {
 			continue
 		}
-		sc.item(className(c, sc.binary), true, classThumb{ps: ps, slot: sc.slot(c)})
+		sc.item(ClassName(c, sc.binary), true, classThumb{ps: ps, slot: sc.slot(c)})
 	}
 }
 
@@ -108,7 +108,7 @@ func hasClass(classes []int, c int) bool {
 func (sc *scene) addMarks() {
 	sc.marks = append(sc.marks, sc.pts)
 	ev := sc.ps.Event
-	rg := &ring{radius: sc.pts.Radius*2 + sc.th.pt(2), LineStyle: draw.LineStyle{Color: black, Width: sc.th.pt(2.25)}}
+	rg := &ring{radius: sc.pts.Radius*2 + sc.th.Pt(2), LineStyle: draw.LineStyle{Color: Black, Width: sc.th.Pt(2.25)}}
 	if ev.I >= 0 {
 		rg.at = vec2(sc.ps.X[ev.I])
 		sc.marks = append(sc.marks, rg)
@@ -122,7 +122,7 @@ func (sc *scene) line(w []float64, b float64, sty draw.LineStyle) *Boundary {
 }
 
 func (sc *scene) dashed(c color.Color, width float64, on, off float64) draw.LineStyle {
-	return draw.LineStyle{Color: c, Width: sc.th.pt(width), Dashes: []vg.Length{sc.th.pt(on), sc.th.pt(off)}}
+	return draw.LineStyle{Color: c, Width: sc.th.Pt(width), Dashes: []vg.Length{sc.th.Pt(on), sc.th.Pt(off)}}
 }
 
 // addBinary draws sgn(w·x + b): the two half-planes, the boundary, the
@@ -137,10 +137,10 @@ func (sc *scene) addBinary() {
 	// −1 everywhere, then +1 where w·x + b > 0 (sgn(0) = −1): one polygon
 	// over a full background leaves no seam between the two.
 	sc.regions = append(sc.regions,
-		&Region{Color: regionTint(1)},
-		&Region{Planes: []HalfPlane{{A: [2]float64{w[0], w[1]}, B: b, Strict: true}}, Color: regionTint(0)})
+		&Region{Color: RegionTint(1)},
+		&Region{Planes: []HalfPlane{{A: [2]float64{w[0], w[1]}, B: b, Strict: true}}, Color: RegionTint(0)})
 
-	bd := sc.line(w, b, draw.LineStyle{Color: black, Width: th.pt(2.25)})
+	bd := sc.line(w, b, draw.LineStyle{Color: Black, Width: th.Pt(2.25)})
 	label := "w·x + b = 0"
 	if ps.Average {
 		label = "averaged w·x + b = 0"
@@ -150,17 +150,17 @@ func (sc *scene) addBinary() {
 	before, upd := line{}, sc.updated(0)
 	if upd {
 		before = line{t.BeforeW, t.BeforeB}
-		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(grey, 1.5, 5, 4)))
+		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(Grey, 1.5, 5, 4)))
 	}
 	if ps.Margin > 0 {
 		band := &MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: ps.Margin,
-			LineStyle: sc.dashed(black, 1.25, 6, 4)}
+			LineStyle: sc.dashed(Black, 1.25, 6, 4)}
 		sc.lines = append(sc.lines, band)
 		sc.item("w·x + b = ±γ, γ = "+coord(ps.Margin),
 			sc.visible(cur.W, cur.B-ps.Margin) || sc.visible(cur.W, cur.B+ps.Margin), band)
 	}
 	if ps.Average {
-		cl := sc.line(cur.W, cur.B, sc.dashed(black, 1.25, 2, 2.5))
+		cl := sc.line(cur.W, cur.B, sc.dashed(Black, 1.25, 2, 2.5))
 		sc.lines = append(sc.lines, cl)
 		sc.item("current w (not averaged)", sc.visible(cur.W, cur.B), cl)
 	}
@@ -181,7 +181,7 @@ func (sc *scene) addArrows(cur, before line, upd bool) {
 	}
 	hasOld := !wOld.isZero()
 	fit, ok := fitArrows(wNew, cur.B, wOld, hasOld, sc.view())
-	newArrow := sc.newArrow(black, 2.25, "w")
+	newArrow := sc.newArrow(Black, 2.25, "w")
 	// The averaged classifier's boundary is the bold line; the arrow is
 	// the current w, and the legend says so.
 	wLabel, room := "w", "w (scaled)"
@@ -191,10 +191,10 @@ func (sc *scene) addArrows(cur, before line, upd bool) {
 	if ok && fit.scale != 1 {
 		wLabel += " (scaled)"
 	}
-	oldArrow := sc.newArrow(grey, 1.75, "")
+	oldArrow := sc.newArrow(Grey, 1.75, "")
 	delta := sc.newArrow(purple, 2.25, "η·y·x")
 	delta.LabelBeside = true
-	delta.LabelStyle.Color = darker(purple)
+	delta.LabelStyle.Color = Darker(purple)
 	if ok {
 		newTip := fit.base.add(wNew.scale(fit.scale))
 		newArrow.From, newArrow.To = pair(fit.base), pair(newTip)
@@ -214,7 +214,7 @@ func (sc *scene) addArrows(cur, before line, upd bool) {
 	// Reserve room for the longer label, so the legend band, and with it
 	// the data area, is the same at every step.
 	sc.legend[len(sc.legend)-1].Room = room
-	prev := sc.dashed(grey, 1.5, 5, 4)
+	prev := sc.dashed(Grey, 1.5, 5, 4)
 	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
 	sc.item("η·y·x", ok && hasOld, delta)
 }
@@ -222,8 +222,8 @@ func (sc *scene) addArrows(cur, before line, upd bool) {
 func (sc *scene) newArrow(c color.Color, width float64, label string) *Arrow {
 	a, _ := NewArrow([2]float64{}, [2]float64{}, label)
 	a.Color = c
-	a.Width = sc.th.pt(width)
-	a.Head = sc.th.pt(11)
+	a.Width = sc.th.Pt(width)
+	a.Head = sc.th.Pt(11)
 	a.LabelStyle.Font = sc.th.font(15, true)
 	return a
 }
@@ -273,19 +273,19 @@ func (sc *scene) addMulticlass() {
 				})
 			}
 		}
-		sc.regions = append(sc.regions, &Region{Planes: planes, Color: regionTint(sc.slot(c))})
+		sc.regions = append(sc.regions, &Region{Planes: planes, Color: RegionTint(sc.slot(c))})
 	}
 	var anyUpd, anyLine bool
 	for k, t := range ps.Tasks {
 		if sc.updated(k) {
-			sc.lines = append(sc.lines, sc.line(t.BeforeW, t.BeforeB, sc.dashed(grey, 1.5, 5, 4)))
+			sc.lines = append(sc.lines, sc.line(t.BeforeW, t.BeforeB, sc.dashed(Grey, 1.5, 5, 4)))
 			anyUpd = anyUpd || sc.visible(t.BeforeW, t.BeforeB)
 		}
 	}
 	var first *Boundary
 	for _, t := range ps.Tasks {
 		w, b := t.W, t.B
-		bd := sc.line(w, b, draw.LineStyle{Color: classColor(sc.slot(t.Pos)), Width: sc.th.pt(1.5)})
+		bd := sc.line(w, b, draw.LineStyle{Color: ClassColor(sc.slot(t.Pos)), Width: sc.th.Pt(1.5)})
 		if first == nil {
 			first = bd
 		}
@@ -293,7 +293,7 @@ func (sc *scene) addMulticlass() {
 		sc.lines = append(sc.lines, bd)
 	}
 	sc.item("perceptron boundaries", anyLine, first)
-	prev := sc.dashed(grey, 1.5, 5, 4)
+	prev := sc.dashed(Grey, 1.5, 5, 4)
 	sc.item("previous boundaries", anyUpd, (*lineThumb)(&prev))
 }
 

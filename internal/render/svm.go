@@ -186,7 +186,7 @@ func (sc SVMScene) check() error {
 	case sc.Size != nil && len(sc.Size) != n:
 		return fmt.Errorf("%w: %d points, %d sizes", ErrShape, n, len(sc.Size))
 	}
-	if err := finite(sc.Size...); err != nil {
+	if err := Finite(sc.Size...); err != nil {
 		return fmt.Errorf("size: %w", err)
 	}
 	for i, v := range sc.Size {
@@ -198,7 +198,7 @@ func (sc SVMScene) check() error {
 		if len(x) != 2 {
 			return fmt.Errorf("%w: point %d has %d coordinates; the figure draws d = 2", ErrDimension, i, len(x))
 		}
-		if err := finite(x[0], x[1]); err != nil {
+		if err := Finite(x[0], x[1]); err != nil {
 			return fmt.Errorf("point %d: %w", i, err)
 		}
 		if sc.Y[i] != 1 && sc.Y[i] != -1 {
@@ -208,10 +208,10 @@ func (sc SVMScene) check() error {
 			return fmt.Errorf("%w: point %d has kind %q", ErrShape, i, sc.Kind[i])
 		}
 	}
-	if err := finite(sc.Alpha...); err != nil {
+	if err := Finite(sc.Alpha...); err != nil {
 		return fmt.Errorf("α: %w", err)
 	}
-	if err := finite(sc.Hull...); err != nil {
+	if err := Finite(sc.Hull...); err != nil {
 		return fmt.Errorf("λ: %w", err)
 	}
 	if err := checkLine("w", sc.W, sc.B, sc.W == nil); err != nil {
@@ -236,7 +236,7 @@ func checkLine(name string, w []float64, b float64, optional bool) error {
 	if len(w) != 2 && !(optional && w == nil) {
 		return fmt.Errorf("%w: %s has %d weights, want 2", ErrShape, name, len(w))
 	}
-	if err := finite(append(slices.Clone(w), b)...); err != nil {
+	if err := Finite(append(slices.Clone(w), b)...); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
@@ -269,7 +269,7 @@ type svmDraw struct {
 // the figure of a checked scene.
 func newSVMDraw(sc SVMScene) *svmDraw {
 	n := len(sc.X)
-	s := &svmDraw{sc: sc, view: DataView(sc.X), f: make([]float64, n), kind: make([]int, n), ptR: markerRadius(n)}
+	s := &svmDraw{sc: sc, view: DataView(sc.X), f: make([]float64, n), kind: make([]int, n), ptR: MarkerRadius(n)}
 	if sc.W != nil {
 		s.w = vec2(sc.W)
 	}
@@ -293,7 +293,7 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 		s.count[s.kind[i]]++
 	}
 	s.grow = growth(sc.Size)
-	th := theme{scale: 1}
+	th := Theme{scale: 1}
 	s.under = &svmUnder{th: th}
 	s.over = &svmOver{th: th, ptR: s.ptR}
 	for i, x := range sc.X {
@@ -381,7 +381,7 @@ func (s *svmDraw) item(label string, shown bool, thumbs ...plot.Thumbnailer) *Le
 
 // thumb is the legend swatch what, sized like the figure's marks.
 func (s *svmDraw) thumb(what int) *svmThumb {
-	return &svmThumb{what: what, r: s.ringR(), pr: s.ptR, th: theme{scale: 1}}
+	return &svmThumb{what: what, r: s.ringR(), pr: s.ptR, th: Theme{scale: 1}}
 }
 
 // dashed is a dashed line style; width and dashes in pt.

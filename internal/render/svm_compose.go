@@ -25,9 +25,9 @@ func (s *svmDraw) compose() {
 	if sc.Decision != nil {
 		fName = "f(x)"
 	}
-	bd := &Boundary{W: pair(s.w), B: sc.B, LineStyle: draw.LineStyle{Color: black, Width: vg.Points(2.25)}}
+	bd := &Boundary{W: pair(s.w), B: sc.B, LineStyle: draw.LineStyle{Color: Black, Width: vg.Points(2.25)}}
 	hp := &Boundary{W: pair(s.w), B: sc.B, Level: 1, LineStyle: s.dashed(blue, 1.5, 6, 4)}
-	hm := &Boundary{W: pair(s.w), B: sc.B, Level: -1, LineStyle: s.dashed(vermillion, 1.5, 6, 4)}
+	hm := &Boundary{W: pair(s.w), B: sc.B, Level: -1, LineStyle: s.dashed(Vermillion, 1.5, 6, 4)}
 	switch {
 	case kernel:
 		lv := MarginLevels()
@@ -36,15 +36,15 @@ func (s *svmDraw) compose() {
 	case s.linear:
 		w, b := pair(s.w), sc.B
 		s.layers = append(s.layers,
-			&Region{Color: regionTint(1)},
-			&Region{Planes: []HalfPlane{{A: w, B: b, Strict: true}}, Color: regionTint(0)},
+			&Region{Color: RegionTint(1)},
+			&Region{Planes: []HalfPlane{{A: w, B: b, Strict: true}}, Color: RegionTint(0)},
 			&Region{Planes: []HalfPlane{{A: w, B: b, Strict: true}, {A: [2]float64{-w[0], -w[1]}, B: 1 - b}}, Color: bandTint(0)},
 			&Region{Planes: []HalfPlane{{A: [2]float64{-w[0], -w[1]}, B: -b}, {A: w, B: b + 1}}, Color: bandTint(1)})
 	case sc.W != nil && sc.B != 0: // w = 0: f is the constant b
-		s.layers = append(s.layers, &Region{Color: regionTint(slotOf(sign(sc.B), true))})
+		s.layers = append(s.layers, &Region{Color: RegionTint(SlotOf(sign(sc.B), true))})
 	}
 	if sc.Overlay != nil {
-		ol := &Boundary{W: [2]float64{sc.Overlay.W[0], sc.Overlay.W[1]}, B: sc.Overlay.B, LineStyle: s.dashed(grey, 1.75, 5, 4)}
+		ol := &Boundary{W: [2]float64{sc.Overlay.W[0], sc.Overlay.W[1]}, B: sc.Overlay.B, LineStyle: s.dashed(Grey, 1.75, 5, 4)}
 		s.layers = append(s.layers, ol)
 		defer s.item(sc.Overlay.Label, s.visible(ol.W, ol.B, 0), ol) // listed last
 	}
@@ -95,20 +95,20 @@ func (s *svmDraw) visible(w [2]float64, b, level float64) bool {
 }
 
 // bandTint is the deeper tint of palette slot k inside the margin band.
-func bandTint(k int) color.RGBA { return tint(classColor(k), 0.36) }
+func bandTint(k int) color.RGBA { return Tint(ClassColor(k), 0.36) }
 
 // bandFill is a kernel SVM's Field fill: the region tints of the two
 // classes, deeper inside the band |f| ≤ 1 (sgn(0) = −1).
 func bandFill(v float64) color.Color {
 	switch {
 	case v > 1:
-		return regionTint(0)
+		return RegionTint(0)
 	case v > 0:
 		return bandTint(0)
 	case v >= -1:
 		return bandTint(1)
 	}
-	return regionTint(1)
+	return RegionTint(1)
 }
 
 // addArrows adds w, from its boundary as the perceptron draws it, and the
@@ -117,7 +117,7 @@ func (s *svmDraw) addArrows() {
 	fit, ok := fitArrows(s.w, s.sc.B, vec{}, false, s.view)
 	a, _ := NewArrow([2]float64{}, [2]float64{}, "w")
 	a.Width, a.Head = vg.Points(2.25), vg.Points(11)
-	a.LabelStyle.Font = theme{scale: 1}.font(15, true)
+	a.LabelStyle.Font = Theme{scale: 1}.font(15, true)
 	label := "w"
 	if ok {
 		a.From, a.To = pair(fit.base), pair(fit.base.add(s.w.scale(fit.scale)))
@@ -170,7 +170,7 @@ func (s *svmDraw) addSVs() {
 			continue
 		}
 		l := noteLabel{at: at, text: strings.Join(lines, "\n"), bold: inPair,
-			col: darker(classColor(slotOf(sc.Y[i], true))), gap: s.ringAt(i) + 1.5}
+			col: Darker(ClassColor(SlotOf(sc.Y[i], true))), gap: s.ringAt(i) + 1.5}
 		if inPair {
 			pairLabels = append(pairLabels, l)
 		} else {
@@ -247,14 +247,14 @@ func (s *svmDraw) addHull() {
 		if !(l > 0) {
 			continue
 		}
-		k := slotOf(sc.Y[i], true)
+		k := SlotOf(sc.Y[i], true)
 		x := vec2(sc.X[i])
 		sum[k] += l
 		mean[k] = mean[k].add(x.scale(l))
 		pts[k] = append(pts[k], x)
 		s.over.lambda = append(s.over.lambda, disc{x, s.ringAt(i)})
 		if count <= maxAlphaLabels {
-			s.over.labels = append(s.over.labels, noteLabel{at: x, text: "λ=" + sig(l, 2), col: darker(green), gap: s.ringAt(i) + 2.5})
+			s.over.labels = append(s.over.labels, noteLabel{at: x, text: "λ=" + sig(l, 2), col: Darker(green), gap: s.ringAt(i) + 2.5})
 		}
 	}
 	for k := range pts {

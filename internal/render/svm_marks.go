@@ -12,7 +12,7 @@ import (
 // svmUnder draws what lies under the points: the certificate's hulls,
 // the slack segments and the SMO pair's discs.
 type svmUnder struct {
-	th    theme
+	th    Theme
 	halos []disc // the pair's points and their rings' radii
 	hulls []hullPoly
 	slack [][2]vec
@@ -39,7 +39,7 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 		if len(line) > 2 {
 			line = append(line, line[0])
 		}
-		c.StrokeLines(draw.LineStyle{Color: darker(classColor(h.slot)), Width: u.th.pt(2)}, c.ClipLinesXY(line)...)
+		c.StrokeLines(draw.LineStyle{Color: Darker(ClassColor(h.slot)), Width: u.th.Pt(2)}, c.ClipLinesXY(line)...)
 	}
 	width := 2.25
 	if len(u.slack) > 20 {
@@ -54,11 +54,11 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	if len(path) > 0 {
-		c.SetLineStyle(draw.LineStyle{Color: purple, Width: u.th.pt(width)})
+		c.SetLineStyle(draw.LineStyle{Color: purple, Width: u.th.Pt(width)})
 		c.Stroke(path)
 	}
 	for _, q := range u.halos {
-		drawHalo(&c, u.th, at(q.at), u.th.pt(q.r+5), true)
+		drawHalo(&c, u.th, at(q.at), u.th.Pt(q.r+5), true)
 	}
 }
 
@@ -72,21 +72,21 @@ type disc struct {
 // drawHalo marks a point of the SMO pair: a yellow disc under the points
 // (disc) and a thick black ring over them (!disc), so that the mark shows
 // among a few hundred points.
-func drawHalo(c *draw.Canvas, th theme, at vg.Point, r vg.Length, disc bool) {
-	path := circle(at, r)
+func drawHalo(c *draw.Canvas, th Theme, at vg.Point, r vg.Length, disc bool) {
+	path := Circle(at, r)
 	if disc {
 		c.SetColor(yellow)
 		c.Fill(path)
 		return
 	}
-	c.SetLineStyle(draw.LineStyle{Color: black, Width: th.pt(2.25)})
+	c.SetLineStyle(draw.LineStyle{Color: Black, Width: th.Pt(2.25)})
 	c.Stroke(path)
 }
 
 // strokeCircle strokes a circle of radius r around at.
 func strokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) {
 	c.SetLineStyle(sty)
-	c.Stroke(circle(at, r))
+	c.Stroke(Circle(at, r))
 }
 
 // drawSVRings rings support vectors by kind: on the margin a solid ring,
@@ -96,19 +96,19 @@ func strokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) 
 // marker's radius), so a few hundred points are not all ink. Solid rings
 // are stroked as one path, each dashed ring on its own, so that its
 // dashes start afresh.
-func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, rs []vg.Length, kind int, ptR float64) {
+func drawSVRings(c *draw.Canvas, th Theme, ats []vg.Point, rs []vg.Length, kind int, ptR float64) {
 	if len(ats) == 0 {
 		return
 	}
-	sty := draw.LineStyle{Color: black, Width: th.pt(0.75 + ptR/6)}
+	sty := draw.LineStyle{Color: Black, Width: th.Pt(0.75 + ptR/6)}
 	var path vg.Path
 	switch kind {
 	case kindMargin:
 		for k, at := range ats {
-			path = append(path, circle(at, rs[k])...)
+			path = append(path, Circle(at, rs[k])...)
 		}
 	case kindInside:
-		sty.Dashes = []vg.Length{th.pt(0.6 * ptR), th.pt(0.4 * ptR)}
+		sty.Dashes = []vg.Length{th.Pt(0.6 * ptR), th.Pt(0.4 * ptR)}
 		for k, at := range ats {
 			strokeCircle(c, at, rs[k], sty)
 		}
@@ -116,7 +116,7 @@ func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, rs []vg.Length, kind 
 	case kindWrong:
 		sty.Width *= 0.7
 		for k, at := range ats {
-			path = append(append(path, circle(at, rs[k])...), circle(at, rs[k]+th.pt(0.4*ptR+0.5))...)
+			path = append(append(path, Circle(at, rs[k])...), Circle(at, rs[k]+th.Pt(0.4*ptR+0.5))...)
 		}
 	}
 	c.SetLineStyle(sty)
@@ -127,7 +127,7 @@ func drawSVRings(c *draw.Canvas, th theme, ats []vg.Point, rs []vg.Length, kind 
 // marks, w, the band's width and the labels, which it places where they
 // cover the fewest points and each other.
 type svmOver struct {
-	th     theme
+	th     Theme
 	ptR    float64 // the normal marker radius
 	pts    []disc  // the points and their markers' radii
 	halos  []disc  // the pair's points and their rings' radii
@@ -154,7 +154,7 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 	var obs []obstacle
 	for _, q := range o.pts {
 		if pt := at(q.at); c.Contains(pt) {
-			obs = append(obs, obstacle{pt, th.pt(q.r + 1)})
+			obs = append(obs, obstacle{pt, th.Pt(q.r + 1)})
 		}
 	}
 	var rings [4][]vg.Point
@@ -163,8 +163,8 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 		pt := at(r.at)
 		if c.Contains(pt) {
 			rings[r.kind] = append(rings[r.kind], pt)
-			radii[r.kind] = append(radii[r.kind], th.pt(r.r))
-			obs = append(obs, obstacle{pt, th.pt(r.r + 1)})
+			radii[r.kind] = append(radii[r.kind], th.Pt(r.r))
+			obs = append(obs, obstacle{pt, th.Pt(r.r + 1)})
 		}
 	}
 	for k, pts := range rings {
@@ -172,23 +172,23 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	for _, q := range o.halos {
 		pt := at(q.at)
-		drawHalo(&c, th, pt, th.pt(q.r+5), false)
-		obs = append(obs, obstacle{pt, th.pt(q.r + 6)})
+		drawHalo(&c, th, pt, th.Pt(q.r+5), false)
+		obs = append(obs, obstacle{pt, th.Pt(q.r + 6)})
 	}
 	for _, q := range o.lambda {
-		strokeCircle(&c, at(q.at), th.pt(q.r+1.5), draw.LineStyle{Color: green, Width: th.pt(2.5)})
+		strokeCircle(&c, at(q.at), th.Pt(q.r+1.5), draw.LineStyle{Color: green, Width: th.Pt(2.5)})
 	}
 	if o.common != nil {
 		pt := at(*o.common)
-		drawStar(&c, th, pt, th.pt(1.6*o.ptR+1.5))
-		obs = append(obs, obstacle{pt, th.pt(1.6*o.ptR + 2)})
+		drawStar(&c, th, pt, th.Pt(1.6*o.ptR+1.5))
+		obs = append(obs, obstacle{pt, th.Pt(1.6*o.ptR + 2)})
 	}
 	var taken []vg.Rectangle
 	if a := o.arrow; a != nil {
 		a = a.scaled(th.scale).(*Arrow)
 		a.Plot(c, p)
 		from, to := a.ends(&c, p)
-		taken = append(taken, shaftBoxes(from, to, th.pt(3))...)
+		taken = append(taken, shaftBoxes(from, to, th.Pt(3))...)
 		if l, ok := a.labelAt(from, to, 0, false); ok {
 			taken = append(taken, a.LabelStyle.Rectangle(a.Label).Add(l))
 		}
@@ -205,11 +205,11 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 
 // drawStar marks the point where the certificate's hulls meet: a black
 // star outlined in white.
-func drawStar(c *draw.Canvas, th theme, at vg.Point, r vg.Length) {
-	path := markerPath(7, at, r)
-	c.SetColor(black)
+func drawStar(c *draw.Canvas, th Theme, at vg.Point, r vg.Length) {
+	path := MarkerPath(7, at, r)
+	c.SetColor(Black)
 	c.Fill(path)
-	c.SetLineStyle(draw.LineStyle{Color: white, Width: th.pt(1)})
+	c.SetLineStyle(draw.LineStyle{Color: White, Width: th.Pt(1)})
 	c.Stroke(path)
 }
 
@@ -228,20 +228,20 @@ const (
 type svmThumb struct {
 	what  int
 	r, pr float64 // ring and marker radii at the default size
-	th    theme
+	th    Theme
 }
 
 func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 	th, ctr := t.th, c.Center()
 	h := (c.Max.Y - c.Min.Y) / 2
-	r := min(th.pt(t.r), h)
+	r := min(th.Pt(t.r), h)
 	switch t.what {
 	case thumbRing + kindMargin, thumbRing + kindInside, thumbRing + kindWrong:
 		if t.what == thumbRing+kindWrong {
-			r = min(th.pt(t.r), h-th.pt(0.4*t.pr+0.5))
+			r = min(th.Pt(t.r), h-th.Pt(0.4*t.pr+0.5))
 		}
 		c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
-		c.Fill(circle(ctr, r*0.5))
+		c.Fill(Circle(ctr, r*0.5))
 		drawSVRings(c, th, []vg.Point{ctr}, []vg.Length{r}, t.what-thumbRing, t.pr)
 	case thumbHalo:
 		drawHalo(c, th, ctr, h, true)
@@ -250,22 +250,22 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 		l, rt := c.Min.X, c.Max.X
 		c.FillPolygon(bandTint(0), []vg.Point{{X: l, Y: ctr.Y}, {X: rt, Y: ctr.Y}, {X: rt, Y: c.Max.Y}, {X: l, Y: c.Max.Y}})
 		c.FillPolygon(bandTint(1), []vg.Point{{X: l, Y: c.Min.Y}, {X: rt, Y: c.Min.Y}, {X: rt, Y: ctr.Y}, {X: l, Y: ctr.Y}})
-		dash := []vg.Length{th.pt(4), th.pt(3)}
-		c.StrokeLine2(draw.LineStyle{Color: blue, Width: th.pt(1.5), Dashes: dash}, l, c.Max.Y, rt, c.Max.Y)
-		c.StrokeLine2(draw.LineStyle{Color: vermillion, Width: th.pt(1.5), Dashes: dash}, l, c.Min.Y, rt, c.Min.Y)
+		dash := []vg.Length{th.Pt(4), th.Pt(3)}
+		c.StrokeLine2(draw.LineStyle{Color: blue, Width: th.Pt(1.5), Dashes: dash}, l, c.Max.Y, rt, c.Max.Y)
+		c.StrokeLine2(draw.LineStyle{Color: Vermillion, Width: th.Pt(1.5), Dashes: dash}, l, c.Min.Y, rt, c.Min.Y)
 	case thumbDim:
-		head := th.pt(6)
-		c.StrokeLine2(draw.LineStyle{Color: black, Width: th.pt(1.25)}, c.Min.X+head, ctr.Y, c.Max.X-head, ctr.Y)
+		head := th.Pt(6)
+		c.StrokeLine2(draw.LineStyle{Color: Black, Width: th.Pt(1.25)}, c.Min.X+head, ctr.Y, c.Max.X-head, ctr.Y)
 		arrowHead(c, vg.Point{X: c.Min.X, Y: ctr.Y}, vg.Point{X: -1}, head)
 		arrowHead(c, vg.Point{X: c.Max.X, Y: ctr.Y}, vg.Point{X: 1}, head)
 	case thumbSlack:
-		c.StrokeLine2(draw.LineStyle{Color: purple, Width: th.pt(2.25)}, c.Min.X, ctr.Y, c.Max.X, ctr.Y)
+		c.StrokeLine2(draw.LineStyle{Color: purple, Width: th.Pt(2.25)}, c.Min.X, ctr.Y, c.Max.X, ctr.Y)
 	case thumbLambda:
-		c.StrokeLine2(draw.LineStyle{Color: darker(blue), Width: th.pt(2)}, c.Min.X, ctr.Y, ctr.X, ctr.Y)
-		c.StrokeLine2(draw.LineStyle{Color: darker(vermillion), Width: th.pt(2)}, ctr.X, ctr.Y, c.Max.X, ctr.Y)
-		strokeCircle(c, ctr, min(th.pt(t.r+1.5), h-th.pt(1)), draw.LineStyle{Color: green, Width: th.pt(2.5)})
+		c.StrokeLine2(draw.LineStyle{Color: Darker(blue), Width: th.Pt(2)}, c.Min.X, ctr.Y, ctr.X, ctr.Y)
+		c.StrokeLine2(draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(2)}, ctr.X, ctr.Y, c.Max.X, ctr.Y)
+		strokeCircle(c, ctr, min(th.Pt(t.r+1.5), h-th.Pt(1)), draw.LineStyle{Color: green, Width: th.Pt(2.5)})
 	case thumbCommon:
-		drawStar(c, th, ctr, min(th.pt(1.6*t.pr+1.5), h))
+		drawStar(c, th, ctr, min(th.Pt(1.6*t.pr+1.5), h))
 	}
 }
 

@@ -54,7 +54,7 @@ func TestSVMRings(t *testing.T) {
 					got[kindMargin], got[kindInside], got[kindWrong], tt.margin, tt.inside, tt.wrong)
 			}
 			svg := svmSVG(t, tt.scene, Options{})
-			ptR := markerRadius(len(tt.scene.X))
+			ptR := MarkerRadius(len(tt.scene.X))
 			r := strconv.FormatFloat(1.25*ptR+2, 'g', 5, 64)
 			arc := "A" + r + "," + r + " "
 			width := strconv.FormatFloat(0.75+ptR/6, 'g', 5, 64)
@@ -148,7 +148,7 @@ func TestSVMPointSize(t *testing.T) {
 	sc.Size = make([]float64, len(sc.X))
 	sc.Size[0], sc.Size[1], sc.Size[10] = 2, 1, 0.5
 	sized := svmSVG(t, sc, Options{})
-	ptR := markerRadius(len(sc.X))
+	ptR := MarkerRadius(len(sc.X))
 	arc := func(r float64) string {
 		s := strconv.FormatFloat(r, 'g', 5, 64)
 		return "A" + s + "," + s + " "

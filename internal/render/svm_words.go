@@ -125,7 +125,7 @@ func (s *svmDraw) describe() string {
 			wb(sc.W, sc.B), sig(2/s.w.norm(), 3), sig(1/s.w.norm(), 3))
 	case sc.W != nil:
 		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s (a prediction is +1 only where f > 0); there is no boundary.",
-			num(sc.B), className(sign(sc.B), true)[4:])
+			num(sc.B), ClassName(sign(sc.B), true)[4:])
 	}
 	if n := s.svs(); n == 0 && sc.Alpha != nil && sc.Hull == nil && allZero(sc.Alpha) {
 		d.WriteString(" Every αᵢ is 0: no support vectors.")

@@ -35,9 +35,9 @@ const pxToPt = 0.75
 // PNG is allocated whole, 4 bytes a pixel.
 const maxSide = 4000
 
-// size returns the figure size in points, filling in defaults and
+// Size returns the figure size in points, filling in defaults and
 // clamping each side to maxSide.
-func (o Options) size(defW, defH int) (w, h vg.Length) {
+func (o Options) Size(defW, defH int) (w, h vg.Length) {
 	if o.Width <= 0 {
 		o.Width = defW
 	}
@@ -48,12 +48,12 @@ func (o Options) size(defW, defH int) (w, h vg.Length) {
 	return vg.Length(float64(o.Width) * pxToPt), vg.Length(float64(o.Height) * pxToPt)
 }
 
-// theme holds the type sizes and line widths of one figure. Sizes grow
+// Theme holds the type sizes and line widths of one figure. Sizes grow
 // with the figure (scale is 1 at 600 px) so a 2000 px download is not a
 // page of tiny text, but shrink no further than three quarters, so a
 // figure stays legible when projected; only a compact figure (a side under
 // 400 px, a thumbnail) goes down to a little over half.
-type theme struct {
+type Theme struct {
 	scale   float64
 	compact bool
 }
@@ -62,26 +62,28 @@ type theme struct {
 // 400 px.
 const compactBelow = 300
 
-func newTheme(widthPt, heightPt vg.Length) theme {
+// NewTheme is the theme of a figure of the given size in points: its type
+// and strokes scale with the shorter side, compact under 400 px.
+func NewTheme(widthPt, heightPt vg.Length) Theme {
 	side := math.Min(float64(widthPt), float64(heightPt))
 	s := side / (DefaultSize * pxToPt)
 	if side < compactBelow {
-		return theme{scale: math.Max(0.55, s), compact: true}
+		return Theme{scale: math.Max(0.55, s), compact: true}
 	}
-	return theme{scale: math.Max(0.75, math.Min(s, 2))}
+	return Theme{scale: math.Max(0.75, math.Min(s, 2))}
 }
 
-// stripTheme is the theme of a short, wide chart (history, bars): its
-// type scales with the width only, as newTheme's does with the shorter
+// StripTheme is the theme of a short, wide chart (history, bars): its
+// type scales with the width only, as NewTheme's does with the shorter
 // side, so a 600×260 chart has the 600×600 plot's type.
-func stripTheme(widthPt vg.Length) theme {
-	return newTheme(widthPt, widthPt)
+func StripTheme(widthPt vg.Length) Theme {
+	return NewTheme(widthPt, widthPt)
 }
 
-// fitTitle shrinks p's title, down to 55 % of its size, until its widest
+// FitTitle shrinks p's title, down to 55 % of its size, until its widest
 // line fits in width, so a title that states the state stays whole on a
 // narrow figure.
-func fitTitle(p *plot.Plot, width vg.Length) {
+func FitTitle(p *plot.Plot, width vg.Length) {
 	f := &p.Title.TextStyle.Font
 	w := p.Title.TextStyle.Width(p.Title.Text)
 	if w > width && w > 0 {
@@ -89,22 +91,22 @@ func fitTitle(p *plot.Plot, width vg.Length) {
 	}
 }
 
-// pt scales a length given in points at the default size.
-func (t theme) pt(v float64) vg.Length { return vg.Length(v * t.scale) }
+// Pt scales a length given in points at the default size.
+func (t Theme) Pt(v float64) vg.Length { return vg.Length(v * t.scale) }
 
 // font returns Liberation Sans at size points (at the default size). The
 // font is set on every style rather than through plot.DefaultFont, which
 // is a global that concurrent requests would race on.
-func (t theme) font(size float64, bold bool) font.Font {
-	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: t.pt(size)}
+func (t Theme) font(size float64, bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: t.Pt(size)}
 	if bold {
 		f.Weight = xfont.WeightBold
 	}
 	return f
 }
 
-// text returns a text style in Liberation Sans with the given alignment.
-func (t theme) text(size float64, bold bool, xa draw.XAlignment, ya draw.YAlignment) text.Style {
+// Text returns a text style in Liberation Sans with the given alignment.
+func (t Theme) Text(size float64, bold bool, xa draw.XAlignment, ya draw.YAlignment) text.Style {
 	return text.Style{
 		Color:   color.Black,
 		Font:    t.font(size, bold),
@@ -114,53 +116,53 @@ func (t theme) text(size float64, bold bool, xa draw.XAlignment, ya draw.YAlignm
 	}
 }
 
-// style applies the theme to p: fonts, axis labels, ticks with a true
+// Style applies the theme to p: fonts, axis labels, ticks with a true
 // minus sign, and axes that touch the data area, so region tints fill the
 // frame with no gap.
-func (t theme) style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, tickSize float64) {
-	p.Title.TextStyle = t.text(titleSize, false, draw.XCenter, draw.YTop)
-	p.Title.Padding = t.pt(6)
+func (t Theme) Style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, tickSize float64) {
+	p.Title.TextStyle = t.Text(titleSize, false, draw.XCenter, draw.YTop)
+	p.Title.Padding = t.Pt(6)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle = t.text(labelSize, false, draw.XCenter, draw.YBottom)
-		a.Label.Padding = t.pt(3)
+		a.Label.TextStyle = t.Text(labelSize, false, draw.XCenter, draw.YBottom)
+		a.Label.Padding = t.Pt(3)
 		a.Tick.Label.Font = t.font(tickSize, false)
 		a.Tick.Label.Handler = plot.DefaultTextHandler
-		a.Tick.Marker = niceTicks{n: 4}
-		a.Tick.Length = t.pt(5)
-		a.Tick.Width = t.pt(0.75)
-		a.Width = t.pt(0.75)
+		a.Tick.Marker = NiceTicks{N: 4}
+		a.Tick.Length = t.Pt(5)
+		a.Tick.Width = t.Pt(0.75)
+		a.Width = t.Pt(0.75)
 		a.Padding = 0
 	}
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
-	p.Legend.TextStyle = t.text(tickSize, false, draw.XLeft, draw.YBottom)
+	p.Legend.TextStyle = t.Text(tickSize, false, draw.XLeft, draw.YBottom)
 }
 
 // Okabe–Ito colours (Okabe & Ito 2008), the house palette: distinguishable
 // under the common colour-vision deficiencies.
 var (
 	blue       = color.RGBA{0x00, 0x72, 0xB2, 0xFF}
-	vermillion = color.RGBA{0xD5, 0x5E, 0x00, 0xFF}
+	Vermillion = color.RGBA{0xD5, 0x5E, 0x00, 0xFF}
 	green      = color.RGBA{0x00, 0x9E, 0x73, 0xFF}
 	purple     = color.RGBA{0xCC, 0x79, 0xA7, 0xFF}
 	orange     = color.RGBA{0xE6, 0x9F, 0x00, 0xFF}
 	skyBlue    = color.RGBA{0x56, 0xB4, 0xE9, 0xFF}
 	yellow     = color.RGBA{0xF0, 0xE4, 0x42, 0xFF}
-	black      = color.RGBA{0x00, 0x00, 0x00, 0xFF}
-	grey       = color.RGBA{0x80, 0x80, 0x80, 0xFF}
-	white      = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
+	Black      = color.RGBA{0x00, 0x00, 0x00, 0xFF}
+	Grey       = color.RGBA{0x80, 0x80, 0x80, 0xFF}
+	White      = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
 )
 
-// classColor returns the colour of palette slot k: blue, vermillion and
+// ClassColor returns the colour of palette slot k: blue, vermillion and
 // bluish green first (classes +1, −1 and the third class of the notes),
 // then the rest of Okabe–Ito. Slots 8 and 9 reuse colours; their marker
 // shapes still tell them apart.
-func classColor(k int) color.RGBA {
+func ClassColor(k int) color.RGBA {
 	switch k % 8 {
 	case 0:
 		return blue
 	case 1:
-		return vermillion
+		return Vermillion
 	case 2:
 		return green
 	case 3:
@@ -172,22 +174,22 @@ func classColor(k int) color.RGBA {
 	case 6:
 		return yellow
 	}
-	return black
+	return Black
 }
 
-// tint mixes c with white: a light opaque tint for decision regions.
+// Tint mixes c with white: a light opaque tint for decision regions.
 // Opaque, because translucent fills stack into muddy colours.
-func tint(c color.RGBA, amount float64) color.RGBA {
+func Tint(c color.RGBA, amount float64) color.RGBA {
 	mix := func(v uint8) uint8 { return uint8(math.Round(255 - amount*(255-float64(v)))) }
 	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xFF}
 }
 
-// regionTint is the tint of palette slot k used for its region.
-func regionTint(k int) color.RGBA { return tint(classColor(k), 0.2) }
+// RegionTint is the tint of palette slot k used for its region.
+func RegionTint(k int) color.RGBA { return Tint(ClassColor(k), 0.2) }
 
-// darker returns c at 70 % brightness: text in a class hue needs more
+// Darker returns c at 70 % brightness: text in a class hue needs more
 // contrast than a line of the same hue.
-func darker(c color.RGBA) color.RGBA {
+func Darker(c color.RGBA) color.RGBA {
 	f := func(v uint8) uint8 { return uint8(math.Round(0.7 * float64(v))) }
 	return color.RGBA{f(c.R), f(c.G), f(c.B), c.A}
 }

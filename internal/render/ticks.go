@@ -9,25 +9,25 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// niceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
+// NiceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
 // chosen so that about n steps span the range, with a minor tick halfway,
 // labelled with a true minus sign (U+2212) and as many decimals as the
 // step needs. With equal set it sizes the step from the shorter axis of p
 // and uses it on both, so that on an equal-aspect plot the ticks are as
 // far apart across as up.
-type niceTicks struct {
-	n       float64
+type NiceTicks struct {
+	N       float64
 	equal   *plot.Plot
-	integer bool // counts: no tick between whole numbers
+	Integer bool // counts: no tick between whole numbers
 }
 
-func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t NiceTicks) Ticks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if t.equal != nil {
 		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
 	}
-	step := niceStep(span / t.n)
-	if t.integer && step < 1 {
+	step := NiceStep(span / t.N)
+	if t.Integer && step < 1 {
 		step = 1
 	}
 	if !(step > 0) || (hi-lo)/step > 100 {
@@ -36,7 +36,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	decimals := int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
 	var ts []plot.Tick
 	for i := math.Ceil(lo/step - 0.5 - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
-		if v := (i - 0.5) * step; v >= lo && v <= hi && !(t.integer && step < 2) {
+		if v := (i - 0.5) * step; v >= lo && v <= hi && !(t.Integer && step < 2) {
 			ts = append(ts, plot.Tick{Value: v})
 		}
 		v := i * step
@@ -52,8 +52,8 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// niceStep rounds a raw step to 1, 2 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
+// NiceStep rounds a raw step to 1, 2 or 5 times a power of ten.
+func NiceStep(raw float64) float64 {
 	if !(raw > 0) || math.IsInf(raw, 0) {
 		return 0
 	}
@@ -69,19 +69,19 @@ func niceStep(raw float64) float64 {
 	return 10 * mag
 }
 
-// logTicks marks whole decades on a log axis, labelling every one or, on
+// LogTicks marks whole decades on a log axis, labelling every one or, on
 // a long axis, every second, fifth, … so that about n are labelled; on an
 // axis of at most three decades it adds unlabelled ticks at 2…9 times
 // each, and past 40 decades it marks only the labelled ones. Labels read
 // 0.01, 0.1, 1, 10, 100 near 1 and 10⁻⁵ beyond.
-type logTicks struct{ n float64 }
+type LogTicks struct{ N float64 }
 
-func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
 		return nil
 	}
 	a, b := math.Floor(math.Log10(lo)+1e-9), math.Ceil(math.Log10(hi)-1e-9)
-	every := math.Max(1, math.Ceil((b-a)/t.n))
+	every := math.Max(1, math.Ceil((b-a)/t.N))
 	var ts []plot.Tick
 	for k := a; k <= b; k++ {
 		v := math.Pow(10, k)
@@ -91,7 +91,7 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) && (labelled || b-a <= 40) {
 			tk := plot.Tick{Value: v}
 			if labelled {
-				tk.Label = decade(int(k))
+				tk.Label = Decade(int(k))
 			}
 			ts = append(ts, tk)
 		}
@@ -107,20 +107,20 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// decade labels 10^k: in plain digits for −2 ≤ k ≤ 3, otherwise as a
+// Decade labels 10^k: in plain digits for −2 ≤ k ≤ 3, otherwise as a
 // power with superscript digits and a true minus sign.
-func decade(k int) string {
+func Decade(k int) string {
 	if k >= -2 && k <= 3 {
 		return strconv.FormatFloat(math.Pow(10, float64(k)), 'f', max(0, -k), 64)
 	}
 	return "10" + textfmt.Sup(k)
 }
 
-// unlabelled keeps a ticker's marks but drops their labels: the upper
+// Unlabelled keeps a ticker's marks but drops their labels: the upper
 // panels share the bottom panel's t axis.
-type unlabelled struct{ plot.Ticker }
+type Unlabelled struct{ plot.Ticker }
 
-func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
+func (u Unlabelled) Ticks(lo, hi float64) []plot.Tick {
 	ts := u.Ticker.Ticks(lo, hi)
 	out := make([]plot.Tick, 0, len(ts))
 	for _, t := range ts {
@@ -131,33 +131,33 @@ func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-// indexTicks labels the n items along an axis of bars or matrix cells:
+// IndexTicks labels the n items along an axis of bars or matrix cells:
 // item k (0-based) sits at at0 + k·step. With names every item is
 // labelled x₁, x₂, …; otherwise about five are numbered 1-based at round
 // numbers (1, 50, 100, …), with an unlabelled tick at every item while
 // there are few enough to tell apart.
-type indexTicks struct {
-	n         int
-	at0, step float64
-	names     bool
+type IndexTicks struct {
+	N         int
+	At0, Step float64
+	Names     bool
 }
 
-func (t indexTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t IndexTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
-	if t.names {
-		for k := range t.n {
-			ts = append(ts, plot.Tick{Value: t.at0 + float64(k)*t.step, Label: PointName(k)})
+	if t.Names {
+		for k := range t.N {
+			ts = append(ts, plot.Tick{Value: t.At0 + float64(k)*t.Step, Label: PointName(k)})
 		}
 		return ts
 	}
-	every := math.Max(1, niceStep(float64(t.n)/5))
-	for k := range t.n {
+	every := math.Max(1, NiceStep(float64(t.N)/5))
+	for k := range t.N {
 		num := k + 1
-		tk := plot.Tick{Value: t.at0 + float64(k)*t.step}
+		tk := plot.Tick{Value: t.At0 + float64(k)*t.Step}
 		switch {
 		case k == 0 || math.Mod(float64(num), every) == 0:
 			tk.Label = strconv.Itoa(num)
-		case t.n > 60:
+		case t.N > 60:
 			continue
 		}
 		ts = append(ts, tk)

@@ -19,9 +19,9 @@ func vector(v []float64, f func(float64) string) string { return textfmt.VecWith
 
 func wb(w []float64, b float64) string { return "w = " + vector(w, num) + ", b = " + num(b) }
 
-// className names class c: "y = +1" and "y = −1" for a two-class problem,
+// ClassName names class c: "y = +1" and "y = −1" for a two-class problem,
 // "class c" otherwise.
-func className(c int, binary bool) string {
+func ClassName(c int, binary bool) string {
 	if !binary {
 		return "class " + strconv.Itoa(c)
 	}
@@ -123,9 +123,9 @@ func (sc *scene) describe() string {
 			continue
 		}
 		if sc.binary {
-			parts = append(parts, fmt.Sprintf("%d with %s", n, className(c, true)))
+			parts = append(parts, fmt.Sprintf("%d with %s", n, ClassName(c, true)))
 		} else {
-			parts = append(parts, fmt.Sprintf("%d of %s", n, className(c, false)))
+			parts = append(parts, fmt.Sprintf("%d of %s", n, ClassName(c, false)))
 		}
 	}
 	if sc.binary {
@@ -172,7 +172,7 @@ func (sc *scene) describeStep(d *strings.Builder) {
 	}
 	x := pr.X[ev.I]
 	fmt.Fprintf(d, "Step %d (epoch %d) examined point %s = %s, %s.", pr.T, pr.Epoch, PointName(ev.I),
-		vector(x, coord), className(pr.Y[ev.I], sc.binary))
+		vector(x, coord), ClassName(pr.Y[ev.I], sc.binary))
 	if sc.binary {
 		m := pr.Tasks[0].Margin
 		if sc.updated(0) {

@@ -18,6 +18,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/lessons"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 )
 
 // gd is gradient descent on f(x) = ½(x₁² + κx₂²), a stepper for Replay.
@@ -68,7 +69,7 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 			g := gd{eta: in.State.Float("t"), kappa: 4}
 			s0 := gdState{X: [2]float64{in.State.Float("x0"), in.State.Float("y0")}}
 			s0.F = g.f(s0.X)
-			var gap render.Series
+			var gap chart.Series
 			gap.Label, gap.Log = "f(x)", true
 			path := lessons.NewTrail()
 			s, k, err := algos.Replay[gdState](g, s0, in.Step, algos.RecorderFunc[gdState](func(k int, s gdState) error {
@@ -79,7 +80,7 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 				return lessons.Result{}, err
 			}
 			bars := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.BarsSVG(w, render.Bars{Title: fmt.Sprintf("iterate after step %d", k), YLabel: "xᵢ",
+				return render.Frame{}, chart.BarsSVG(w, chart.Bars{Title: fmt.Sprintf("iterate after step %d", k), YLabel: "xᵢ",
 					Values: []float64{math.Abs(s.X[0]), math.Abs(s.X[1])}}, opt)
 			}
 			plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
@@ -89,7 +90,7 @@ func ObjectiveSpec(lesson string) lessons.Spec {
 				Step: k, Done: s.Stop.Done(),
 				Plot:    plotFig,
 				Panels:  map[string]lessons.Drawer{"iterate": bars},
-				History: &render.History{Title: "f", XLabel: "iteration k", Now: float64(k), Series: []render.Series{gap}},
+				History: &chart.History{Title: "f", XLabel: "iteration k", Now: float64(k), Series: []chart.Series{gap}},
 				Panel: func() lessons.Panel {
 					return lessons.Panel{Status: s.Stop.String(), Done: s.Stop.Done(),
 						Counters: []lessons.Counter{{Label: "iteration k", Value: strconv.Itoa(k), TestID: "step"}},
@@ -163,7 +164,7 @@ func RegressionSpec(lesson string) lessons.Spec {
 			}
 			k := min(in.Step, 1)
 			draw := func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-				return render.Frame{}, render.BarsSVG(w, render.Bars{Title: "mean " + strconv.FormatFloat(mean, 'g', 4, 64), YLabel: "y",
+				return render.Frame{}, chart.BarsSVG(w, chart.Bars{Title: "mean " + strconv.FormatFloat(mean, 'g', 4, 64), YLabel: "y",
 					Values: []float64{math.Abs(mean)}}, opt)
 			}
 			return lessons.Result{Step: k, Done: k == 1, Plot: draw,

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // sweep is an RBF SVM's training and held-out error against γ from 10⁻²
@@ -25,7 +27,7 @@ func sweep() Curves {
 	return c
 }
 
-func curvesSVG(t *testing.T, c Curves, opt Options) string {
+func curvesSVG(t *testing.T, c Curves, opt render.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := CurvesSVG(&b, c, opt); err != nil {
@@ -35,7 +37,7 @@ func curvesSVG(t *testing.T, c Curves, opt Options) string {
 }
 
 func TestCurvesGolden(t *testing.T) {
-	a, b := curvesSVG(t, sweep(), Options{}), curvesSVG(t, sweep(), Options{})
+	a, b := curvesSVG(t, sweep(), render.Options{}), curvesSVG(t, sweep(), render.Options{})
 	if a != b {
 		t.Fatal("two renderings of one chart differ")
 	}
@@ -47,7 +49,7 @@ func TestCurvesGolden(t *testing.T) {
 }
 
 func TestCurvesDesc(t *testing.T) {
-	svg := curvesSVG(t, sweep(), Options{})
+	svg := curvesSVG(t, sweep(), render.Options{})
 	desc := svg[strings.Index(svg, "<desc>"):strings.Index(svg, "</desc>")]
 	for _, want := range []string{"A line chart of error against γ (log scale).", "held-out: from 49.5% at γ = 0.01 to 37% at γ = 1000",
 		"lowest 10.8% at γ = 1.", "A vertical line marks the current setting, γ = 1."} {
@@ -67,12 +69,12 @@ func TestCurvesDesc(t *testing.T) {
 func TestCurvesLinear(t *testing.T) {
 	c := Curves{XLabel: "degree d", YLabel: "error", Mark: 0,
 		Series: []Curve{{Name: "a", X: []float64{3, 1, 2}, Y: []float64{0.3, 0.1, 0.2}}, {Name: "empty"}}}
-	svg := curvesSVG(t, c, Options{})
+	svg := curvesSVG(t, c, render.Options{})
 	if !strings.Contains(svg, ">current setting<") {
 		t.Error("a mark at x = 0 is not drawn")
 	}
 	c.Mark = math.NaN()
-	if svg := curvesSVG(t, c, Options{}); strings.Contains(svg, "current setting") {
+	if svg := curvesSVG(t, c, render.Options{}); strings.Contains(svg, "current setting") {
 		t.Error("Mark = NaN draws a mark")
 	}
 	pts := c.Series[0].sorted()
@@ -85,7 +87,7 @@ func TestCurvesLinear(t *testing.T) {
 
 func TestPercentTicks(t *testing.T) {
 	var got []string
-	for _, tk := range (percentTicks{niceTicks{n: 4}}).Ticks(-0.003, 0.055) {
+	for _, tk := range (percentTicks{render.NiceTicks{N: 4}}).Ticks(-0.003, 0.055) {
 		if tk.Label != "" {
 			got = append(got, tk.Label)
 		}
@@ -102,17 +104,17 @@ func TestCurvesErrors(t *testing.T) {
 		c    Curves
 		want error
 	}{
-		{"no series", Curves{Mark: math.NaN()}, ErrNoData},
-		{"lengths differ", Curves{Series: []Curve{{X: []float64{1}, Y: nil}}, Mark: math.NaN()}, ErrShape},
-		{"too many series", Curves{Series: make([]Curve, maxCurves+1), Mark: math.NaN()}, ErrShape},
-		{"x = 0 on a log axis", Curves{LogX: true, Series: []Curve{{X: []float64{0, 1}, Y: []float64{1, 1}}}, Mark: math.NaN()}, ErrShape},
-		{"mark 0 on a log axis", Curves{LogX: true, Series: one}, ErrShape},
-		{"NaN y", Curves{Series: []Curve{{X: []float64{1}, Y: []float64{math.NaN()}}}, Mark: math.NaN()}, ErrNotFinite},
-		{"infinite mark", Curves{Series: one, Mark: math.Inf(1)}, ErrNotFinite},
+		{"no series", Curves{Mark: math.NaN()}, render.ErrNoData},
+		{"lengths differ", Curves{Series: []Curve{{X: []float64{1}, Y: nil}}, Mark: math.NaN()}, render.ErrShape},
+		{"too many series", Curves{Series: make([]Curve, maxCurves+1), Mark: math.NaN()}, render.ErrShape},
+		{"x = 0 on a log axis", Curves{LogX: true, Series: []Curve{{X: []float64{0, 1}, Y: []float64{1, 1}}}, Mark: math.NaN()}, render.ErrShape},
+		{"mark 0 on a log axis", Curves{LogX: true, Series: one}, render.ErrShape},
+		{"NaN y", Curves{Series: []Curve{{X: []float64{1}, Y: []float64{math.NaN()}}}, Mark: math.NaN()}, render.ErrNotFinite},
+		{"infinite mark", Curves{Series: one, Mark: math.Inf(1)}, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		if err := CurvesSVG(&b, tt.c, Options{}); !errors.Is(err, tt.want) {
+		if err := CurvesSVG(&b, tt.c, render.Options{}); !errors.Is(err, tt.want) {
 			t.Errorf("CurvesSVG(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 		if b.Len() != 0 {
@@ -175,8 +177,8 @@ func TestCurvesLogYGolden(t *testing.T) {
 		name string
 		c    Curves
 	}{{"curves_logy", degreeSweep()}, {"curves_nomarkers", lossSweep()}} {
-		a := curvesSVG(t, tt.c, Options{})
-		if b := curvesSVG(t, tt.c, Options{}); a != b {
+		a := curvesSVG(t, tt.c, render.Options{})
+		if b := curvesSVG(t, tt.c, render.Options{}); a != b {
 			t.Fatalf("%s: two renderings differ", tt.name)
 		}
 		checkTextAlternative(t, a)
@@ -204,7 +206,7 @@ func TestCurvesLogY(t *testing.T) {
 	if len(runs) != 3 || len(runs[0]) != 1 || len(runs[1]) != 2 || runs[1][0].X != 2 || len(runs[2]) != 1 || runs[2][0].X != 5 {
 		t.Errorf("runs split at y ≤ 0 = %v, want [(0,1)] [(2,2) (3,3)] [(5,4)]", runs)
 	}
-	svg := curvesSVG(t, degreeSweep(), Options{})
+	svg := curvesSVG(t, degreeSweep(), render.Options{})
 	for _, want := range []string{"A line chart of MSE (log scale) against degree p.", ">0.01<", ">100<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the log-y chart lacks %q", want)
@@ -226,9 +228,9 @@ func TestCurvesLogY(t *testing.T) {
 // swatch's, and nothing else.
 func TestCurvesNoMarkers(t *testing.T) {
 	c := lossSweep()
-	without := curvesSVG(t, c, Options{})
+	without := curvesSVG(t, c, render.Options{})
 	c.NoMarkers = false
-	with := curvesSVG(t, c, Options{})
+	with := curvesSVG(t, c, render.Options{})
 	markers := 4*200 + 4
 	if d := strings.Count(with, "<path") - strings.Count(without, "<path"); d != 2*markers {
 		t.Errorf("NoMarkers removed %d paths, want %d (2 for each of %d markers)", d, 2*markers, markers)
@@ -239,7 +241,7 @@ func TestCurvesNoMarkers(t *testing.T) {
 // marks only its labelled decades, while a short one keeps every decade
 // and the 2…9 marks.
 func TestLogTicksLongAxis(t *testing.T) {
-	long := logTicks{n: 5}.Ticks(1e-50, 1e50)
+	long := render.LogTicks{N: 5}.Ticks(1e-50, 1e50)
 	for _, tk := range long {
 		if tk.Label == "" {
 			t.Fatalf("unlabelled mark at %g on a 100-decade axis", tk.Value)
@@ -248,7 +250,25 @@ func TestLogTicksLongAxis(t *testing.T) {
 	if len(long) < 4 || len(long) > 8 {
 		t.Errorf("%d marks on a 100-decade axis, want about 5", len(long))
 	}
-	if short := (logTicks{n: 5}).Ticks(1, 1000); len(short) != 4+3*8 {
+	if short := (render.LogTicks{N: 5}).Ticks(1, 1000); len(short) != 4+3*8 {
 		t.Errorf("%d marks on 1…1000, want 4 decades and 8 minor marks in each of 3", len(short))
+	}
+}
+
+// TestGraphStyle: render.GraphStyle, which the lessons' own plots use,
+// draws series i as Curves does.
+func TestGraphStyle(t *testing.T) {
+	cl := &curveLines{c: Curves{Series: make([]Curve, 4)}, th: render.NewTheme(render.DefaultSize*0.75, render.DefaultSize*0.75)}
+	for i := range 4 {
+		s := render.GraphStyle(i, i%2 == 1)
+		if s.Color != cl.style(i).Color {
+			t.Errorf("GraphStyle(%d) is %v, Curves draws series %d in %v", i, s.Color, i, cl.style(i).Color)
+		}
+		if (len(s.Dashes) > 0) != (i%2 == 1) {
+			t.Errorf("GraphStyle(%d, %v) dashes %v", i, i%2 == 1, s.Dashes)
+		}
+	}
+	if render.TruthStyle.Width >= render.GraphStyle(0, false).Width || len(render.TruthStyle.Dashes) == 0 {
+		t.Errorf("TruthStyle %+v is not thinner than a fit and dashed", render.TruthStyle)
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -62,25 +63,25 @@ const namedBelow = 20
 // Class of another length or a Highlight index out of range, and
 // ErrNotFinite for NaN or infinite values or bounds, before writing
 // anything.
-func BarsSVG(w io.Writer, b Bars, opt Options) error {
+func BarsSVG(w io.Writer, b Bars, opt render.Options) error {
 	if err := b.check(); err != nil {
 		return err
 	}
-	fw, fh := opt.size(DefaultSize, DefaultHistoryHeight)
-	th := stripTheme(fw)
+	fw, fh := opt.Size(render.DefaultSize, render.DefaultHistoryHeight)
+	th := render.StripTheme(fw)
 	n := len(b.Values)
-	slots := classSlots(b.Class, n)
+	slots := render.ClassSlots(b.Class, n)
 
 	p := plot.New()
-	th.style(p, "", b.YLabel, 12, 12, 11)
+	th.Style(p, "", b.YLabel, 12, 12, 11)
 	p.Title.Text = b.Title
-	fitTitle(p, fw-th.pt(14))
-	p.Title.Padding = th.pt(4)
-	p.Y.Tick.Marker = niceTicks{n: 4}
+	render.FitTitle(p, fw-th.Pt(14))
+	p.Title.Padding = th.Pt(4)
+	p.Y.Tick.Marker = render.NiceTicks{N: 4}
 	p.X.Min, p.X.Max = 0.5, float64(n)+0.5
 	p.Y.Min, p.Y.Max = b.yRange()
-	names := n <= namedBelow && float64(fw)/float64(n) >= float64(th.pt(26))
-	p.X.Tick.Marker = indexTicks{n: n, at0: 1, step: 1, names: names}
+	names := n <= namedBelow && float64(fw)/float64(n) >= float64(th.Pt(26))
+	p.X.Tick.Marker = render.IndexTicks{N: n, At0: 1, Step: 1, Names: names}
 	if !names {
 		p.X.Label.Text = "point i"
 	}
@@ -89,62 +90,62 @@ func BarsSVG(w io.Writer, b Bars, opt Options) error {
 	bs := &barSet{b: b, slots: slots, th: th}
 	p.Add(bs)
 
-	lg := &flowLegend{style: th.text(11, false, draw.XLeft, draw.YCenter), thumbW: th.pt(14), gap: th.pt(12), above: th.pt(4)}
-	classes := classOrder(b.Class)
+	lg := &render.FlowLegend{Style: th.Text(11, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(14), Gap: th.Pt(12), Above: th.Pt(4)}
+	classes := render.ClassOrder(b.Class)
 	if len(classes) > maxLegendClasses {
 		classes = nil // a legend of dozens of classes explains nothing
 	}
 	for _, c := range classes {
-		lg.items = append(lg.items, LegendItem{Label: className(c, isBinary(b.Class)),
-			Thumbs: []plot.Thumbnailer{barThumb{color: classColor(slotOf(c, isBinary(b.Class))), th: th}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: render.ClassName(c, render.IsBinary(b.Class)),
+			Thumbs: []plot.Thumbnailer{barThumb{color: render.ClassColor(render.SlotOf(c, render.IsBinary(b.Class))), th: th}}})
 	}
 	if len(b.Highlight) > 0 && b.HighlightName != "" {
-		lg.items = append(lg.items, LegendItem{Label: b.HighlightName,
-			Thumbs: []plot.Thumbnailer{barThumb{color: grey, th: th, bold: true}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: b.HighlightName,
+			Thumbs: []plot.Thumbnailer{barThumb{color: render.Grey, th: th, bold: true}}})
 	}
 	p.Add(lg)
 
-	f := &figure{w: fw, h: fh, title: b.Name, desc: b.Desc}
-	if f.title == "" {
-		f.title = b.Title
+	f := &render.Figure{W: fw, H: fh, Title: b.Name, Desc: b.Desc}
+	if f.Title == "" {
+		f.Title = b.Title
 	}
-	if f.desc == "" {
-		f.desc = b.describe()
+	if f.Desc == "" {
+		f.Desc = b.describe()
 	}
-	f.draw = func(c draw.Canvas) {
-		paper(c)
-		c = draw.Crop(c, th.pt(4), -th.pt(10), th.pt(2), -th.pt(4))
+	f.Draw = func(c draw.Canvas) {
+		render.Paper(c)
+		c = draw.Crop(c, th.Pt(4), -th.Pt(10), th.Pt(2), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
 			dc := p.DataCanvas(c)
-			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+			p.Title.Padding = base + lg.Height(dc.Max.X-dc.Min.X)
 		}
 		p.Draw(c)
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 func (b Bars) check() error {
 	n := len(b.Values)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: a bar chart needs at least one value", ErrNoData)
+		return fmt.Errorf("%w: a bar chart needs at least one value", render.ErrNoData)
 	case n > maxBars:
-		return fmt.Errorf("%w: %d bars; at most %d are drawn", ErrShape, n, maxBars)
+		return fmt.Errorf("%w: %d bars; at most %d are drawn", render.ErrShape, n, maxBars)
 	case b.Class != nil && len(b.Class) != n:
-		return fmt.Errorf("%w: %d classes for %d values", ErrShape, len(b.Class), n)
+		return fmt.Errorf("%w: %d classes for %d values", render.ErrShape, len(b.Class), n)
 	}
-	if err := finite(b.Values...); err != nil {
+	if err := render.Finite(b.Values...); err != nil {
 		return fmt.Errorf("bar values: %w", err)
 	}
 	for _, bd := range b.Bounds {
-		if err := finite(bd.Value); err != nil {
+		if err := render.Finite(bd.Value); err != nil {
 			return fmt.Errorf("bound %q: %w", bd.Label, err)
 		}
 	}
 	for _, h := range b.Highlight {
 		if h.Index < 0 || h.Index >= n {
-			return fmt.Errorf("%w: highlight index %d, want 0…%d", ErrShape, h.Index, n-1)
+			return fmt.Errorf("%w: highlight index %d, want 0…%d", render.ErrShape, h.Index, n-1)
 		}
 	}
 	return nil
@@ -190,7 +191,7 @@ var band = color.RGBA{0xE4, 0xE4, 0xE4, 0xFF}
 type barSet struct {
 	b     Bars
 	slots []int
-	th    theme
+	th    render.Theme
 }
 
 func (bs *barSet) Plot(c draw.Canvas, p *plot.Plot) {
@@ -206,38 +207,38 @@ func (bs *barSet) Plot(c draw.Canvas, p *plot.Plot) {
 		return []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	for _, h := range bs.b.Highlight {
-		mid, w := trX(float64(h.Index+1)), max(trX(1+half)-trX(1-half), th.pt(6))/2+th.pt(3)
+		mid, w := trX(float64(h.Index+1)), max(trX(1+half)-trX(1-half), th.Pt(6))/2+th.Pt(3)
 		c.FillPolygon(band, []vg.Point{{X: mid - w, Y: c.Min.Y}, {X: mid + w, Y: c.Min.Y}, {X: mid + w, Y: c.Max.Y}, {X: mid - w, Y: c.Max.Y}})
 	}
 	onZero := false
 	for i, v := range bs.b.Values {
 		if v != 0 {
-			c.FillPolygon(classColor(bs.slots[i]), rect(i))
+			c.FillPolygon(render.ClassColor(bs.slots[i]), rect(i))
 		}
 	}
 	for _, bd := range bs.b.Bounds {
 		onZero = onZero || bd.Value == 0
 	}
 	if !onZero { // a dashed bound at 0 is the baseline already
-		c.StrokeLine2(draw.LineStyle{Color: black, Width: th.pt(0.75)}, c.Min.X, trY(0), c.Max.X, trY(0))
+		c.StrokeLine2(draw.LineStyle{Color: render.Black, Width: th.Pt(0.75)}, c.Min.X, trY(0), c.Max.X, trY(0))
 	}
-	dashed := draw.LineStyle{Color: black, Width: th.pt(1.25), Dashes: []vg.Length{th.pt(6), th.pt(4)}}
-	label := th.text(11, false, draw.XRight, draw.YBottom)
+	dashed := draw.LineStyle{Color: render.Black, Width: th.Pt(1.25), Dashes: []vg.Length{th.Pt(6), th.Pt(4)}}
+	label := th.Text(11, false, draw.XRight, draw.YBottom)
 	for _, bd := range bs.b.Bounds {
 		y := trY(bd.Value)
 		c.StrokeLine2(dashed, c.Min.X, y, c.Max.X, y)
 		if bd.Label != "" {
-			haloText(&c, label, vg.Point{X: c.Max.X - th.pt(4), Y: y + th.pt(2)}, bd.Label)
+			render.HaloText(&c, label, vg.Point{X: c.Max.X - th.Pt(4), Y: y + th.Pt(2)}, bd.Label)
 		}
 	}
-	bold := draw.LineStyle{Color: black, Width: th.pt(2)}
-	mark := th.text(12, true, draw.XCenter, draw.YBottom)
+	bold := draw.LineStyle{Color: render.Black, Width: th.Pt(2)}
+	mark := th.Text(12, true, draw.XCenter, draw.YBottom)
 	for _, h := range bs.b.Highlight {
 		r := rect(h.Index)
 		c.StrokeLines(bold, append(r, r[0]))
 		if h.Label != "" {
 			top := math.Max(float64(r[0].Y), float64(r[2].Y))
-			haloText(&c, mark, vg.Point{X: (r[0].X + r[1].X) / 2, Y: vg.Length(top) + th.pt(3)}, h.Label)
+			render.HaloText(&c, mark, vg.Point{X: (r[0].X + r[1].X) / 2, Y: vg.Length(top) + th.Pt(3)}, h.Label)
 		}
 	}
 }
@@ -246,16 +247,16 @@ func (bs *barSet) Plot(c draw.Canvas, p *plot.Plot) {
 // bold outline for the highlight.
 type barThumb struct {
 	color color.Color
-	th    theme
+	th    render.Theme
 	bold  bool
 }
 
 func (t barThumb) Thumbnail(c *draw.Canvas) {
 	ctr := c.Center()
-	w, h := t.th.pt(5), min(t.th.pt(6), (c.Max.Y-c.Min.Y)/2)
+	w, h := t.th.Pt(5), min(t.th.Pt(6), (c.Max.Y-c.Min.Y)/2)
 	r := []vg.Point{{X: ctr.X - w, Y: ctr.Y - h}, {X: ctr.X + w, Y: ctr.Y - h}, {X: ctr.X + w, Y: ctr.Y + h}, {X: ctr.X - w, Y: ctr.Y + h}}
 	c.FillPolygon(t.color, r)
 	if t.bold {
-		c.StrokeLines(draw.LineStyle{Color: black, Width: t.th.pt(2)}, append(r, r[0]))
+		c.StrokeLines(draw.LineStyle{Color: render.Black, Width: t.th.Pt(2)}, append(r, r[0]))
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -54,7 +55,7 @@ const maxPanels = 3
 
 // historyHeight is the default height in CSS pixels of a chart of n
 // panels: DefaultHistoryHeight for two, about 80 pt a panel.
-func historyHeight(n int) int { return [...]int{1: 180, 2: DefaultHistoryHeight, 3: 360}[n] }
+func historyHeight(n int) int { return [...]int{1: 180, 2: render.DefaultHistoryHeight, 3: 360}[n] }
 
 // HistorySVG writes h as an SVG chart: a panel per series, sharing the
 // iteration axis from 0 (or the first T, if negative) to Now, labelled on
@@ -69,38 +70,38 @@ func historyHeight(n int) int { return [...]int{1: 180, 2: DefaultHistoryHeight,
 // whose T and Y differ in length or whose T decreases, and ErrNotFinite
 // for NaN or infinite values (also in Now or Period), before writing
 // anything.
-func HistorySVG(w io.Writer, h History, opt Options) error {
+func HistorySVG(w io.Writer, h History, opt render.Options) error {
 	panels, err := h.panels()
 	if err != nil {
 		return err
 	}
-	fw, fh := opt.size(DefaultSize, historyHeight(len(h.Series)))
-	th := stripTheme(fw) // the chart is meant to be short
+	fw, fh := opt.Size(render.DefaultSize, historyHeight(len(h.Series)))
+	th := render.StripTheme(fw) // the chart is meant to be short
 
 	xmin, xmax, whole := h.tRange(panels)
 	plots := make([][]*plot.Plot, len(panels))
 	for i, xy := range panels {
 		s := h.Series[i]
-		p := historyPanel(th, xy, classColor(i), s, h.Period, h.Now, len(panels))
+		p := historyPanel(th, xy, render.ClassColor(i), s, h.Period, h.Now, len(panels))
 		p.X.Min, p.X.Max = xmin, xmax
 		// When t counts iterations, no ticks between them.
-		p.X.Tick.Marker = unlabelled{niceTicks{n: 5, integer: whole}}
+		p.X.Tick.Marker = render.Unlabelled{Ticker: render.NiceTicks{N: 5, Integer: whole}}
 		plots[i] = []*plot.Plot{p}
 	}
 	top, bottom := plots[0][0], plots[len(plots)-1][0]
 	top.Title.Text = h.Title
-	fitTitle(top, fw-th.pt(14))
-	bottom.X.Tick.Marker = niceTicks{n: 5, integer: whole}
+	render.FitTitle(top, fw-th.Pt(14))
+	bottom.X.Tick.Marker = render.NiceTicks{N: 5, Integer: whole}
 	bottom.X.Label.Text = h.XLabel
 
 	name := h.Name
 	if name == "" {
 		name = h.Title
 	}
-	f := &figure{w: fw, h: fh, title: name, desc: h.Desc}
-	f.draw = func(c draw.Canvas) {
-		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: th.pt(6), PadTop: th.pt(4), PadBottom: th.pt(2),
-			PadLeft: th.pt(4), PadRight: th.pt(10)}
+	f := &render.Figure{W: fw, H: fh, Title: name, Desc: h.Desc}
+	f.Draw = func(c draw.Canvas) {
+		tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: th.Pt(6), PadTop: th.Pt(4), PadBottom: th.Pt(2),
+			PadLeft: th.Pt(4), PadRight: th.Pt(10)}
 		cs := plot.Align(plots, tiles, c)
 		if fitLabels(plots, cs) {
 			cs = plot.Align(plots, tiles, c)
@@ -109,7 +110,7 @@ func HistorySVG(w io.Writer, h History, opt Options) error {
 			plots[i][0].Draw(cs[i][0])
 		}
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 // panelXYs is what one panel draws: its series and the comparison curve
@@ -120,15 +121,15 @@ type panelXYs struct{ main, compare plotter.XYs }
 func (h History) panels() ([]panelXYs, error) {
 	switch n := len(h.Series); {
 	case n == 0:
-		return nil, fmt.Errorf("%w: a history needs at least one series", ErrNoData)
+		return nil, fmt.Errorf("%w: a history needs at least one series", render.ErrNoData)
 	case n > maxPanels:
-		return nil, fmt.Errorf("%w: %d series; a history stacks at most %d panels", ErrShape, n, maxPanels)
+		return nil, fmt.Errorf("%w: %d series; a history stacks at most %d panels", render.ErrShape, n, maxPanels)
 	}
-	if err := finite(h.Now, h.Period); err != nil {
+	if err := render.Finite(h.Now, h.Period); err != nil {
 		return nil, fmt.Errorf("history Now or Period: %w", err)
 	}
 	if h.Period < 0 {
-		return nil, fmt.Errorf("%w: negative Period %v", ErrShape, h.Period)
+		return nil, fmt.Errorf("%w: negative Period %v", render.ErrShape, h.Period)
 	}
 	out := make([]panelXYs, len(h.Series))
 	for i, s := range h.Series {
@@ -152,15 +153,15 @@ func (h History) panels() ([]panelXYs, error) {
 // and run on to now, thinned to maxHistorySamples.
 func (s Series) points(now float64) (plotter.XYs, error) {
 	if len(s.T) != len(s.Y) {
-		return nil, fmt.Errorf("%w: %d values of T but %d of Y", ErrShape, len(s.T), len(s.Y))
+		return nil, fmt.Errorf("%w: %d values of T but %d of Y", render.ErrShape, len(s.T), len(s.Y))
 	}
 	xy := make(plotter.XYs, 0, len(s.T))
 	for i, t := range s.T {
-		if err := finite(t, s.Y[i]); err != nil {
+		if err := render.Finite(t, s.Y[i]); err != nil {
 			return nil, fmt.Errorf("sample %d: %w", i, err)
 		}
 		if i > 0 && t < s.T[i-1] {
-			return nil, fmt.Errorf("%w: T decreases at sample %d (%v after %v)", ErrShape, i, t, s.T[i-1])
+			return nil, fmt.Errorf("%w: T decreases at sample %d (%v after %v)", render.ErrShape, i, t, s.T[i-1])
 		}
 		if s.Log && s.Y[i] <= 0 {
 			continue
@@ -171,7 +172,7 @@ func (s Series) points(now float64) (plotter.XYs, error) {
 		xy = steps(xy)
 	}
 	if len(xy) > maxHistorySamples {
-		idx := sampleIndices(len(xy), maxHistorySamples)
+		idx := render.SampleIndices(len(xy), maxHistorySamples)
 		thin := make(plotter.XYs, len(idx))
 		for j, i := range idx {
 			thin[j] = xy[i]
@@ -225,19 +226,19 @@ func fitLabels(plots [][]*plot.Plot, cs [][]draw.Canvas) bool {
 
 // historyPanel is one panel: the curve of s ending in a dot, over faint
 // period lines, with a y axis fitted to the values.
-func historyPanel(th theme, pn panelXYs, c color.Color, s Series, period, now float64, n int) *plot.Plot {
+func historyPanel(th render.Theme, pn panelXYs, c color.Color, s Series, period, now float64, n int) *plot.Plot {
 	xy, all := pn.main, slices.Concat(pn.main, pn.compare)
 	p := plot.New()
-	th.style(p, "", s.Label, 12, 12, 11)
-	p.Title.Padding = th.pt(4)
+	th.Style(p, "", s.Label, 12, 12, 11)
+	p.Title.Padding = th.Pt(4)
 	ticks := 2.5 // a short panel: two or three labels
 	if n == 1 {
 		ticks = 4
 	}
-	p.Y.Tick.Marker = niceTicks{n: ticks, integer: s.Integer}
+	p.Y.Tick.Marker = render.NiceTicks{N: ticks, Integer: s.Integer}
 	if s.Log {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = logTicks{n: ticks}
+		p.Y.Tick.Marker = render.LogTicks{N: ticks}
 		p.Y.Min, p.Y.Max = logRange(all)
 	} else {
 		p.Y.Min, p.Y.Max = linearRange(all, s.Integer)
@@ -247,7 +248,7 @@ func historyPanel(th theme, pn panelXYs, c color.Color, s Series, period, now fl
 		for k := 1; float64(k)*period < now; k++ {
 			e := float64(k) * period
 			l, _ := plotter.NewLine(plotter.XYs{{X: e, Y: p.Y.Min}, {X: e, Y: p.Y.Max}})
-			l.LineStyle = draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.pt(0.75)}
+			l.LineStyle = draw.LineStyle{Color: color.RGBA{0xD0, 0xD0, 0xD0, 0xFF}, Width: th.Pt(0.75)}
 			p.Add(unranged{l})
 		}
 	}
@@ -262,9 +263,9 @@ func historyPanel(th theme, pn panelXYs, c color.Color, s Series, period, now fl
 	if !s.Lines {
 		l.StepStyle = plotter.PostStep
 	}
-	l.LineStyle = draw.LineStyle{Color: c, Width: th.pt(2)}
+	l.LineStyle = draw.LineStyle{Color: c, Width: th.Pt(2)}
 	dot, _ := plotter.NewScatter(xy[len(xy)-1:])
-	dot.GlyphStyle = draw.GlyphStyle{Color: c, Radius: th.pt(4), Shape: draw.CircleGlyph{}}
+	dot.GlyphStyle = draw.GlyphStyle{Color: c, Radius: th.Pt(4), Shape: draw.CircleGlyph{}}
 	p.Add(unranged{l}, unranged{dot})
 	if cmp != nil {
 		p.Legend.Add(s.Label, l)
@@ -276,18 +277,18 @@ func historyPanel(th theme, pn panelXYs, c color.Color, s Series, period, now fl
 // addCompare draws a panel's comparison curve, dashed grey under the
 // series, and sets up the panel's legend, top right and small, for the
 // two curves.
-func addCompare(th theme, p *plot.Plot, xy plotter.XYs, s Series) *plotter.Line {
+func addCompare(th render.Theme, p *plot.Plot, xy plotter.XYs, s Series) *plotter.Line {
 	l, _ := plotter.NewLine(xy)
 	if !s.Compare.Lines {
 		l.StepStyle = plotter.PostStep
 	}
-	l.LineStyle = draw.LineStyle{Color: color.RGBA{0x70, 0x70, 0x70, 0xFF}, Width: th.pt(1.5),
-		Dashes: []vg.Length{th.pt(5), th.pt(3)}}
+	l.LineStyle = draw.LineStyle{Color: color.RGBA{0x70, 0x70, 0x70, 0xFF}, Width: th.Pt(1.5),
+		Dashes: []vg.Length{th.Pt(5), th.Pt(3)}}
 	p.Add(unranged{l})
 	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = th.pt(9)
-	p.Legend.ThumbnailWidth = th.pt(18)
-	p.Legend.Padding = th.pt(2)
+	p.Legend.TextStyle.Font.Size = th.Pt(9)
+	p.Legend.ThumbnailWidth = th.Pt(18)
+	p.Legend.Padding = th.Pt(2)
 	return l
 }
 
@@ -355,23 +356,6 @@ func steps(xy plotter.XYs) plotter.XYs {
 		}
 	}
 	return out
-}
-
-// sampleIndices returns min(n, m) indices spread evenly over 0…n−1,
-// always including both ends.
-func sampleIndices(n, m int) []int {
-	if n <= m {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx
-	}
-	idx := make([]int, m)
-	for j := range idx {
-		idx[j] = int(math.Round(float64(j) * float64(n-1) / float64(m-1)))
-	}
-	return idx
 }
 
 // unranged hides a plotter's DataRange, so it does not move axes the

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -64,48 +65,48 @@ const maxCurvePoints = 2000
 // 2000 points in one, an X and Y of different lengths, or with LogX an
 // x or a Mark ≤ 0, and ErrNotFinite for a NaN or infinite value or an
 // infinite Mark, before writing anything.
-func CurvesSVG(w io.Writer, c Curves, opt Options) error {
+func CurvesSVG(w io.Writer, c Curves, opt render.Options) error {
 	f, err := c.figure(opt)
 	if err != nil {
 		return err
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 // CurvesPNG writes CurvesSVG's chart as a PNG of exactly Width×Height
 // pixels, for a demo whose main plot is a chart.
-func CurvesPNG(w io.Writer, c Curves, opt Options) error {
+func CurvesPNG(w io.Writer, c Curves, opt render.Options) error {
 	f, err := c.figure(opt)
 	if err != nil {
 		return err
 	}
-	return f.writePNG(w)
+	return f.WritePNG(w)
 }
 
 func (c Curves) check() error {
 	switch n := len(c.Series); {
 	case n == 0:
-		return fmt.Errorf("%w: a chart needs at least one series", ErrNoData)
+		return fmt.Errorf("%w: a chart needs at least one series", render.ErrNoData)
 	case n > maxCurves:
-		return fmt.Errorf("%w: %d series; at most %d are told apart", ErrShape, n, maxCurves)
+		return fmt.Errorf("%w: %d series; at most %d are told apart", render.ErrShape, n, maxCurves)
 	case math.IsInf(c.Mark, 0):
-		return fmt.Errorf("mark: %w", ErrNotFinite)
+		return fmt.Errorf("mark: %w", render.ErrNotFinite)
 	case c.LogX && c.Mark <= 0:
-		return fmt.Errorf("%w: mark at x = %v on a log axis; want x > 0, or NaN for no mark", ErrShape, c.Mark)
+		return fmt.Errorf("%w: mark at x = %v on a log axis; want x > 0, or NaN for no mark", render.ErrShape, c.Mark)
 	}
 	for i, s := range c.Series {
 		switch {
 		case len(s.X) != len(s.Y):
-			return fmt.Errorf("%w: series %d (%q) has %d x and %d y", ErrShape, i, s.Name, len(s.X), len(s.Y))
+			return fmt.Errorf("%w: series %d (%q) has %d x and %d y", render.ErrShape, i, s.Name, len(s.X), len(s.Y))
 		case len(s.X) > maxCurvePoints:
-			return fmt.Errorf("%w: series %d (%q) has %d points; at most %d are drawn", ErrShape, i, s.Name, len(s.X), maxCurvePoints)
+			return fmt.Errorf("%w: series %d (%q) has %d points; at most %d are drawn", render.ErrShape, i, s.Name, len(s.X), maxCurvePoints)
 		}
-		if err := finite(slices.Concat(s.X, s.Y)...); err != nil {
+		if err := render.Finite(slices.Concat(s.X, s.Y)...); err != nil {
 			return fmt.Errorf("series %d (%q): %w", i, s.Name, err)
 		}
 		for _, x := range s.X {
 			if c.LogX && x <= 0 {
-				return fmt.Errorf("%w: series %d (%q) has x = %v on a log axis", ErrShape, i, s.Name, x)
+				return fmt.Errorf("%w: series %d (%q) has x = %v on a log axis", render.ErrShape, i, s.Name, x)
 			}
 		}
 	}
@@ -174,56 +175,56 @@ func (c Curves) yRange() (lo, hi float64) {
 	return lo, hi + 0.12*(hi-lo)
 }
 
-func (c Curves) figure(opt Options) (*figure, error) {
+func (c Curves) figure(opt render.Options) (*render.Figure, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	fw, fh := opt.size(DefaultSize, DefaultCurvesHeight)
-	th := stripTheme(fw)
+	fw, fh := opt.Size(render.DefaultSize, DefaultCurvesHeight)
+	th := render.StripTheme(fw)
 
 	p := plot.New()
-	th.style(p, c.XLabel, c.YLabel, 13, 12, 11)
+	th.Style(p, c.XLabel, c.YLabel, 13, 12, 11)
 	p.Title.Text = c.Title
-	fitTitle(p, fw-th.pt(14))
-	p.Title.Padding = th.pt(4)
+	render.FitTitle(p, fw-th.Pt(14))
+	p.Title.Padding = th.Pt(4)
 	p.X.Min, p.X.Max = c.xRange()
-	p.X.Tick.Marker = niceTicks{n: 5}
+	p.X.Tick.Marker = render.NiceTicks{N: 5}
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = logTicks{n: 8}
+		p.X.Tick.Marker = render.LogTicks{N: 8}
 	}
 	p.Y.Min, p.Y.Max = c.yRange()
-	p.Y.Tick.Marker = niceTicks{n: 4}
+	p.Y.Tick.Marker = render.NiceTicks{N: 4}
 	switch {
 	case c.LogY:
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logYTicks{percent: c.Percent}
 	case c.Percent:
-		p.Y.Tick.Marker = percentTicks{niceTicks{n: 4}}
+		p.Y.Tick.Marker = percentTicks{render.NiceTicks{N: 4}}
 	}
 	cl := &curveLines{c: c, th: th}
 	p.Add(cl)
 
-	lg := &flowLegend{style: th.text(11, false, draw.XLeft, draw.YCenter), thumbW: th.pt(24), gap: th.pt(14), above: th.pt(4)}
+	lg := &render.FlowLegend{Style: th.Text(11, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(24), Gap: th.Pt(14), Above: th.Pt(4)}
 	for i, s := range c.Series {
-		lg.items = append(lg.items, LegendItem{Label: s.Name, Thumbs: []plot.Thumbnailer{curveThumb{cl, i}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: s.Name, Thumbs: []plot.Thumbnailer{curveThumb{cl, i}}})
 	}
 	if !math.IsNaN(c.Mark) {
-		lg.items = append(lg.items, LegendItem{Label: "current setting", Thumbs: []plot.Thumbnailer{curveThumb{cl, -1}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "current setting", Thumbs: []plot.Thumbnailer{curveThumb{cl, -1}}})
 	}
 	p.Add(lg)
 
-	f := &figure{w: fw, h: fh, title: c.Title, desc: c.describe()}
-	if f.title == "" {
-		f.title = strings.TrimSpace(c.YLabel + " against " + c.XLabel)
+	f := &render.Figure{W: fw, H: fh, Title: c.Title, Desc: c.describe()}
+	if f.Title == "" {
+		f.Title = strings.TrimSpace(c.YLabel + " against " + c.XLabel)
 	}
-	f.draw = func(cv draw.Canvas) {
-		paper(cv)
-		cv = draw.Crop(cv, th.pt(4), -th.pt(12), th.pt(2), -th.pt(4))
+	f.Draw = func(cv draw.Canvas) {
+		render.Paper(cv)
+		cv = draw.Crop(cv, th.Pt(4), -th.Pt(12), th.Pt(2), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
 			dc := p.DataCanvas(cv)
-			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+			p.Title.Padding = base + lg.Height(dc.Max.X-dc.Min.X)
 		}
 		p.Draw(cv)
 	}
@@ -277,11 +278,11 @@ func orDefault(s, def string) string {
 }
 
 // percentTicks labels a ticker's ticks of values in [0, 1] as percentages.
-type percentTicks struct{ niceTicks }
+type percentTicks struct{ render.NiceTicks }
 
 func (t percentTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := t.niceTicks.Ticks(lo, hi)
-	step := niceStep((hi - lo) / t.n)
+	ts := t.NiceTicks.Ticks(lo, hi)
+	step := render.NiceStep((hi - lo) / t.N)
 	decimals := int(math.Max(0, math.Ceil(-math.Log10(100*step)-1e-9)))
 	for i, tk := range ts {
 		if tk.Label != "" {
@@ -298,38 +299,38 @@ func (t percentTicks) Ticks(lo, hi float64) []plot.Tick {
 // curveLines draws the mark and the series, each line under its markers.
 type curveLines struct {
 	c  Curves
-	th theme
+	th render.Theme
 }
 
 func (cl *curveLines) style(i int) draw.LineStyle {
-	sty := draw.LineStyle{Color: classColor(i), Width: cl.th.pt(2)}
+	sty := draw.LineStyle{Color: render.ClassColor(i), Width: cl.th.Pt(2)}
 	if cl.c.Series[i].Dashed {
-		sty.Dashes = []vg.Length{cl.th.pt(6), cl.th.pt(4)}
+		sty.Dashes = []vg.Length{cl.th.Pt(6), cl.th.Pt(4)}
 	}
 	return sty
 }
 
 func (cl *curveLines) markStyle() draw.LineStyle {
-	return draw.LineStyle{Color: grey, Width: cl.th.pt(1.5), Dashes: []vg.Length{cl.th.pt(2), cl.th.pt(3)}}
+	return draw.LineStyle{Color: render.Grey, Width: cl.th.Pt(1.5), Dashes: []vg.Length{cl.th.Pt(2), cl.th.Pt(3)}}
 }
 
-func (cl *curveLines) radius(n int) vg.Length { return cl.th.pt(math.Max(2, 4-float64(n)/40)) }
+func (cl *curveLines) radius(n int) vg.Length { return cl.th.Pt(math.Max(2, 4-float64(n)/40)) }
 
 func (cl *curveLines) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	if m := cl.c.Mark; !math.IsNaN(m) {
 		x := trX(m)
 		c.StrokeLine2(cl.markStyle(), x, c.Min.Y, x, c.Max.Y)
-		sty := cl.th.text(11, false, draw.XLeft, draw.YTop)
-		at := vg.Point{X: x + cl.th.pt(4), Y: c.Max.Y - cl.th.pt(2)}
+		sty := cl.th.Text(11, false, draw.XLeft, draw.YTop)
+		at := vg.Point{X: x + cl.th.Pt(4), Y: c.Max.Y - cl.th.Pt(2)}
 		txt := sig(m, 3)
 		if n := len([]rune(cl.c.XLabel)); n > 0 && n <= 4 { // a symbol: "γ = 0.5"
 			txt = cl.c.XLabel + " = " + txt
 		}
 		if at.X+sty.Width(txt) > c.Max.X {
-			sty.XAlign, at.X = draw.XRight, x-cl.th.pt(4)
+			sty.XAlign, at.X = draw.XRight, x-cl.th.Pt(4)
 		}
-		haloText(&c, sty, at, txt)
+		render.HaloText(&c, sty, at, txt)
 	}
 	for i, s := range cl.c.Series {
 		pts := s.sorted()
@@ -368,5 +369,5 @@ func (t curveThumb) Thumbnail(c *draw.Canvas) {
 	if t.cl.c.NoMarkers {
 		return
 	}
-	drawMarker(c, t.cl.th, t.i, ctr, min(t.cl.th.pt(4), (c.Max.Y-c.Min.Y)/2), false)
+	drawMarker(c, t.cl.th, t.i, ctr, min(t.cl.th.Pt(4), (c.Max.Y-c.Min.Y)/2), false)
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -77,11 +78,11 @@ func (s *liftScene) axes() [3]liftAxis {
 			continue
 		}
 		mid := ax.a.Add(d.Scale(0.5))
-		ax.name, ax.out = s.axisName(k), unit(vg.Point{X: -d.Y, Y: d.X})
+		ax.name, ax.out = s.axisName(k), render.Unit(vg.Point{X: -d.Y, Y: d.X})
 		if ax.out.Dot(mid) < 0 {
 			ax.out = ax.out.Scale(-1)
 		}
-		for _, t := range (niceTicks{n: 3}).Ticks(s.lo[k], s.hi[k]) {
+		for _, t := range (render.NiceTicks{N: 3}).Ticks(s.lo[k], s.hi[k]) {
 			if t.Label != "" {
 				ax.ticks = append(ax.ticks, t)
 				ax.at = append(ax.at, (t.Value-s.lo[k])/(s.hi[k]-s.lo[k]))
@@ -96,9 +97,9 @@ func (s *liftScene) axes() [3]liftAxis {
 // points hidden by the plane, the plane, and the rest of the points.
 func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 	th := s.th
-	tickLen, gap := th.pt(5), th.pt(3)
-	tickSty := th.text(11, false, draw.XCenter, draw.YCenter)
-	nameSty := th.text(14, false, draw.XCenter, draw.YCenter)
+	tickLen, gap := th.Pt(5), th.Pt(3)
+	tickSty := th.Text(11, false, draw.XCenter, draw.YCenter)
+	nameSty := th.Text(14, false, draw.XCenter, draw.YCenter)
 	axes := s.axes()
 
 	// The marks that must fit: the corners with a marker's room, each
@@ -123,13 +124,13 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 		ext := vg.Length(0)
 		for i, t := range ax.ticks {
 			box := tickSty.Rectangle(t.Label)
-			off := ax.out.Scale(tickLen + gap + clearance(box, tickSty, ax.out))
+			off := ax.out.Scale(tickLen + gap + render.Clearance(box, tickSty, ax.out))
 			labels = append(labels, label{ax.a.Add(ax.b.Sub(ax.a).Scale(vg.Length(ax.at[i]))), off, tickSty, t.Label, false})
 			sz := box.Size()
 			ext = max(ext, vg.Length(math.Abs(float64(ax.out.X*sz.X))+math.Abs(float64(ax.out.Y*sz.Y))))
 		}
 		box := nameSty.Rectangle(ax.name)
-		off := ax.out.Scale(tickLen + 2*gap + ext + clearance(box, nameSty, ax.out))
+		off := ax.out.Scale(tickLen + 2*gap + ext + render.Clearance(box, nameSty, ax.out))
 		labels = append([]label{{ax.a.Add(ax.b.Sub(ax.a).Scale(0.5)), off, nameSty, ax.name, true}}, labels...)
 	}
 	for _, l := range labels {
@@ -146,7 +147,7 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 			far, farD = k, d
 		}
 	}
-	grid := draw.LineStyle{Color: gridColor, Width: th.pt(0.75)}
+	grid := draw.LineStyle{Color: gridColor, Width: th.Pt(0.75)}
 	for m := range 3 {
 		a, b := (m+1)%3, (m+2)%3
 		var wall []vg.Point
@@ -164,11 +165,11 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 			}
 		}
 	}
-	edge := draw.LineStyle{Color: edgeColor, Width: th.pt(0.75)}
+	edge := draw.LineStyle{Color: edgeColor, Width: th.Pt(0.75)}
 	for _, e := range cubeEdges() {
 		c.StrokeLines(edge, []vg.Point{atU(e[0]), atU(e[1])})
 	}
-	axis := draw.LineStyle{Color: black, Width: th.pt(1)}
+	axis := draw.LineStyle{Color: render.Black, Width: th.Pt(1)}
 	var names, ticks []vg.Rectangle
 	for _, ax := range axes {
 		if ax.name == "" {
@@ -190,7 +191,7 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 		switch {
 		case l.name:
 			names = append(names, r)
-		case overlapsAny(r, names) || overlapsAny(vg.Rectangle{Min: r.Min.Sub(pad), Max: r.Max.Add(pad)}, ticks):
+		case render.OverlapsAny(r, names) || render.OverlapsAny(vg.Rectangle{Min: r.Min.Sub(pad), Max: r.Max.Add(pad)}, ticks):
 			continue
 		default:
 			ticks = append(ticks, r)
@@ -209,7 +210,7 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 	points := func(hidden bool) {
 		for _, i := range order {
 			if s.cover[i] == hidden {
-				drawMarker(&c, th, slotOf(s.l.Y[i], true), atU(s.u[i]), s.ptR, hidden)
+				drawMarker(&c, th, render.SlotOf(s.l.Y[i], true), atU(s.u[i]), s.ptR, hidden)
 			}
 		}
 	}
@@ -220,7 +221,7 @@ func (s *liftScene) Plot(c draw.Canvas, _ *plot.Plot) {
 			poly = append(poly, atU(u))
 		}
 		c.FillPolygon(planeFill, poly)
-		c.StrokeLines(draw.LineStyle{Color: planeEdge, Width: th.pt(1.5)}, append(poly, poly[0]))
+		c.StrokeLines(draw.LineStyle{Color: planeEdge, Width: th.Pt(1.5)}, append(poly, poly[0]))
 	}
 	points(false)
 }

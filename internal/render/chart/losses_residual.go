@@ -1,6 +1,10 @@
-package render
+package chart
 
-import "io"
+import (
+	"io"
+
+	"github.com/margin-edu/margin/internal/render"
+)
 
 // ResidualLossesSVG writes c as CurvesSVG does, with desc as the SVG
 // <desc> in place of the generic one, for a chart of regression losses
@@ -8,13 +12,13 @@ import "io"
 // description reads one sample as "lowest at x = …", where the
 // ε-insensitive loss is lowest on a whole band of residuals. An empty
 // desc keeps the generic description.
-func ResidualLossesSVG(w io.Writer, c Curves, desc string, opt Options) error {
+func ResidualLossesSVG(w io.Writer, c Curves, desc string, opt render.Options) error {
 	f, err := c.figure(opt)
 	if err != nil {
 		return err
 	}
 	if desc != "" {
-		f.desc = desc
+		f.Desc = desc
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -53,7 +54,7 @@ var spectrumCases = []struct {
 	}},
 }
 
-func spectrumSVG(t *testing.T, s Spectrum, opt Options) string {
+func spectrumSVG(t *testing.T, s Spectrum, opt render.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := SpectrumSVG(&b, s, opt); err != nil {
@@ -66,7 +67,7 @@ func TestSpectrumGolden(t *testing.T) {
 	for _, c := range spectrumCases {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.s(t)
-			a, b := spectrumSVG(t, s, Options{}), spectrumSVG(t, s, Options{})
+			a, b := spectrumSVG(t, s, render.Options{}), spectrumSVG(t, s, render.Options{})
 			if a != b {
 				t.Fatal("two renderings of one spectrum differ")
 			}
@@ -106,13 +107,13 @@ func TestSpectrumTitle(t *testing.T) {
 		{"one value", []float64{7}, 0, "its eigenvalue is ≥ 0 (up to round-off)"},
 	}
 	for _, tt := range tests {
-		svg := spectrumSVG(t, Spectrum{Title: "K", Values: tt.values, Tol: tt.tol}, Options{})
+		svg := spectrumSVG(t, Spectrum{Title: "K", Values: tt.values, Tol: tt.tol}, render.Options{})
 		title := svg[strings.Index(svg, "<title>"):strings.Index(svg, "</title>")]
 		if !strings.Contains(title, "K: "+tt.want) {
 			t.Errorf("%s: <title> = %q, want it to contain %q", tt.name, title, "K: "+tt.want)
 		}
 	}
-	svg := spectrumSVG(t, Spectrum{Values: []float64{-0.83, -0.1, 2}}, Options{})
+	svg := spectrumSVG(t, Spectrum{Values: []float64{-0.83, -0.1, 2}}, render.Options{})
 	if !strings.Contains(svg, ">λ_min = −0.83<") {
 		t.Error("the smallest eigenvalue is not labelled λ_min = −0.83")
 	}
@@ -139,7 +140,7 @@ func TestSpectrumDrawing(t *testing.T) {
 		}
 		return dots, lines
 	}
-	few := spectrumSVG(t, Spectrum{Values: []float64{-2, -1, 0.5, 1, 3}}, Options{})
+	few := spectrumSVG(t, Spectrum{Values: []float64{-2, -1, 0.5, 1, 3}}, render.Options{})
 	if d, l := count(few, "#D55E00"); d != 3 || l != 2 { // the legend's swatch too
 		t.Errorf("5 values, 2 negative: %d vermillion dots and %d stems, want 3 and 2", d, l)
 	}
@@ -150,7 +151,7 @@ func TestSpectrumDrawing(t *testing.T) {
 	for i := range many {
 		many[i] = float64(i - 3)
 	}
-	svg := spectrumSVG(t, Spectrum{Values: many}, Options{})
+	svg := spectrumSVG(t, Spectrum{Values: many}, render.Options{})
 	if d, l := count(svg, "#0072B2"); d != 1 || l != 1 {
 		t.Errorf("500 values: %d blue dots and %d blue lines, want the legend's dot and one curve", d, l)
 	}
@@ -219,16 +220,16 @@ func TestSpectrumErrors(t *testing.T) {
 		s    Spectrum
 		want error
 	}{
-		{"no values", Spectrum{}, ErrNoData},
-		{"descending", Spectrum{Values: []float64{2, 1}}, ErrShape},
-		{"negative tolerance", Spectrum{Values: []float64{1}, Tol: -1}, ErrShape},
-		{"too many", Spectrum{Values: make([]float64, maxSpectrum+1)}, ErrShape},
-		{"NaN value", Spectrum{Values: []float64{0, math.NaN()}}, ErrNotFinite},
-		{"infinite tolerance", Spectrum{Values: []float64{1}, Tol: math.Inf(1)}, ErrNotFinite},
+		{"no values", Spectrum{}, render.ErrNoData},
+		{"descending", Spectrum{Values: []float64{2, 1}}, render.ErrShape},
+		{"negative tolerance", Spectrum{Values: []float64{1}, Tol: -1}, render.ErrShape},
+		{"too many", Spectrum{Values: make([]float64, maxSpectrum+1)}, render.ErrShape},
+		{"NaN value", Spectrum{Values: []float64{0, math.NaN()}}, render.ErrNotFinite},
+		{"infinite tolerance", Spectrum{Values: []float64{1}, Tol: math.Inf(1)}, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		if err := SpectrumSVG(&b, tt.s, Options{}); !errors.Is(err, tt.want) {
+		if err := SpectrumSVG(&b, tt.s, render.Options{}); !errors.Is(err, tt.want) {
 			t.Errorf("SpectrumSVG(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 		if b.Len() != 0 {

@@ -1,9 +1,10 @@
-package render
+package chart
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -11,7 +12,9 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 func TestSampleIndices(t *testing.T) {
@@ -26,7 +29,7 @@ func TestSampleIndices(t *testing.T) {
 		{4001, 3, 3, []int{0, 2000, 4000}},
 	}
 	for _, tt := range tests {
-		got := sampleIndices(tt.n, tt.m)
+		got := render.SampleIndices(tt.n, tt.m)
 		if len(got) != tt.wantLen || !slices.Equal(got[:len(tt.wantFirst)], tt.wantFirst) || got[len(got)-1] != tt.n-1 {
 			t.Errorf("sampleIndices(%d, %d) = %v…%v (len %d), want len %d starting %v and ending %d",
 				tt.n, tt.m, got[:min(3, len(got))], got[len(got)-1], len(got), tt.wantLen, tt.wantFirst, tt.n-1)
@@ -58,7 +61,7 @@ func perceptronHistory(pr *perceptron.Problem, states []perceptron.State) Histor
 	for i, s := range states {
 		t[i], upd[i] = float64(s.T), float64(s.Mistakes)
 	}
-	idx := sampleIndices(len(states), 2000)
+	idx := render.SampleIndices(len(states), 2000)
 	et, errs := make([]float64, len(idx)), make([]float64, len(idx))
 	for j, i := range idx {
 		et[j], errs[j] = float64(states[i].T), 100*pr.TrainingError(states[i])
@@ -112,7 +115,7 @@ func gapHistory() History {
 func TestHistoryGolden(t *testing.T) {
 	var a, b bytes.Buffer
 	for _, w := range []*bytes.Buffer{&a, &b} {
-		if err := HistorySVG(w, gapHistory(), Options{}); err != nil {
+		if err := HistorySVG(w, gapHistory(), render.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,20 +133,20 @@ func TestHistoryErrors(t *testing.T) {
 		h    History
 		want error
 	}{
-		{"no series", History{Now: 1}, ErrNoData},
-		{"four series", History{Now: 1, Series: []Series{ok, ok, ok, ok}}, ErrShape},
-		{"T and Y differ in length", History{Series: []Series{{T: []float64{0, 1}, Y: []float64{1}}}}, ErrShape},
-		{"T decreases", History{Series: []Series{{T: []float64{1, 0}, Y: []float64{1, 1}}}}, ErrShape},
-		{"NaN value", History{Series: []Series{{T: []float64{0}, Y: []float64{math.NaN()}}}}, ErrNotFinite},
-		{"infinite T", History{Series: []Series{{T: []float64{math.Inf(1)}, Y: []float64{0}}}}, ErrNotFinite},
-		{"NaN Now", History{Now: math.NaN(), Series: []Series{ok}}, ErrNotFinite},
-		{"infinite Period", History{Now: 1, Period: math.Inf(1), Series: []Series{ok}}, ErrNotFinite},
-		{"negative Period", History{Now: 1, Period: -1, Series: []Series{ok}}, ErrShape},
+		{"no series", History{Now: 1}, render.ErrNoData},
+		{"four series", History{Now: 1, Series: []Series{ok, ok, ok, ok}}, render.ErrShape},
+		{"T and Y differ in length", History{Series: []Series{{T: []float64{0, 1}, Y: []float64{1}}}}, render.ErrShape},
+		{"T decreases", History{Series: []Series{{T: []float64{1, 0}, Y: []float64{1, 1}}}}, render.ErrShape},
+		{"NaN value", History{Series: []Series{{T: []float64{0}, Y: []float64{math.NaN()}}}}, render.ErrNotFinite},
+		{"infinite T", History{Series: []Series{{T: []float64{math.Inf(1)}, Y: []float64{0}}}}, render.ErrNotFinite},
+		{"NaN Now", History{Now: math.NaN(), Series: []Series{ok}}, render.ErrNotFinite},
+		{"infinite Period", History{Now: 1, Period: math.Inf(1), Series: []Series{ok}}, render.ErrNotFinite},
+		{"negative Period", History{Now: 1, Period: -1, Series: []Series{ok}}, render.ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := HistorySVG(&b, tt.h, Options{}); !errors.Is(err, tt.want) {
+			if err := HistorySVG(&b, tt.h, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("HistorySVG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -180,7 +183,7 @@ func TestHistoryOdd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}} {
+			for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}} {
 				var b bytes.Buffer
 				if err := HistorySVG(&b, tt.h, opt); err != nil {
 					t.Fatalf("%+v: %v", opt, err)
@@ -220,7 +223,7 @@ func TestDecade(t *testing.T) {
 		{-3, "10⁻³"}, {4, "10⁴"}, {-12, "10⁻¹²"},
 	}
 	for _, tt := range tests {
-		if got := decade(tt.k); got != tt.want {
+		if got := render.Decade(tt.k); got != tt.want {
 			t.Errorf("decade(%d) = %q, want %q", tt.k, got, tt.want)
 		}
 	}
@@ -233,7 +236,7 @@ func TestHistoryCompare(t *testing.T) {
 	dual := Series{Label: "−D(α)", T: []float64{0, 1, 2}, Y: []float64{0, 0.5, 0.9}, Lines: true,
 		Compare: &Series{Label: "primal", T: []float64{0, 1, 2}, Y: []float64{7.5, 2, 1}, Lines: true}}
 	var buf bytes.Buffer
-	if err := HistorySVG(&buf, History{Title: "t", Now: 2, Series: []Series{dual}}, Options{}); err != nil {
+	if err := HistorySVG(&buf, History{Title: "t", Now: 2, Series: []Series{dual}}, render.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	svg := buf.String()
@@ -248,7 +251,33 @@ func TestHistoryCompare(t *testing.T) {
 	}
 	bad := dual
 	bad.Compare = &Series{Label: "primal", T: []float64{0, 1}, Y: []float64{1, math.NaN()}}
-	if err := HistorySVG(&buf, History{Now: 2, Series: []Series{bad}}, Options{}); !errors.Is(err, ErrNotFinite) {
+	if err := HistorySVG(&buf, History{Now: 2, Series: []Series{bad}}, render.Options{}); !errors.Is(err, render.ErrNotFinite) {
 		t.Errorf("NaN in a comparison: error %v, want ErrNotFinite", err)
+	}
+}
+
+// TestPerceptronHistoryGolden draws the history of a perceptron on a
+// noisy set, 150 steps, as the perceptron lesson records it.
+func TestPerceptronHistoryGolden(t *testing.T) {
+	set, err := dataset.New(dataset.Spec{Name: "noisy", N: 60, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, states, err := perceptron.Trajectory(perceptron.Data{X: set.X, Y: set.Y}, perceptron.DefaultParams(), 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := HistorySVG(&b, perceptronHistory(pr, states), render.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	checkTextAlternative(t, b.String())
+	checkGolden(t, "perceptron_history", b.Bytes())
+	for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
+		for k := range states[:8] {
+			if err := HistorySVG(io.Discard, perceptronHistory(pr, states[:k+1]), opt); err != nil {
+				t.Fatalf("history step %d %+v: %v", k, opt, err)
+			}
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -53,31 +54,31 @@ const stemsUpTo = 100
 // It returns ErrNoData for no values, ErrShape for more than 2000, values
 // out of ascending order or a negative Tol, and ErrNotFinite for a NaN or
 // infinite value or Tol, before writing anything.
-func SpectrumSVG(w io.Writer, s Spectrum, opt Options) error {
+func SpectrumSVG(w io.Writer, s Spectrum, opt render.Options) error {
 	f, err := s.figure(opt)
 	if err != nil {
 		return err
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 func (s Spectrum) check() error {
 	n := len(s.Values)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: a spectrum needs at least one eigenvalue", ErrNoData)
+		return fmt.Errorf("%w: a spectrum needs at least one eigenvalue", render.ErrNoData)
 	case n > maxSpectrum:
-		return fmt.Errorf("%w: %d eigenvalues; at most %d are drawn", ErrShape, n, maxSpectrum)
+		return fmt.Errorf("%w: %d eigenvalues; at most %d are drawn", render.ErrShape, n, maxSpectrum)
 	}
-	if err := finite(append(slices.Clone(s.Values), s.Tol)...); err != nil {
+	if err := render.Finite(append(slices.Clone(s.Values), s.Tol)...); err != nil {
 		return fmt.Errorf("spectrum: %w", err)
 	}
 	if s.Tol < 0 {
-		return fmt.Errorf("%w: negative tolerance %v", ErrShape, s.Tol)
+		return fmt.Errorf("%w: negative tolerance %v", render.ErrShape, s.Tol)
 	}
 	for i := 1; i < n; i++ {
 		if s.Values[i] < s.Values[i-1] {
-			return fmt.Errorf("%w: eigenvalue %d (%v) is below eigenvalue %d (%v); want them ascending", ErrShape, i+1, s.Values[i], i, s.Values[i-1])
+			return fmt.Errorf("%w: eigenvalue %d (%v) is below eigenvalue %d (%v); want them ascending", render.ErrShape, i+1, s.Values[i], i, s.Values[i-1])
 		}
 	}
 	return nil
@@ -129,20 +130,20 @@ func (s Spectrum) linear() float64 {
 	return math.Max(t, m/10)
 }
 
-func (s Spectrum) figure(opt Options) (*figure, error) {
+func (s Spectrum) figure(opt render.Options) (*render.Figure, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	fw, fh := opt.size(DefaultSize, DefaultSpectrumHeight)
-	th := stripTheme(fw)
+	fw, fh := opt.Size(render.DefaultSize, DefaultSpectrumHeight)
+	th := render.StripTheme(fw)
 	n, c := len(s.Values), s.linear()
 	sc := asinhScale{c}
 
 	p := plot.New()
-	th.style(p, "rank i (ascending)", "eigenvalue λᵢ", 13, 12, 11)
+	th.Style(p, "rank i (ascending)", "eigenvalue λᵢ", 13, 12, 11)
 	p.Title.Text = strings.TrimSpace(s.Title + "\n" + s.verdict())
-	fitTitle(p, fw-th.pt(14))
-	p.Title.Padding = th.pt(4)
+	render.FitTitle(p, fw-th.Pt(14))
+	p.Title.Padding = th.Pt(4)
 	// The y axis is linear in u = asinh(λ/c), and its ticks are labelled
 	// with the λ they mark. (gonum places the axis label by the middle of
 	// the data range, which a nonlinear Scale moves off the axis's middle.)
@@ -155,7 +156,7 @@ func (s Spectrum) figure(opt Options) (*figure, error) {
 		p.Y.Min = lo - 0.25*(hi-lo)
 	}
 	p.Y.Tick.Marker = symlogTicks{c: c, n: 5}
-	p.X.Tick.Marker = niceTicks{n: 5, integer: true}
+	p.X.Tick.Marker = render.NiceTicks{N: 5, Integer: true}
 	if n <= stemsUpTo {
 		p.X.Min, p.X.Max = 0.5, float64(n)+0.5
 	} else {
@@ -163,24 +164,24 @@ func (s Spectrum) figure(opt Options) (*figure, error) {
 	}
 	p.Add(&spectrumMarks{s: s, sc: sc, th: th})
 
-	lg := &flowLegend{style: th.text(11, false, draw.XLeft, draw.YCenter), thumbW: th.pt(14), gap: th.pt(14), above: th.pt(4)}
+	lg := &render.FlowLegend{Style: th.Text(11, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(14), Gap: th.Pt(14), Above: th.Pt(4)}
 	if s.negatives() < n {
-		lg.items = append(lg.items, LegendItem{Label: "λᵢ ≥ 0 (up to round-off)", Thumbs: []plot.Thumbnailer{dotThumb{th}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "λᵢ ≥ 0 (up to round-off)", Thumbs: []plot.Thumbnailer{render.DotThumb{Theme: th}}})
 	}
 	if s.negatives() > 0 {
-		lg.items = append(lg.items, LegendItem{Label: "λᵢ < 0", Thumbs: []plot.Thumbnailer{negThumb{th}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "λᵢ < 0", Thumbs: []plot.Thumbnailer{negThumb{th}}})
 	}
 	p.Add(lg)
 
-	f := &figure{w: fw, h: fh, title: p.Title.Text, desc: s.describe(c)}
-	f.title = strings.ReplaceAll(f.title, "\n", ": ")
-	f.draw = func(cv draw.Canvas) {
-		paper(cv)
-		cv = draw.Crop(cv, th.pt(4), -th.pt(12), th.pt(2), -th.pt(4))
+	f := &render.Figure{W: fw, H: fh, Title: p.Title.Text, Desc: s.describe(c)}
+	f.Title = strings.ReplaceAll(f.Title, "\n", ": ")
+	f.Draw = func(cv draw.Canvas) {
+		render.Paper(cv)
+		cv = draw.Crop(cv, th.Pt(4), -th.Pt(12), th.Pt(2), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
 			dc := p.DataCanvas(cv)
-			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+			p.Title.Padding = base + lg.Height(dc.Max.X-dc.Min.X)
 		}
 		p.Draw(cv)
 	}
@@ -251,7 +252,7 @@ func (t symlogTicks) Ticks(ulo, uhi float64) []plot.Tick {
 				if math.Mod(top-k, every) == 0 {
 					tk.Label = sig(v, 1)
 					if m == 1 {
-						tk.Label = strings.Repeat("−", b2i(side < 0)) + decade(int(k))
+						tk.Label = strings.Repeat("−", b2i(side < 0)) + render.Decade(int(k))
 					}
 				}
 				ts = append(ts, tk)
@@ -279,7 +280,7 @@ func (t symlogTicks) Ticks(ulo, uhi float64) []plot.Tick {
 type spectrumMarks struct {
 	s  Spectrum
 	sc asinhScale
-	th theme
+	th render.Theme
 }
 
 func (m *spectrumMarks) Plot(c draw.Canvas, p *plot.Plot) {
@@ -290,16 +291,16 @@ func (m *spectrumMarks) Plot(c draw.Canvas, p *plot.Plot) {
 	y0 := trY(0)
 	colour := func(i int) int { return b2i(i < neg) } // palette slot: blue, or vermillion
 	if n <= stemsUpTo {
-		r := th.pt(math.Max(2.5, 4.5-float64(n)/40))
-		stem := th.pt(math.Max(1, 2-float64(n)/60))
+		r := th.Pt(math.Max(2.5, 4.5-float64(n)/40))
+		stem := th.Pt(math.Max(1, 2-float64(n)/60))
 		for i, v := range vals {
 			x := trX(float64(i + 1))
-			c.StrokeLine2(draw.LineStyle{Color: classColor(colour(i)), Width: stem}, x, y0, x, trY(v))
+			c.StrokeLine2(draw.LineStyle{Color: render.ClassColor(colour(i)), Width: stem}, x, y0, x, trY(v))
 		}
-		c.StrokeLine2(draw.LineStyle{Color: black, Width: th.pt(1)}, c.Min.X, y0, c.Max.X, y0)
+		c.StrokeLine2(draw.LineStyle{Color: render.Black, Width: th.Pt(1)}, c.Min.X, y0, c.Max.X, y0)
 		for i, v := range vals {
-			c.SetColor(classColor(colour(i)))
-			c.Fill(circle(vg.Point{X: trX(float64(i + 1)), Y: trY(v)}, r))
+			c.SetColor(render.ClassColor(colour(i)))
+			c.Fill(render.Circle(vg.Point{X: trX(float64(i + 1)), Y: trY(v)}, r))
 		}
 	} else {
 		for _, part := range [][2]int{{0, neg}, {neg, n}} {
@@ -312,14 +313,14 @@ func (m *spectrumMarks) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			slot := colour(part[0])
 			area := append([]vg.Point{{X: line[0].X, Y: y0}}, line...)
-			c.FillPolygon(regionTint(slot), append(area, vg.Point{X: line[len(line)-1].X, Y: y0}))
-			c.StrokeLines(draw.LineStyle{Color: classColor(slot), Width: th.pt(2)}, line)
+			c.FillPolygon(render.RegionTint(slot), append(area, vg.Point{X: line[len(line)-1].X, Y: y0}))
+			c.StrokeLines(draw.LineStyle{Color: render.ClassColor(slot), Width: th.Pt(2)}, line)
 		}
-		c.StrokeLine2(draw.LineStyle{Color: black, Width: th.pt(1)}, c.Min.X, y0, c.Max.X, y0)
+		c.StrokeLine2(draw.LineStyle{Color: render.Black, Width: th.Pt(1)}, c.Min.X, y0, c.Max.X, y0)
 		if neg > 0 && neg <= 50 { // a few negatives would be a sliver: dot them
 			for i := range neg {
-				c.SetColor(vermillion)
-				c.Fill(circle(vg.Point{X: trX(float64(i + 1)), Y: trY(vals[i])}, th.pt(3)))
+				c.SetColor(render.Vermillion)
+				c.Fill(render.Circle(vg.Point{X: trX(float64(i + 1)), Y: trY(vals[i])}, th.Pt(3)))
 			}
 		}
 	}
@@ -331,8 +332,8 @@ func (m *spectrumMarks) Plot(c draw.Canvas, p *plot.Plot) {
 // with a leader line when it had to move away.
 func (m *spectrumMarks) label(c *draw.Canvas, trX func(float64) vg.Length, trY func(float64) vg.Length) {
 	th, vals := m.th, m.s.Values
-	sty := th.text(12, true, draw.XLeft, draw.YCenter)
-	sty.Color = darker(classColor(b2i(m.s.negatives() > 0)))
+	sty := th.Text(12, true, draw.XLeft, draw.YCenter)
+	sty.Color = render.Darker(render.ClassColor(b2i(m.s.negatives() > 0)))
 	txt := "λ_min = " + sig(vals[0], 2)
 	dot := vg.Point{X: trX(1), Y: trY(vals[0])}
 	box := sty.Rectangle(txt)
@@ -341,22 +342,22 @@ func (m *spectrumMarks) label(c *draw.Canvas, trX func(float64) vg.Length, trY f
 	// the curve) from 0, and the zero line.
 	y0 := trY(0)
 	blocked := func(r vg.Rectangle) bool {
-		if !within(r, c) || r.Min.Y < y0+th.pt(2) && r.Max.Y > y0-th.pt(2) {
+		if !render.Within(r, c) || r.Min.Y < y0+th.Pt(2) && r.Max.Y > y0-th.Pt(2) {
 			return true
 		}
 		for i, v := range vals {
 			x := trX(float64(i + 1))
-			if x < r.Min.X-th.pt(5) || x > r.Max.X+th.pt(5) {
+			if x < r.Min.X-th.Pt(5) || x > r.Max.X+th.Pt(5) {
 				continue
 			}
-			lo, hi := min(y0, trY(v))-th.pt(5), max(y0, trY(v))+th.pt(5)
+			lo, hi := min(y0, trY(v))-th.Pt(5), max(y0, trY(v))+th.Pt(5)
 			if lo < r.Max.Y && hi > r.Min.Y {
 				return true
 			}
 		}
 		return false
 	}
-	at := dot.Add(vg.Point{X: th.pt(9)})
+	at := dot.Add(vg.Point{X: th.Pt(9)})
 	best := at
 	for _, k := range []float64{0, -1, 1, -2, 2, -3, 3, -4, 4, -6, 6, -8, 8} {
 		q := at.Add(vg.Point{Y: vg.Length(k) * h * 0.75})
@@ -366,9 +367,9 @@ func (m *spectrumMarks) label(c *draw.Canvas, trX func(float64) vg.Length, trY f
 		}
 	}
 	if d := best.Sub(at); d.Y > h || d.Y < -h {
-		c.StrokeLines(draw.LineStyle{Color: sty.Color, Width: th.pt(1)}, []vg.Point{dot, best.Sub(vg.Point{X: th.pt(2)})})
+		c.StrokeLines(draw.LineStyle{Color: sty.Color, Width: th.Pt(1)}, []vg.Point{dot, best.Sub(vg.Point{X: th.Pt(2)})})
 	}
-	haloText(c, sty, best, txt)
+	render.HaloText(c, sty, best, txt)
 }
 
 func b2i(b bool) int {
@@ -379,9 +380,9 @@ func b2i(b bool) int {
 }
 
 // negThumb is the legend swatch of a negative eigenvalue.
-type negThumb struct{ th theme }
+type negThumb struct{ th render.Theme }
 
 func (t negThumb) Thumbnail(c *draw.Canvas) {
-	c.SetColor(vermillion)
-	c.Fill(circle(c.Center(), t.th.pt(3.5)))
+	c.SetColor(render.Vermillion)
+	c.Fill(render.Circle(c.Center(), t.th.Pt(3.5)))
 }

@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // liftData is 60 points of the plane lifted by ψ(x) = (x₁², x₁x₂, x₂²),
@@ -46,7 +48,7 @@ var liftCases = []struct {
 	{"edge_on", -12, 10},
 }
 
-func liftSVG(t *testing.T, l Lift, opt Options) []byte {
+func liftSVG(t *testing.T, l Lift, opt render.Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := LiftSVG(&b, l, opt); err != nil {
@@ -59,7 +61,7 @@ func TestLiftGolden(t *testing.T) {
 	for _, c := range liftCases {
 		t.Run(c.name, func(t *testing.T) {
 			l := liftData(c.az, c.el)
-			a, b := liftSVG(t, l, Options{}), liftSVG(t, l, Options{})
+			a, b := liftSVG(t, l, render.Options{}), liftSVG(t, l, render.Options{})
 			if !bytes.Equal(a, b) {
 				t.Fatal("two renderings of one lift differ")
 			}
@@ -78,7 +80,7 @@ func writeLiftLook(t *testing.T, name string, l Lift) {
 	if err := os.MkdirAll(*look, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{{}, {Width: 400, Height: 400}, {Width: 900, Height: 500}} {
+	for _, opt := range []render.Options{{}, {Width: 400, Height: 400}, {Width: 900, Height: 500}} {
 		var b bytes.Buffer
 		if err := LiftPNG(&b, l, opt); err != nil {
 			t.Fatal(err)
@@ -102,17 +104,17 @@ func TestLiftErrors(t *testing.T) {
 		l    Lift
 		want error
 	}{
-		{"no points", Lift{}, ErrNoData},
-		{"labels for other points", ok(func(l *Lift) { l.Y = []int{1} }), ErrShape},
-		{"label 0", ok(func(l *Lift) { l.Y = []int{1, 0} }), ErrShape},
-		{"plane with w = 0", ok(func(l *Lift) { l.Plane = &[4]float64{0, 0, 0, 1} }), ErrShape},
-		{"NaN coordinate", ok(func(l *Lift) { l.P[1][2] = nan }), ErrNotFinite},
-		{"infinite plane", ok(func(l *Lift) { l.Plane[3] = math.Inf(-1) }), ErrNotFinite},
-		{"NaN azimuth", ok(func(l *Lift) { l.Azimuth = nan }), ErrNotFinite},
+		{"no points", Lift{}, render.ErrNoData},
+		{"labels for other points", ok(func(l *Lift) { l.Y = []int{1} }), render.ErrShape},
+		{"label 0", ok(func(l *Lift) { l.Y = []int{1, 0} }), render.ErrShape},
+		{"plane with w = 0", ok(func(l *Lift) { l.Plane = &[4]float64{0, 0, 0, 1} }), render.ErrShape},
+		{"NaN coordinate", ok(func(l *Lift) { l.P[1][2] = nan }), render.ErrNotFinite},
+		{"infinite plane", ok(func(l *Lift) { l.Plane[3] = math.Inf(-1) }), render.ErrNotFinite},
+		{"NaN azimuth", ok(func(l *Lift) { l.Azimuth = nan }), render.ErrNotFinite},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		if err := LiftSVG(&b, tt.l, Options{}); !errors.Is(err, tt.want) {
+		if err := LiftSVG(&b, tt.l, render.Options{}); !errors.Is(err, tt.want) {
 			t.Errorf("LiftSVG(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 		if b.Len() != 0 {
@@ -125,7 +127,7 @@ func TestLiftErrors(t *testing.T) {
 // plane, and whether the plane separates the classes.
 func TestLiftDesc(t *testing.T) {
 	l := liftData(-60, 25)
-	svg := string(liftSVG(t, l, Options{}))
+	svg := string(liftSVG(t, l, render.Options{}))
 	desc := svg[strings.Index(svg, "<desc>"):strings.Index(svg, "</desc>")]
 	for _, want := range []string{"azimuth −60°, elevation 25°", "60 points", "x₁x₂ runs from",
 		"w = (1, 3, 1), b = −3", "It separates the classes", "lie behind it, seen through it"} {
@@ -134,7 +136,7 @@ func TestLiftDesc(t *testing.T) {
 		}
 	}
 	l.Y[0] = -l.Y[0]
-	svg = string(liftSVG(t, l, Options{}))
+	svg = string(liftSVG(t, l, render.Options{}))
 	if !strings.Contains(svg, "1 point lies on the wrong side of it.") {
 		t.Error("desc does not count the point on the wrong side")
 	}
@@ -157,14 +159,14 @@ func TestLiftEdges(t *testing.T) {
 		{"upside down", liftData(400, 135)},
 	}
 	for _, tt := range tests {
-		for _, opt := range []Options{{Width: 200, Height: 200}, {}, {Width: 1600, Height: 900}} {
+		for _, opt := range []render.Options{{Width: 200, Height: 200}, {}, {Width: 1600, Height: 900}} {
 			svg := string(liftSVG(t, tt.l, opt))
 			if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
 				t.Errorf("%s at %+v: the SVG has NaN or Inf", tt.name, opt)
 			}
 			checkTextAlternative(t, svg)
 		}
-		if err := LiftPNG(io.Discard, tt.l, Options{Width: 300, Height: 300}); err != nil {
+		if err := LiftPNG(io.Discard, tt.l, render.Options{Width: 300, Height: 300}); err != nil {
 			t.Errorf("%s: LiftPNG: %v", tt.name, err)
 		}
 	}
@@ -213,7 +215,7 @@ func TestPlaneInCube(t *testing.T) {
 func TestLiftCover(t *testing.T) {
 	l := Lift{P: [][3]float64{{0, 0, -1}, {0, 0, 1}, {1, 1, -1}, {-1, -1, 1}}, Y: []int{1, -1, 1, -1},
 		Plane: &[4]float64{0, 0, 1, 0}, Elevation: 90}
-	s := newLiftScene(l, newTheme(450, 450))
+	s := newLiftScene(l, render.NewTheme(450, 450))
 	want := []bool{true, false, true, false}
 	for i := range want {
 		if s.cover[i] != want[i] {
@@ -221,7 +223,7 @@ func TestLiftCover(t *testing.T) {
 		}
 	}
 	l.Elevation = -90 // from below: the other way round
-	s = newLiftScene(l, newTheme(450, 450))
+	s = newLiftScene(l, render.NewTheme(450, 450))
 	for i := range want {
 		if s.cover[i] == want[i] {
 			t.Errorf("seen from below, point %v: hidden = %v, want %v", l.P[i], s.cover[i], !want[i])

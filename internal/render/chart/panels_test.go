@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // smoBars is α of a soft-margin SVM on 10 points after an SMO step that
@@ -47,7 +49,7 @@ func gramMatrix() Matrix {
 func TestBarsGolden(t *testing.T) {
 	var a, b bytes.Buffer
 	for _, w := range []*bytes.Buffer{&a, &b} {
-		if err := BarsSVG(w, smoBars(), Options{}); err != nil {
+		if err := BarsSVG(w, smoBars(), render.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +63,7 @@ func TestBarsGolden(t *testing.T) {
 func TestMatrixGolden(t *testing.T) {
 	var a, b bytes.Buffer
 	for _, w := range []*bytes.Buffer{&a, &b} {
-		if err := MatrixSVG(w, gramMatrix(), Options{}); err != nil {
+		if err := MatrixSVG(w, gramMatrix(), render.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,7 +86,7 @@ func TestMatrixSize(t *testing.T) {
 		x[i] = [2]float64{math.Cos(a) * (1 + a/10), math.Sin(3*a) - 0.5}
 	}
 	var b bytes.Buffer
-	if err := MatrixSVG(&b, Matrix{Title: "Gram", Values: gram(x)}, Options{}); err != nil {
+	if err := MatrixSVG(&b, Matrix{Title: "Gram", Values: gram(x)}, render.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := b.Len(); n > 200<<10 {
@@ -109,18 +111,18 @@ func TestBarsErrors(t *testing.T) {
 		b    Bars
 		want error
 	}{
-		{"no values", Bars{}, ErrNoData},
-		{"NaN value", mod(func(b *Bars) { b.Values = []float64{1, math.NaN()}; b.Class = nil; b.Highlight = nil }), ErrNotFinite},
-		{"infinite bound", mod(func(b *Bars) { b.Bounds = []Bound{{Value: math.Inf(1)}} }), ErrNotFinite},
-		{"classes for other points", mod(func(b *Bars) { b.Class = []int{1, -1} }), ErrShape},
-		{"highlight out of range", mod(func(b *Bars) { b.Highlight = []Highlight{{Index: 10}} }), ErrShape},
-		{"negative highlight", mod(func(b *Bars) { b.Highlight = []Highlight{{Index: -1}} }), ErrShape},
-		{"too many bars", Bars{Values: make([]float64, maxBars+1)}, ErrShape},
+		{"no values", Bars{}, render.ErrNoData},
+		{"NaN value", mod(func(b *Bars) { b.Values = []float64{1, math.NaN()}; b.Class = nil; b.Highlight = nil }), render.ErrNotFinite},
+		{"infinite bound", mod(func(b *Bars) { b.Bounds = []Bound{{Value: math.Inf(1)}} }), render.ErrNotFinite},
+		{"classes for other points", mod(func(b *Bars) { b.Class = []int{1, -1} }), render.ErrShape},
+		{"highlight out of range", mod(func(b *Bars) { b.Highlight = []Highlight{{Index: 10}} }), render.ErrShape},
+		{"negative highlight", mod(func(b *Bars) { b.Highlight = []Highlight{{Index: -1}} }), render.ErrShape},
+		{"too many bars", Bars{Values: make([]float64, maxBars+1)}, render.ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := BarsSVG(&b, tt.b, Options{}); !errors.Is(err, tt.want) {
+			if err := BarsSVG(&b, tt.b, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("BarsSVG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -136,18 +138,18 @@ func TestMatrixErrors(t *testing.T) {
 		m    Matrix
 		want error
 	}{
-		{"nil", Matrix{}, ErrNoData},
-		{"empty row", Matrix{Values: [][]float64{{}}}, ErrNoData},
-		{"ragged", Matrix{Values: [][]float64{{1, 2}, {3}}}, ErrShape},
-		{"NaN", Matrix{Values: [][]float64{{1, math.NaN()}, {3, 4}}}, ErrNotFinite},
-		{"infinite scale", Matrix{Values: [][]float64{{1}}, Scale: math.Inf(1)}, ErrNotFinite},
-		{"too large", Matrix{Values: make([][]float64, maxMatrixSide+1)}, ErrShape},
+		{"nil", Matrix{}, render.ErrNoData},
+		{"empty row", Matrix{Values: [][]float64{{}}}, render.ErrNoData},
+		{"ragged", Matrix{Values: [][]float64{{1, 2}, {3}}}, render.ErrShape},
+		{"NaN", Matrix{Values: [][]float64{{1, math.NaN()}, {3, 4}}}, render.ErrNotFinite},
+		{"infinite scale", Matrix{Values: [][]float64{{1}}, Scale: math.Inf(1)}, render.ErrNotFinite},
+		{"too large", Matrix{Values: make([][]float64, maxMatrixSide+1)}, render.ErrShape},
 	}
 	tests[len(tests)-1].m.Values[0] = []float64{1}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := MatrixSVG(&b, tt.m, Options{}); !errors.Is(err, tt.want) {
+			if err := MatrixSVG(&b, tt.m, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("MatrixSVG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -173,7 +175,7 @@ func TestPanelsOdd(t *testing.T) {
 		{Values: [][]float64{{1}, {2}, {3}, {4}}, Scale: -2},
 		{Values: [][]float64{{-1e300, 1e300}, {0, 1}}},
 	}
-	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}, {Width: 240, Height: 2000}} {
+	for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}, {Width: 240, Height: 2000}} {
 		for i, b := range bars {
 			if err := BarsSVG(&bytes.Buffer{}, b, opt); err != nil {
 				t.Errorf("bars %d %+v: %v", i, opt, err)
@@ -185,30 +187,4 @@ func TestPanelsOdd(t *testing.T) {
 			}
 		}
 	}
-}
-
-func TestClassOrder(t *testing.T) {
-	tests := []struct {
-		in, want []int
-	}{
-		{[]int{-1, 1, -1}, []int{1, -1}},
-		{[]int{-1, -1}, []int{-1}},
-		{[]int{2, 0, 1, 0}, []int{0, 1, 2}},
-		{nil, nil},
-	}
-	for _, tt := range tests {
-		got := classOrder(tt.in)
-		if len(got) != len(tt.want) || len(got) > 0 && !equalInts(got, tt.want) {
-			t.Errorf("classOrder(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func equalInts(a, b []int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

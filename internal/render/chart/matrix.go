@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -40,40 +41,40 @@ const maxMatrixSide = 1000
 // It returns ErrNoData for an empty matrix, ErrShape for ragged rows or a
 // side over 1000, and ErrNotFinite for NaN or infinite values or Scale,
 // before writing anything.
-func MatrixSVG(w io.Writer, m Matrix, opt Options) error {
+func MatrixSVG(w io.Writer, m Matrix, opt render.Options) error {
 	if err := m.check(); err != nil {
 		return err
 	}
 	rows, cols := len(m.Values), len(m.Values[0])
-	fw, fh := opt.size(DefaultSize, DefaultMatrixHeight)
-	th := newTheme(fw, fh)
-	ramp := Ramp{Lo: -m.scale(), Hi: m.scale(), Strength: 1}
+	fw, fh := opt.Size(render.DefaultSize, DefaultMatrixHeight)
+	th := render.NewTheme(fw, fh)
+	ramp := render.Ramp{Lo: -m.scale(), Hi: m.scale(), Strength: 1}
 
 	p := plot.New()
-	th.style(p, "", "", 14, 12, 11)
+	th.Style(p, "", "", 14, 12, 11)
 	p.Title.Text = m.Title
-	fitTitle(p, fw-th.pt(8))
+	render.FitTitle(p, fw-th.Pt(8))
 	p.X.Min, p.X.Max = 0, float64(cols)
 	p.Y.Min, p.Y.Max = 0, float64(rows)
 	names := max(rows, cols) <= namedBelow
-	p.X.Tick.Marker = indexTicks{n: cols, at0: 0.5, step: 1, names: names}
-	p.Y.Tick.Marker = indexTicks{n: rows, at0: float64(rows) - 0.5, step: -1, names: names}
+	p.X.Tick.Marker = render.IndexTicks{N: cols, At0: 0.5, Step: 1, Names: names}
+	p.Y.Tick.Marker = render.IndexTicks{N: rows, At0: float64(rows) - 0.5, Step: -1, Names: names}
 	if !names {
 		p.X.Label.Text, p.Y.Label.Text = "column j", "row i"
 	}
 	p.Add(&matrixCells{img: m.raster(ramp)})
 
 	bar := &colourBar{ramp: ramp, label: m.Label, th: th}
-	f := &figure{w: fw, h: fh, title: m.Name, desc: m.Desc}
-	if f.title == "" {
-		f.title = m.Title
+	f := &render.Figure{W: fw, H: fh, Title: m.Name, Desc: m.Desc}
+	if f.Title == "" {
+		f.Title = m.Title
 	}
-	if f.desc == "" {
-		f.desc = m.describe()
+	if f.Desc == "" {
+		f.Desc = m.describe()
 	}
-	f.draw = func(c draw.Canvas) {
-		paper(c)
-		c = draw.Crop(c, th.pt(4), -th.pt(6)-bar.width(), th.pt(4), -th.pt(4))
+	f.Draw = func(c draw.Canvas) {
+		render.Paper(c)
+		c = draw.Crop(c, th.Pt(4), -th.Pt(6)-bar.width(), th.Pt(4), -th.Pt(4))
 		// Square cells: shrink the plot's canvas about its centre along
 		// the longer side of its data area. The tick labels do not depend
 		// on the canvas, so one measurement suffices.
@@ -91,10 +92,10 @@ func MatrixSVG(w io.Writer, m Matrix, opt Options) error {
 		}
 		p.Draw(c)
 		dc = p.DataCanvas(c)
-		bar.draw(c.Canvas, vg.Rectangle{Min: vg.Point{X: dc.Max.X + th.pt(14), Y: dc.Min.Y},
-			Max: vg.Point{X: dc.Max.X + th.pt(14) + bar.barW(), Y: dc.Max.Y}})
+		bar.draw(c.Canvas, vg.Rectangle{Min: vg.Point{X: dc.Max.X + th.Pt(14), Y: dc.Min.Y},
+			Max: vg.Point{X: dc.Max.X + th.Pt(14) + bar.barW(), Y: dc.Max.Y}})
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 // DefaultMatrixHeight is MatrixSVG's default height in CSS pixels: a
@@ -103,21 +104,21 @@ const DefaultMatrixHeight = 500
 
 func (m Matrix) check() error {
 	if len(m.Values) == 0 || len(m.Values[0]) == 0 {
-		return fmt.Errorf("%w: the matrix is empty", ErrNoData)
+		return fmt.Errorf("%w: the matrix is empty", render.ErrNoData)
 	}
 	cols := len(m.Values[0])
 	if len(m.Values) > maxMatrixSide || cols > maxMatrixSide {
-		return fmt.Errorf("%w: %d×%d matrix; at most %d on a side", ErrShape, len(m.Values), cols, maxMatrixSide)
+		return fmt.Errorf("%w: %d×%d matrix; at most %d on a side", render.ErrShape, len(m.Values), cols, maxMatrixSide)
 	}
 	for i, row := range m.Values {
 		if len(row) != cols {
-			return fmt.Errorf("%w: row %d has %d values, row 1 has %d", ErrShape, i+1, len(row), cols)
+			return fmt.Errorf("%w: row %d has %d values, row 1 has %d", render.ErrShape, i+1, len(row), cols)
 		}
-		if err := finite(row...); err != nil {
+		if err := render.Finite(row...); err != nil {
 			return fmt.Errorf("row %d: %w", i+1, err)
 		}
 	}
-	if err := finite(m.Scale); err != nil {
+	if err := render.Finite(m.Scale); err != nil {
 		return fmt.Errorf("matrix scale: %w", err)
 	}
 	return nil
@@ -166,13 +167,13 @@ const minRaster = 200
 
 // raster draws the matrix as an image, row 0 at the top, each cell k×k
 // pixels.
-func (m Matrix) raster(r Ramp) *image.RGBA {
+func (m Matrix) raster(r render.Ramp) *image.RGBA {
 	rows, cols := len(m.Values), len(m.Values[0])
 	k := max(1, (minRaster+max(rows, cols)-1)/max(rows, cols))
 	img := image.NewRGBA(image.Rect(0, 0, cols*k, rows*k))
 	for i, row := range m.Values {
 		for j, v := range row {
-			c := r.rgba(v)
+			c := r.RGBA(v)
 			for y := i * k; y < (i+1)*k; y++ {
 				for x := j * k; x < (j+1)*k; x++ {
 					img.SetRGBA(x, y, c)
@@ -191,29 +192,29 @@ func (mc *matrixCells) Plot(c draw.Canvas, _ *plot.Plot) { c.DrawImage(c.Rectang
 // colourBar is the legend of a heat map: the ramp from −scale (bottom) to
 // +scale (top) with ticks and values on its right and the label above.
 type colourBar struct {
-	ramp  Ramp
+	ramp  render.Ramp
 	label string
-	th    theme
+	th    render.Theme
 }
 
-func (b *colourBar) barW() vg.Length { return b.th.pt(14) }
+func (b *colourBar) barW() vg.Length { return b.th.Pt(14) }
 
 // width is the room the bar needs right of the heat map: gap, bar, ticks
 // and the widest value (or the label, if wider).
 func (b *colourBar) width() vg.Length {
-	sty := b.th.text(11, false, draw.XLeft, draw.YCenter)
+	sty := b.th.Text(11, false, draw.XLeft, draw.YCenter)
 	w := vg.Length(0)
 	for _, t := range b.ticks() {
 		w = max(w, sty.Width(t.Label))
 	}
-	w = b.th.pt(14) + b.barW() + b.th.pt(6) + w
-	lw := b.th.text(12, false, draw.XLeft, draw.YBottom).Width(b.label)
-	return max(w, b.th.pt(14)+b.barW()/2+lw/2)
+	w = b.th.Pt(14) + b.barW() + b.th.Pt(6) + w
+	lw := b.th.Text(12, false, draw.XLeft, draw.YBottom).Width(b.label)
+	return max(w, b.th.Pt(14)+b.barW()/2+lw/2)
 }
 
 func (b *colourBar) ticks() []plot.Tick {
 	var out []plot.Tick
-	for _, t := range (niceTicks{n: 4}).Ticks(b.ramp.Lo, b.ramp.Hi) {
+	for _, t := range (render.NiceTicks{N: 4}).Ticks(b.ramp.Lo, b.ramp.Hi) {
 		if t.Label != "" {
 			out = append(out, t)
 		}
@@ -227,20 +228,20 @@ func (b *colourBar) draw(cv vg.Canvas, r vg.Rectangle) {
 	img := image.NewRGBA(image.Rect(0, 0, 1, steps))
 	for y := range steps {
 		v := b.ramp.Hi - (b.ramp.Hi-b.ramp.Lo)*(float64(y)+0.5)/steps
-		img.SetRGBA(0, y, b.ramp.rgba(v))
+		img.SetRGBA(0, y, b.ramp.RGBA(v))
 	}
 	c.DrawImage(r, img)
-	frame := draw.LineStyle{Color: black, Width: b.th.pt(0.75)}
+	frame := draw.LineStyle{Color: render.Black, Width: b.th.Pt(0.75)}
 	c.StrokeLines(frame, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min})
-	sty := b.th.text(11, false, draw.XLeft, draw.YCenter)
+	sty := b.th.Text(11, false, draw.XLeft, draw.YCenter)
 	h := r.Max.Y - r.Min.Y
 	for _, t := range b.ticks() {
 		y := r.Min.Y + h*vg.Length((t.Value-b.ramp.Lo)/(b.ramp.Hi-b.ramp.Lo))
-		c.StrokeLine2(frame, r.Max.X, y, r.Max.X+b.th.pt(4), y)
-		c.FillText(sty, vg.Point{X: r.Max.X + b.th.pt(6), Y: y}, t.Label)
+		c.StrokeLine2(frame, r.Max.X, y, r.Max.X+b.th.Pt(4), y)
+		c.FillText(sty, vg.Point{X: r.Max.X + b.th.Pt(6), Y: y}, t.Label)
 	}
 	if b.label != "" {
-		lab := b.th.text(12, false, draw.XCenter, draw.YBottom)
-		c.FillText(lab, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: r.Max.Y + b.th.pt(6)}, b.label)
+		lab := b.th.Text(12, false, draw.XCenter, draw.YBottom)
+		c.FillText(lab, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: r.Max.Y + b.th.Pt(6)}, b.label)
 	}
 }

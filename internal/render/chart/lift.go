@@ -1,4 +1,4 @@
-package render
+package chart
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -43,47 +44,47 @@ type Lift struct {
 // than P, a label other than ±1 or a plane with w = 0, and ErrNotFinite
 // for a NaN or infinite coordinate, plane coefficient or angle, before
 // writing anything.
-func LiftSVG(w io.Writer, l Lift, opt Options) error {
+func LiftSVG(w io.Writer, l Lift, opt render.Options) error {
 	f, err := l.figure(opt)
 	if err != nil {
 		return err
 	}
-	return f.writeSVG(w)
+	return f.WriteSVG(w)
 }
 
 // LiftPNG writes LiftSVG's figure as a PNG of exactly Width×Height pixels.
-func LiftPNG(w io.Writer, l Lift, opt Options) error {
+func LiftPNG(w io.Writer, l Lift, opt render.Options) error {
 	f, err := l.figure(opt)
 	if err != nil {
 		return err
 	}
-	return f.writePNG(w)
+	return f.WritePNG(w)
 }
 
 func (l Lift) check() error {
 	switch {
 	case len(l.P) == 0:
-		return fmt.Errorf("%w: a lift needs at least one point", ErrNoData)
+		return fmt.Errorf("%w: a lift needs at least one point", render.ErrNoData)
 	case len(l.Y) != len(l.P):
-		return fmt.Errorf("%w: %d points, %d labels", ErrShape, len(l.P), len(l.Y))
+		return fmt.Errorf("%w: %d points, %d labels", render.ErrShape, len(l.P), len(l.Y))
 	}
 	for i, p := range l.P {
-		if err := finite(p[:]...); err != nil {
+		if err := render.Finite(p[:]...); err != nil {
 			return fmt.Errorf("point %d: %w", i, err)
 		}
 		if l.Y[i] != 1 && l.Y[i] != -1 {
-			return fmt.Errorf("%w: point %d has label %d, want ±1", ErrShape, i, l.Y[i])
+			return fmt.Errorf("%w: point %d has label %d, want ±1", render.ErrShape, i, l.Y[i])
 		}
 	}
-	if err := finite(l.Azimuth, l.Elevation); err != nil {
+	if err := render.Finite(l.Azimuth, l.Elevation); err != nil {
 		return fmt.Errorf("view angle: %w", err)
 	}
 	if pl := l.Plane; pl != nil {
-		if err := finite(pl[:]...); err != nil {
+		if err := render.Finite(pl[:]...); err != nil {
 			return fmt.Errorf("plane: %w", err)
 		}
 		if pl[0] == 0 && pl[1] == 0 && pl[2] == 0 {
-			return fmt.Errorf("%w: the plane has w = 0", ErrShape)
+			return fmt.Errorf("%w: the plane has w = 0", render.ErrShape)
 		}
 	}
 	return nil
@@ -99,16 +100,16 @@ var (
 	planeEdge = color.RGBA{0x40, 0x40, 0x40, 0xFF}
 )
 
-func (l Lift) figure(opt Options) (*figure, error) {
+func (l Lift) figure(opt render.Options) (*render.Figure, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	fw, fh := opt.size(DefaultSize, DefaultSize)
-	th := newTheme(fw, fh)
+	fw, fh := opt.Size(render.DefaultSize, render.DefaultSize)
+	th := render.NewTheme(fw, fh)
 	ls := newLiftScene(l, th)
 
 	p := plot.New()
-	th.style(p, "", "", 14, 13, 12)
+	th.Style(p, "", "", 14, 13, 12)
 	p.HideAxes()
 	p.Title.Text = l.Title
 	switch {
@@ -118,27 +119,27 @@ func (l Lift) figure(opt Options) (*figure, error) {
 	default:
 		p.Title.Text = "the lifted points"
 	}
-	fitTitle(p, fw-th.pt(14))
+	render.FitTitle(p, fw-th.Pt(14))
 	p.Add(ls)
-	lg := &flowLegend{style: th.text(12, false, draw.XLeft, draw.YCenter), thumbW: th.pt(20), gap: th.pt(14), above: th.pt(6)}
+	lg := &render.FlowLegend{Style: th.Text(12, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(20), Gap: th.Pt(14), Above: th.Pt(6)}
 	for _, y := range []int{1, -1} {
 		if slices.Contains(l.Y, y) {
-			lg.items = append(lg.items, LegendItem{Label: className(y, true), Thumbs: []plot.Thumbnailer{liftThumb{ls: ls, slot: slotOf(y, true)}}})
+			lg.Items = append(lg.Items, render.LegendItem{Label: render.ClassName(y, true), Thumbs: []plot.Thumbnailer{liftThumb{ls: ls, slot: render.SlotOf(y, true)}}})
 		}
 	}
 	if l.Plane != nil {
-		lg.items = append(lg.items, LegendItem{Label: "w·ψ(x) + b = 0", Thumbs: []plot.Thumbnailer{liftThumb{ls: ls, slot: -1}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "w·ψ(x) + b = 0", Thumbs: []plot.Thumbnailer{liftThumb{ls: ls, slot: -1}}})
 	}
 	p.Add(lg)
 
-	f := &figure{w: fw, h: fh, title: p.Title.Text, desc: l.describe(ls)}
-	f.draw = func(c draw.Canvas) {
-		paper(c)
-		c = draw.Crop(c, th.pt(6), -th.pt(6), th.pt(6), -th.pt(4))
+	f := &render.Figure{W: fw, H: fh, Title: p.Title.Text, Desc: l.describe(ls)}
+	f.Draw = func(c draw.Canvas) {
+		render.Paper(c)
+		c = draw.Crop(c, th.Pt(6), -th.Pt(6), th.Pt(6), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
 			dc := p.DataCanvas(c)
-			p.Title.Padding = base + lg.height(dc.Max.X-dc.Min.X)
+			p.Title.Padding = base + lg.Height(dc.Max.X-dc.Min.X)
 		}
 		p.Draw(c)
 	}
@@ -190,7 +191,7 @@ func (l Lift) describe(ls *liftScene) string {
 // every axis spans it, and the view's rotation.
 type liftScene struct {
 	l      Lift
-	th     theme
+	th     render.Theme
 	lo, hi [3]float64 // the box in data units
 	ca, sa float64    // cos and sin of the azimuth
 	ce, se float64    // … and of the elevation
@@ -201,8 +202,8 @@ type liftScene struct {
 	ptR    vg.Length
 }
 
-func newLiftScene(l Lift, th theme) *liftScene {
-	s := &liftScene{l: l, th: th, ptR: th.pt(markerRadius(len(l.P)))}
+func newLiftScene(l Lift, th render.Theme) *liftScene {
+	s := &liftScene{l: l, th: th, ptR: th.Pt(render.MarkerRadius(len(l.P)))}
 	for k := range 3 {
 		s.lo[k], s.hi[k] = math.Inf(1), math.Inf(-1)
 		for _, p := range l.P {
@@ -375,20 +376,20 @@ func (t liftThumb) Thumbnail(c *draw.Canvas) {
 	}
 	sq := []vg.Point{{X: ctr.X - h*1.3, Y: ctr.Y - h}, {X: ctr.X + h*1.3, Y: ctr.Y - h}, {X: ctr.X + h*1.3, Y: ctr.Y + h}, {X: ctr.X - h*1.3, Y: ctr.Y + h}}
 	c.FillPolygon(planeFill, sq)
-	c.StrokeLines(draw.LineStyle{Color: planeEdge, Width: t.ls.th.pt(1.25)}, append(sq, sq[0]))
+	c.StrokeLines(draw.LineStyle{Color: planeEdge, Width: t.ls.th.Pt(1.25)}, append(sq, sq[0]))
 }
 
 // drawMarker draws a marker of palette slot slot as the data figure draws
 // its points (a white edge sets it off its neighbours), or
 // faded, in a lighter tint of its colour, behind the plane.
-func drawMarker(c *draw.Canvas, th theme, slot int, at vg.Point, r vg.Length, faded bool) {
-	path := markerPath(slot, at, r)
-	col := classColor(slot)
+func drawMarker(c *draw.Canvas, th render.Theme, slot int, at vg.Point, r vg.Length, faded bool) {
+	path := render.MarkerPath(slot, at, r)
+	col := render.ClassColor(slot)
 	if faded {
-		col = tint(col, 0.6)
+		col = render.Tint(col, 0.6)
 	}
 	c.SetColor(col)
 	c.Fill(path)
-	c.SetLineStyle(draw.LineStyle{Color: white, Width: th.pt(0.75)})
+	c.SetLineStyle(draw.LineStyle{Color: render.White, Width: th.Pt(0.75)})
 	c.Stroke(path)
 }

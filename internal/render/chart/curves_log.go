@@ -1,9 +1,10 @@
-package render
+package chart
 
 import (
 	"math"
 	"strconv"
 
+	"github.com/margin-edu/margin/internal/render"
 	"gonum.org/v1/plot"
 )
 
@@ -51,13 +52,13 @@ func (c Curves) logYRange() (lo, hi float64) {
 	return math.Pow(10, a-0.06*span), math.Pow(10, b+0.15*span)
 }
 
-// logYTicks marks a log y axis with logTicks (about eight labelled
+// logYTicks marks a log y axis with render.LogTicks (about eight labelled
 // decades). An axis that holds fewer than two decades also labels its
 // 2× and 5× ticks, so it never has a single label to read the scale from.
 type logYTicks struct{ percent bool }
 
 func (t logYTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := logTicks{n: 8}.Ticks(lo, hi)
+	ts := render.LogTicks{N: 8}.Ticks(lo, hi)
 	labelled := 0
 	for _, tk := range ts {
 		if tk.Label != "" {
