@@ -9,6 +9,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,4 +45,28 @@ func Check(t testing.TB, name string, got []byte) {
 		t.Fatalf("%s differs from %s; got written to %s (go test -update accepts it)", name, golden, actual)
 	}
 	os.Remove(actual)
+}
+
+// CheckTextAlternative wants exactly one <title> and one <desc>, first
+// inside the root <svg> element, where assistive technology looks.
+func CheckTextAlternative(t testing.TB, svg string) {
+	t.Helper()
+	i := strings.Index(svg, "<svg")
+	if i < 0 {
+		t.Fatalf("no <svg> element in %.40q", svg)
+	}
+	j := strings.Index(svg[i:], ">") + i + 1
+	rest := strings.TrimLeft(svg[j:], "\n")
+	if !strings.HasPrefix(rest, "<title>") {
+		t.Fatalf("no <title> right after <svg ...>; it is followed by %.40q", rest)
+	}
+	if !strings.Contains(rest, "</title>\n<desc>") || !strings.Contains(rest, "</desc>") {
+		t.Errorf("no <desc> right after </title>")
+	}
+	if strings.Count(svg, "<title>") != 1 || strings.Count(svg, "<desc>") != 1 {
+		t.Errorf("want exactly one <title> and one <desc>")
+	}
+	if strings.Contains(svg, "<title></title>") || strings.Contains(svg, "<desc></desc>") {
+		t.Errorf("empty <title> or <desc>")
+	}
 }

@@ -115,26 +115,8 @@ func TestSVGTextAlternative(t *testing.T) {
 	}
 }
 
-// checkTextAlternative wants exactly one <title> and one <desc>, first
-// inside the root <svg> element, where assistive technology looks.
-func checkTextAlternative(t *testing.T, svg string) {
-	t.Helper()
-	i := strings.Index(svg, "<svg")
-	j := strings.Index(svg[i:], ">") + i + 1
-	rest := strings.TrimLeft(svg[j:], "\n")
-	if !strings.HasPrefix(rest, "<title>") {
-		t.Fatalf("no <title> right after <svg ...>; it is followed by %.40q", rest)
-	}
-	if !strings.Contains(rest, "</title>\n<desc>") || !strings.Contains(rest, "</desc>") {
-		t.Errorf("no <desc> right after </title>")
-	}
-	if strings.Count(svg, "<title>") != 1 || strings.Count(svg, "<desc>") != 1 {
-		t.Errorf("want exactly one <title> and one <desc>")
-	}
-	if strings.Contains(svg, "<title></title>") || strings.Contains(svg, "<desc></desc>") {
-		t.Errorf("empty <title> or <desc>")
-	}
-}
+// checkTextAlternative is goldentest.CheckTextAlternative.
+func checkTextAlternative(t *testing.T, svg string) { goldentest.CheckTextAlternative(t, svg) }
 
 // TestDescSaysWB checks that the text alternative states the weights and
 // the bias a sighted reader sees in the title.
