@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits of the bias–variance demo: every page refits fits × (1 + the
@@ -126,14 +127,14 @@ func bvFigure(bv linreg.BiasVariance, f func(float64) float64, xy [][2]float64, 
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	title := fmt.Sprintf("degree %d · bias² %s · variance %s", p, sig(bv.Bias2), sig(bv.Variance))
-	title += fmt.Sprintf("\n%d refits on fresh noise σ = %s", b.fits, sig(b.sigma))
+	title := fmt.Sprintf("degree %d · bias² %s · variance %s", p, textfmt.Sig(bv.Bias2), textfmt.Sig(bv.Variance))
+	title += fmt.Sprintf("\n%d refits on fresh noise σ = %s", b.fits, textfmt.Sig(b.sigma))
 	if lambda > 0 {
-		title += ", ridge λ = " + sig(lambda)
+		title += ", ridge λ = " + textfmt.Sig(lambda)
 	}
 	desc := fmt.Sprintf("%d polynomials of degree %d, each fitted to the same %d inputs with fresh Gaussian noise of standard deviation %s "+
 		"on y (thin grey), their mean (blue), the true curve (dashed) and one sample of the data. Averaged over [−1, 1], the squared "+
-		"bias is %s and the variance %s.", b.fits, p, len(xy), sig(b.sigma), sig(bv.Bias2), sig(bv.Variance))
+		"bias is %s and the variance %s.", b.fits, p, len(xy), textfmt.Sig(b.sigma), textfmt.Sig(bv.Bias2), textfmt.Sig(bv.Variance))
 	return graphFigure(title, desc, graphView(xy), []plot.Plotter{fan, truth, mean, obs}, []render.LegendItem{
 		{Label: "refits", Thumbs: []plot.Thumbnailer{fan}},
 		{Label: "mean of refits", Thumbs: []plot.Thumbnailer{mean}},
@@ -185,7 +186,7 @@ func bvSweep(ctx context.Context, cache *Cache, b bvSetup, p int, lambda float64
 	if byDegree {
 		c.Title, c.XLabel, c.LogX, c.Mark = "bias² and variance against the degree", "degree p", false, float64(p)
 		if lambda > 0 {
-			c.Title += " (λ = " + sig(lambda) + ")"
+			c.Title += " (λ = " + textfmt.Sig(lambda) + ")"
 		}
 	}
 	total := make([]float64, len(cv.x))
@@ -240,21 +241,21 @@ func bvPanel(bv linreg.BiasVariance, p int, lambda float64, b bvSetup) Panel {
 	noise := b.sigma * b.sigma
 	return Panel{
 		Counters: []Counter{
-			{"bias²", sig(bv.Bias2), "bias2"},
-			{"variance", sig(bv.Variance), "variance"},
-			{"noise σ²", sig(noise), "noise"},
-			{"expected test MSE", sig(bv.Bias2 + bv.Variance + noise), "expected"},
+			{"bias²", textfmt.Sig(bv.Bias2), "bias2"},
+			{"variance", textfmt.Sig(bv.Variance), "variance"},
+			{"noise σ²", textfmt.Sig(noise), "noise"},
+			{"expected test MSE", textfmt.Sig(bv.Bias2 + bv.Variance + noise), "expected"},
 		},
 		Done: true, Status: fmt.Sprintf("%d refits", b.fits),
 		Examined: fmt.Sprintf("Each refit draws yᵢ = f(xᵢ) + N(0, %s) at the same %d inputs and fits a degree-%d polynomial by %s",
-			sig(noise), len(b.xs), p, likelihoodNote(lambda, b.sigma, len(b.xs), p)),
+			textfmt.Sig(noise), len(b.xs), p, likelihoodNote(lambda, b.sigma, len(b.xs), p)),
 		Model: []ModelLine{
-			{Prefix: "mean of the refits:", Facts: []Fact{{"θ̄", vec(append(append([]float64{}, bv.Mean.W...), bv.Mean.B)), "mean-theta"}}},
-			{Prefix: "E[θ̂] in closed form:", Facts: []Fact{{"E[θ̂]", vec(append(append([]float64{}, bv.Expected.W...), bv.Expected.B)), "expected-theta"}}},
+			{Prefix: "mean of the refits:", Facts: []Fact{{"θ̄", textfmt.Vec(append(append([]float64{}, bv.Mean.W...), bv.Mean.B)), "mean-theta"}}},
+			{Prefix: "E[θ̂] in closed form:", Facts: []Fact{{"E[θ̂]", textfmt.Vec(append(append([]float64{}, bv.Expected.W...), bv.Expected.B)), "expected-theta"}}},
 		},
 		Notes: []Note{{TestID: "shrinkage", Text: fmt.Sprintf(
 			"The fit is linear in y, so E[θ̂] is the fit of the noiseless f(xᵢ). %s The mean of the %d refits is within %s of E[θ̂] "+
-				"(largest entry); more resamples close the gap.", shrinkageText(bv, b, p, lambda), b.fits, sig(diff))}},
+				"(largest entry); more resamples close the gap.", shrinkageText(bv, b, p, lambda), b.fits, textfmt.Sig(diff))}},
 	}
 }
 
@@ -277,7 +278,7 @@ func likelihoodNote(lambda, sigma float64, n, p int) string {
 		return s + "."
 	}
 	return s + fmt.Sprintf("; with Gaussian noise it is the maximum a posteriori (MAP) estimate under a Gaussian prior "+
-		"N(0, σ²/(nλ)) = N(0, %s) on each weight.", sig(sigma*sigma/(float64(n)*lambda)))
+		"N(0, σ²/(nλ)) = N(0, %s) on each weight.", textfmt.Sig(sigma*sigma/(float64(n)*lambda)))
 }
 
 // shrinkageText states 003 §4.5's shrinkage as it holds here and checks
@@ -314,7 +315,7 @@ func shrinkageText(bv linreg.BiasVariance, b bvSetup, p int, lambda float64) str
 	return fmt.Sprintf("The intercept is not penalised, so 003's shrinkage holds for the weights on the centred features X_c "+
 		"(columns φ(xᵢ) − φ̄): E[w] = (I − nλ(X_cX_cᵀ + nλI)⁻¹)w*, with w* = %s the least-squares weights of the noiseless labels, "+
 		"gives %s, E[θ̂]'s weights to within %s. The short notes' matrix form of §4.5 penalises the intercept too, so their formula "+
-		"with the uncentred X is for a different fit.", vec(star.W), vec(w), sig(gap))
+		"with the uncentred X is for a different fit.", textfmt.Vec(star.W), textfmt.Vec(w), textfmt.Sig(gap))
 }
 
 // centredShrinkage applies (I − nλ(A + nλI)⁻¹) = (A + nλI)⁻¹A to w, with

@@ -72,7 +72,7 @@ func textsOf(t *testing.T, r *Run) stateTexts {
 	}
 	figure(PlotFigure)
 	figure("history")
-	for _, name := range r.State.d.Panels {
+	for _, name := range r.State.Demo().Panels {
 		figure(name)
 	}
 	return st
@@ -83,7 +83,7 @@ func safeTexts(t *testing.T, r *Run) (st stateTexts, ok bool) {
 	t.Helper()
 	defer func() {
 		if p := recover(); p != nil {
-			t.Errorf("%s: panic: %v", r.State.URL(r.State.d.PresentPath()), p)
+			t.Errorf("%s: panic: %v", r.State.URL(r.State.Demo().PresentPath()), p)
 			ok = false
 		}
 	}()
@@ -120,7 +120,7 @@ func captionGrid(t *testing.T, d *Demo) []State {
 			add(set)
 			continue
 		}
-		end, err := d.Execute(mustParse(t, d, set+"&step=end"))
+		end, err := Execute(d, mustParse(t, d, set+"&step=end"))
 		if err != nil {
 			t.Fatalf("%s?%s&step=end: %v", d.ID, set, err)
 		}
@@ -173,7 +173,7 @@ func TestCaptionsAgreeWithState(t *testing.T) {
 	for _, d := range c.Demos {
 		t.Run(d.ID, func(t *testing.T) {
 			for _, s := range captionGrid(t, d) {
-				r, err := d.Execute(s)
+				r, err := Execute(d, s)
 				if err != nil {
 					t.Errorf("%s: %v", s.URL(d.PresentPath()), err)
 					continue

@@ -131,7 +131,7 @@ func conformanceStates(t *testing.T, d *Demo) []State {
 	if d.Static {
 		return out
 	}
-	end, err := d.Execute(def.AtStep(StepToEnd))
+	end, err := Execute(d, def.AtStep(StepToEnd))
 	if err != nil {
 		t.Fatalf("%s at its end: %v", d.ID, err)
 	}
@@ -146,7 +146,7 @@ func checkFigures(t *testing.T, d *Demo, s State) {
 	where := s.URL(d.PresentPath())
 	runs := [2]*Run{}
 	for i := range runs {
-		r, err := d.Execute(s)
+		r, err := Execute(d, s)
 		if err != nil {
 			t.Errorf("%s: %v", where, err)
 			return

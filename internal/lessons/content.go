@@ -64,3 +64,13 @@ func Prose(slug string) ([]template.HTML, error) {
 	}
 	return parts, nil
 }
+
+// Source returns the source of lesson slug's prose, TeX untypeset: what
+// tests compare with the demos' numbers. Slugs are checked as in Prose.
+func Source(slug string) (string, error) {
+	if _, err := Prose(slug); err != nil {
+		return "", err
+	}
+	b, err := fs.ReadFile(content, contentDir+"/"+slug+srcSuffix)
+	return string(b), err
+}

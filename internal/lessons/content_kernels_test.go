@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -138,7 +137,7 @@ func TestProseKernelsDeepLinks(t *testing.T) {
 			if len(probs) > 0 {
 				t.Fatalf("state does not parse: %v", probs)
 			}
-			run, err := d.Execute(s)
+			run, err := Execute(d, s)
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}
@@ -164,7 +163,7 @@ func TestProseKernelsDeepLinks(t *testing.T) {
 // said only points near the diagonal were positive; (2, 0) and (3, −0.5)
 // are positive too.)
 func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
-	src, err := os.ReadFile("content/kernels.src.html")
+	src, err := Source("kernels")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +212,7 @@ func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
 func TestProseKernelsHandComputationLive(t *testing.T) {
 	const slug, query = "kernels", "aseed=24&data=xor&demo=kernel-pegasos&lambda=0.25&step=3"
 	replay := replayKernelPegasos
-	checkClaims(t, []proseClaim{
+	checkClaims(t, mustCourse(t, DefaultCourse), []proseClaim{
 		{Slug: slug, Query: query, From: "the panel shows the score", To: ". Its training error",
 			Want: func(t *testing.T, r *Run) []float64 {
 				_, s := replay(t, r)

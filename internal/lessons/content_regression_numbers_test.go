@@ -136,7 +136,7 @@ func TestProseRegressionNumbers(t *testing.T) {
 				k, _ := strconv.Atoi(step)
 				s = s.AtStep(k)
 			}
-			run, err := d.Execute(s)
+			run, err := Execute(d, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +190,7 @@ func claimed(run *Run, p Panel, c regClaim, d *Demo, s State) (string, error) {
 			}
 		}
 	case c.where == "end":
-		r, err := d.Execute(s.AtStep(StepToEnd))
+		r, err := Execute(d, s.AtStep(StepToEnd))
 		if err != nil {
 			return "", err
 		}

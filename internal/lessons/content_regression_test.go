@@ -242,7 +242,7 @@ func TestProseRegressionDeepLinks(t *testing.T) {
 				if len(probs) > 0 {
 					t.Fatalf("state does not parse: %v", probs)
 				}
-				run, err := d.Execute(s)
+				run, err := Execute(d, s)
 				if err != nil {
 					t.Fatalf("run: %v", err)
 				}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,9 +13,6 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 )
-
-// svmHrefFrag matches an in-page link, capturing the id it points to.
-var svmHrefFrag = regexp.MustCompile(`href="#([^"]+)"`)
 
 // TestProseSVM holds the two SVM lessons to the same checks as the
 // perceptron's prose: one part per demo marker plus one, typeset math, no
@@ -143,10 +139,6 @@ func TestContentsSVM(t *testing.T) {
 	}
 }
 
-// svmDeepLink matches a link from the prose to a lesson page with a demo
-// state: the slug, the raw query (HTML-escaped) and the fragment.
-var svmDeepLink = regexp.MustCompile(`href="/lessons/([a-z0-9-]+)\?([^"#]*)(#[^"]*)?"`)
-
 // TestProseSVMDeepLinks checks every link from the SVM lessons to a demo
 // state: the query parses, it is the canonical URL of the state it shows
 // (so the server answers 200, not a redirect, and the step exists in the
@@ -181,7 +173,7 @@ func TestProseSVMDeepLinks(t *testing.T) {
 				if len(probs) > 0 {
 					t.Fatalf("state does not parse: %v", probs)
 				}
-				run, err := d.Execute(s)
+				run, err := Execute(d, s)
 				if err != nil {
 					t.Fatalf("run: %v", err)
 				}
@@ -259,7 +251,7 @@ func TestProseSoftReachesHard(t *testing.T) {
 	hard := runSVM(t, SVMSpec(true), "data=separable&step=end")
 	soft := runSVM(t, SVMSpec(false), "data=separable&C="+cs+"&step=end")
 	under := runSVM(t, SVMSpec(false), "data=separable&C="+below+"&step=end")
-	src, err := os.ReadFile("content/soft-margin-svm.src.html")
+	src, err := Source("soft-margin-svm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +290,7 @@ func TestProseSoftReachesHard(t *testing.T) {
 // LIBSVM comparison gives.
 func TestProseSVMNumbers(t *testing.T) {
 	hard := svmProse(t, "hard-margin-svm")
-	src, err := os.ReadFile("content/soft-margin-svm.src.html")
+	src, err := Source("soft-margin-svm")
 	if err != nil {
 		t.Fatal(err)
 	}

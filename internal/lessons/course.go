@@ -3,6 +3,8 @@ package lessons
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Course is the catalogue with its demos, built once per server: no
@@ -97,16 +99,6 @@ func (c *Course) find(slug string) *Lesson {
 	return nil
 }
 
-// DefaultCourse is Margin's course with all of its demos.
-func DefaultCourse() (*Course, error) {
-	return NewCourse(PerceptronSpec(), SVMSpec(true), SVMSpec(false), SGDSpec(),
-		KernelMapSpec(), KernelGramSpec(), KernelSVMSpec(), KernelPegasosSpec(),
-		InterpolationSpec(), RidgeSpec(), RegLossesSpec(), LSGDSpec(), BiasVarianceSpec(),
-		LogisticSpec(), SoftmaxSpec(),
-		BayesSpec(), KNNSpec(), CurseSpec(),
-		GDSpec(), LossGallerySpec())
-}
-
 // Demo returns the demo with id, or nil.
 func (c *Course) Demo(id string) *Demo { return c.byID[id] }
 
@@ -136,5 +128,5 @@ func (c *Course) Active(slug string, q url.Values) (*Demo, error) {
 			return d, nil
 		}
 	}
-	return nil, Problems{keyDemo: fmt.Sprintf("%s is not a demo of this page after the first", quote(id))}
+	return nil, Problems{keyDemo: fmt.Sprintf("%s is not a demo of this page after the first", textfmt.Quote(id))}
 }

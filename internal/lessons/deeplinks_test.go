@@ -167,38 +167,6 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 // state shows, −0.19, as a positive number subtracted.
 func subtracted(text string, loc []int) bool { return strings.HasSuffix(text[:loc[0]], "− ") }
 
-// proseNumber reads a number, and the half-width of the interval its
-// digits stand for: 0.0311 is [0.03105, 0.03115].
-func proseNumber(s string) (v, half float64, ok bool) {
-	s = strings.NewReplacer("−", "-", " ", "", " ", "").Replace(s)
-	exp := 0
-	if m, e, sci := strings.Cut(s, "·10"); sci {
-		neg := strings.HasPrefix(e, "⁻")
-		var digits strings.Builder
-		for _, r := range strings.TrimPrefix(e, "⁻") {
-			digits.WriteByte(byte('0' + strings.IndexRune("⁰¹²³⁴⁵⁶⁷⁸⁹", r)/len("⁰")))
-		}
-		k, err := strconv.Atoi(digits.String())
-		if err != nil {
-			return 0, 0, false
-		}
-		if neg {
-			k = -k
-		}
-		s, exp = m, k
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, 0, false
-	}
-	d := 0
-	if _, frac, ok := strings.Cut(s, "."); ok {
-		d = len(frac)
-	}
-	scale := math.Pow(10, float64(exp))
-	return v * scale, 0.5 * math.Pow(10, float64(-d)) * scale, true
-}
-
 // showsNumber reports whether a shown number rounds to want, or is want
 // as a percentage (0.125 shown, 12.5 % quoted, or the other way).
 func showsNumber(shown []float64, want, half float64) bool {
@@ -220,7 +188,7 @@ func linkedNumbers(t *testing.T, c *Course, slug, link string) []float64 {
 		t.Errorf("%s: link %s: %v", slug, link, err)
 		return nil
 	}
-	r, err := d.Execute(s)
+	r, err := Execute(d, s)
 	if err != nil {
 		t.Errorf("%s: link %s: %v", slug, link, err)
 		return nil
@@ -349,7 +317,7 @@ func TestDeepLinkForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := d.Execute(s)
+	r, err := Execute(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}

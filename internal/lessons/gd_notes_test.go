@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // gdNote returns the panel note with testID, failing when there is none.
@@ -59,8 +60,8 @@ func TestGDEdgeNote(t *testing.T) {
 		}
 		p := r.Panel()
 		n := gdNote(t, p, "edge")
-		if !strings.Contains(n.Text, "does not converge") || !strings.Contains(n.Text, "= "+sig(limit)+",") || !strings.Contains(n.Text, sig(math.Abs(c))) {
-			t.Errorf("%s: edge note %q, want the limit %s and 'does not converge'", q, n.Text, sig(limit))
+		if !strings.Contains(n.Text, "does not converge") || !strings.Contains(n.Text, "= "+textfmt.Sig(limit)+",") || !strings.Contains(n.Text, textfmt.Sig(math.Abs(c))) {
+			t.Errorf("%s: edge note %q, want the limit %s and 'does not converge'", q, n.Text, textfmt.Sig(limit))
 		}
 		for _, m := range p.Notes {
 			if strings.Contains(m.Text, "still converges") || strings.Contains(m.Text, "the run converges") {
@@ -131,7 +132,7 @@ func TestGDBoundNow(t *testing.T) {
 		if gap > d0/den {
 			t.Errorf("%s: the gap %v is above the bound %v", q, gap, d0/den)
 		}
-		want := fmt.Sprintf("At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.", r.Step, sig(d0), sig(den), sig(d0/den), sig(max(gap, 0)))
+		want := fmt.Sprintf("At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.", r.Step, textfmt.Sig(d0), textfmt.Sig(den), textfmt.Sig(d0/den), textfmt.Sig(max(gap, 0)))
 		if n := gdNote(t, r.Panel(), "rate"); !strings.Contains(n.Text, want) {
 			t.Errorf("%s: rate note %q lacks %q", q, n.Text, want)
 		}
@@ -209,7 +210,7 @@ func TestGDWarmupPlateau(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	_, err := d.Execute(s)
+	_, err := Execute(d, s)
 	var list Problems
 	if !errors.As(err, &list) || !strings.Contains(list["hold"], "at most 6") {
 		t.Errorf("a plateau past the end: %v", err)

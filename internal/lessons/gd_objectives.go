@@ -8,6 +8,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // The gd demo's objectives, the values of its objective parameter.
@@ -84,7 +85,7 @@ func newObjective(s State) (*objective, error) {
 		return nil, Problems{"kappa": err.Error()}
 	}
 	o := &objective{f: q, convex: true, constHess: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
-		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", sig(kappa), sig(theta))}
+		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", textfmt.Sig(kappa), textfmt.Sig(theta))}
 	return o.finish(q)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/symeig"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // stepText is the step size the state used: "t = 0.1", or "tₖ = …" under
@@ -20,11 +21,11 @@ func (r *gdRun) stepText() string {
 	case r.st.Is("method", "newton"):
 		return "Newton's method"
 	case r.st.Is("schedule", "constant"):
-		return "t = " + sig(r.t0)
+		return "t = " + textfmt.Sig(r.t0)
 	case r.k == 0:
-		return "t₁ = " + sig(r.t0)
+		return "t₁ = " + textfmt.Sig(r.t0)
 	}
-	return "tₖ = " + sig(r.s.Eta)
+	return "tₖ = " + textfmt.Sig(r.s.Eta)
 }
 
 // figure draws the contours of f over the objective's fixed view, the
@@ -46,7 +47,7 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	title := fmt.Sprintf("step %d · f = %s · %s", r.k, sig(r.s.F), r.stepText())
+	title := fmt.Sprintf("step %d · f = %s · %s", r.k, textfmt.Sig(r.s.F), r.stepText())
 	if r.s.Status == algos.Diverged {
 		title = fmt.Sprintf("step %d · diverged: stopped on the last finite iterate · %s", r.k, r.stepText())
 	}
@@ -56,7 +57,7 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	}
 	levels := make([]string, len(o.levels))
 	for i, v := range o.levels {
-		levels[i] = sig(v)
+		levels[i] = textfmt.Sig(v)
 	}
 	start := r.trail.Start()
 	markLabel := "minimiser x*"
@@ -66,7 +67,7 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	return render.DataFigure{
 		Title: title + "\n" + o.name + method,
 		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %d steps, now at (%s, %s) with f = %s.",
-			o.name, strings.Join(levels, ", "), r.stepText(), sig(start[0]), sig(start[1]), r.k, sig(r.s.X[0]), sig(r.s.X[1]), sig(r.s.F)),
+			o.name, strings.Join(levels, ", "), r.stepText(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
 		XLabel: o.xl, YLabel: o.yl,
 		View:   o.view,
 		Layers: []plot.Plotter{fl, pa, pk},
@@ -85,17 +86,17 @@ func (r *gdRun) panel() Panel {
 	s, o := r.s, r.obj
 	L, oneL, twoL := "none", "—", "—"
 	if o.hasL {
-		L, oneL, twoL = sig(o.L), sig(1/o.L), sig(2/o.L)
+		L, oneL, twoL = textfmt.Sig(o.L), textfmt.Sig(1/o.L), textfmt.Sig(2/o.L)
 	}
-	t := sig(r.t0)
+	t := textfmt.Sig(r.t0)
 	if r.st.Is("method", "newton") {
 		t = "— (Newton)"
 	}
 	p := Panel{
 		Counters: []Counter{
 			{"iteration k", strconv.Itoa(r.k), "step"},
-			{"f(x⁽ᵏ⁾)", sig(s.F), "objective"},
-			{"‖∇f‖", sig(s.GradNorm), "grad"},
+			{"f(x⁽ᵏ⁾)", textfmt.Sig(s.F), "objective"},
+			{"‖∇f‖", textfmt.Sig(s.GradNorm), "grad"},
 			{"L", L, "L"},
 			{"1/L", oneL, "one-over-L"},
 			{"2/L", twoL, "two-over-L"},
@@ -106,11 +107,11 @@ func (r *gdRun) panel() Panel {
 		Model: []ModelLine{{Prefix: "x⁽ᵏ⁾:", Facts: []Fact{{o.xl, iterateCoord(s.X[0]), "x1"}, {o.yl, iterateCoord(s.X[1]), "x2"}}}},
 	}
 	if o.hasMin && o.convex {
-		p.Model = append(p.Model, ModelLine{Prefix: "minimiser:", Facts: []Fact{{o.xl + "*", num(o.xstar[0]), "x1-opt"},
-			{o.yl + "*", num(o.xstar[1]), "x2-opt"}, {"f*", sig(o.fstar), "f-opt"}}})
+		p.Model = append(p.Model, ModelLine{Prefix: "minimiser:", Facts: []Fact{{o.xl + "*", textfmt.Num(o.xstar[0]), "x1-opt"},
+			{o.yl + "*", textfmt.Num(o.xstar[1]), "x2-opt"}, {"f*", textfmt.Sig(o.fstar), "f-opt"}}})
 	}
 	if r.k > 0 {
-		p.Examined = fmt.Sprintf("Iteration %d moved to (%s, %s); ‖∇f‖ is now %s.", r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), sig(s.GradNorm))
+		p.Examined = fmt.Sprintf("Iteration %d moved to (%s, %s); ‖∇f‖ is now %s.", r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm))
 		p.Changed = true
 	}
 	p.Notes = append(p.Notes, r.notes()...)
@@ -121,9 +122,9 @@ func (r *gdRun) panel() Panel {
 // size a view shows, with an exponent once a run has blown up.
 func iterateCoord(v float64) string {
 	if math.Abs(v) < 1e4 {
-		return num(v)
+		return textfmt.Num(v)
 	}
-	return sig(v)
+	return textfmt.Sig(v)
 }
 
 // notes say what the step size means for this objective.
@@ -134,7 +135,7 @@ func (r *gdRun) notes() []Note {
 		p := fmt.Sprintf("The iterates grew past what a float can hold, so the run stopped on the last finite iterate, x⁽%d⁾.", s.K)
 		if o.hasL {
 			p = fmt.Sprintf("t = %s is above 2/L = %s: each step overshoots along the steepest direction by more than it gains. %s Lower t below %s.",
-				sig(r.t0), sig(2/o.L), p, sig(2/o.L))
+				textfmt.Sig(r.t0), textfmt.Sig(2/o.L), p, textfmt.Sig(2/o.L))
 		} else {
 			p += " On the double well a step t diverges where its curvature 12x₁² − 4 exceeds 2/t: start nearer the minima or lower t."
 		}
@@ -190,21 +191,21 @@ func (r *gdRun) rateNote() Note {
 	case aboveTwoOverL:
 		if o.constHess {
 			return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: along the eigenvector of L the error grows by |1 − tL| = %s per step, so the run diverges.",
-				sig(t), sig(2/o.L), sig(math.Abs(1-t*o.L)))}
+				textfmt.Sig(t), textfmt.Sig(2/o.L), textfmt.Sig(math.Abs(1-t*o.L)))}
 		}
-		return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: past the largest safe step; the run may diverge.", sig(t), sig(2/o.L))}
+		return Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: past the largest safe step; the run may diverge.", textfmt.Sig(t), textfmt.Sig(2/o.L))}
 	case atTwoOverL:
 		return r.edgeNote()
 	case betweenLs:
 		text := fmt.Sprintf("1/L = %s < t = %s < 2/L = %s: the steep directions overshoot and zigzag, yet step 1 of the proof of Theorem 1.8.5 still gives descent, "+
-			"f(x⁺) ≤ f(x) − t(1 − tL/2)‖∇f(x)‖², a decrease for every t < 2/L", sig(1/o.L), sig(t), sig(2/o.L))
+			"f(x⁺) ≤ f(x) − t(1 − tL/2)‖∇f(x)‖², a decrease for every t < 2/L", textfmt.Sig(1/o.L), textfmt.Sig(t), textfmt.Sig(2/o.L))
 		switch {
 		case r.sgd:
 			text += " when the step follows the full gradient; a mini-batch's gradient is only an estimate of it."
 		case r.constantGD():
 			text += ", and the run converges."
 		default:
-			text += fmt.Sprintf(" (the schedule's steps tₖ never exceed t = %s).", sig(t))
+			text += fmt.Sprintf(" (the schedule's steps tₖ never exceed t = %s).", textfmt.Sig(t))
 		}
 		text += " What fails above 1/L is step 2's factor ½, so the theorem's bound is proved only for t ≤ 1/L"
 		if r.constantGD() {
@@ -223,7 +224,7 @@ func (r *gdRun) rateNote() Note {
 		cmp = "="
 	}
 	return Note{TestID: "rate", Text: fmt.Sprintf("t = %s %s 1/L = %s: by Theorem 1.8.5, f(x⁽ᵏ⁾) − f* ≤ ‖x⁽⁰⁾ − x*‖²/(2tk), %s; above 2/L = %s a quadratic diverges.",
-		sig(t), cmp, sig(1/o.L), where, sig(2/o.L)) + r.boundNow(), Fine: r.lNote()}
+		textfmt.Sig(t), cmp, textfmt.Sig(1/o.L), where, textfmt.Sig(2/o.L)) + r.boundNow(), Fine: r.lNote()}
 }
 
 // boundNow is Theorem 1.8.5's bound at the current step, beside the gap
@@ -236,7 +237,7 @@ func (r *gdRun) boundNow() string {
 	x0 := r.trail.Start()
 	d0, den := r.obj.dist2(x0[:]), 2*r.t0*float64(r.k)
 	return fmt.Sprintf(" At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.",
-		r.k, sig(d0), sig(den), sig(d0/den), sig(r.obj.gap(r.s.F)))
+		r.k, textfmt.Sig(d0), textfmt.Sig(den), textfmt.Sig(d0/den), textfmt.Sig(r.obj.gap(r.s.F)))
 }
 
 // edgeNote is the rate note at t = 2/L. On an objective whose Hessian is
@@ -245,7 +246,7 @@ func (r *gdRun) boundNow() string {
 // others shrink, so f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))².
 func (r *gdRun) edgeNote() Note {
 	o := r.obj
-	head := fmt.Sprintf("t = 2/L = %s: ", sig(2/o.L))
+	head := fmt.Sprintf("t = 2/L = %s: ", textfmt.Sig(2/o.L))
 	if !o.constHess {
 		return Note{TestID: "edge", Alert: true, Text: head + "the edge of the safe range. Step 1 of the proof of Theorem 1.8.5 promises no descent here " +
 			"(its factor 1 − tL/2 is 0), and on a quadratic of curvature L the steepest direction would bounce for ever without shrinking; " +
@@ -264,7 +265,7 @@ func (r *gdRun) edgeNote() Note {
 	return Note{TestID: "edge", Alert: true, Text: head + fmt.Sprintf("along the eigenvector v of L the error is multiplied by 1 − tL = −1 at every step, "+
 		"so it never shrinks: the start's component vᵀ(x⁽⁰⁾ − x*) = %s stays, the iterates end up bouncing between two points, "+
 		"and f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))² = %s, not to f* = %s. The run does not converge; any t below 2/L would.",
-		sig(c), sig(limit), sig(o.fstar)), Fine: r.lNote()}
+		textfmt.Sig(c), textfmt.Sig(limit), textfmt.Sig(o.fstar)), Fine: r.lNote()}
 }
 
 // topComponent is vᵀ(x⁽⁰⁾ − x*), v a unit eigenvector of the Hessian's
@@ -298,7 +299,7 @@ func (r *gdRun) newtonNote() Note {
 	case r.st.Is("objective", objQuadratic):
 		text += " On a quadratic its model is exact, so one step lands on x*"
 		if r.k >= 1 {
-			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, sig(r.obj.gap(s.F)))
+			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, textfmt.Sig(r.obj.gap(s.F)))
 		} else {
 			text += ": press Step."
 		}
@@ -306,7 +307,7 @@ func (r *gdRun) newtonNote() Note {
 		return r.stallNote(text)
 	case s.Status == algos.Converged:
 		text += fmt.Sprintf(" This run converged after %d steps (‖∇f‖ = %s < %s): once near a stationary point the error roughly squares each step.",
-			r.k, sig(s.GradNorm), sig(gdTol))
+			r.k, textfmt.Sig(s.GradNorm), textfmt.Sig(gdTol))
 	default:
 		text += " Near a minimiser with a positive definite Hessian the error roughly squares each step (quadratic convergence); " +
 			"far from one its quadratic model can be a poor guide."
@@ -318,20 +319,20 @@ func (r *gdRun) newtonNote() Note {
 func (r *gdRun) stallNote(text string) Note {
 	s := r.s
 	text += fmt.Sprintf(" This run stalled: step %d left x = (%s, %s) where it was, although ‖∇f‖ = %s, and every later step would do the same, so the run stops.",
-		r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), sig(s.GradNorm))
+		r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm))
 	vals, _, ok := symeig.Decompose(r.obj.f.Hessian(s.X), false)
 	if ok && len(vals) == 2 {
 		lo, hi := vals[0], vals[1]
 		if math.Abs(lo) <= 1e-12*math.Abs(hi) {
 			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s: it is singular, so the quadratic model has no bottom along the eigenvector of %s; "+
-				"Margin's solve drops that direction, and what is left of the step is zero.", sig(lo), sig(hi), sig(lo))
+				"Margin's solve drops that direction, and what is left of the step is zero.", textfmt.Sig(lo), textfmt.Sig(hi), textfmt.Sig(lo))
 		} else {
-			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s, and the step is below the rounding of x.", sig(lo), sig(hi))
+			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s, and the step is below the rounding of x.", textfmt.Sig(lo), textfmt.Sig(hi))
 		}
 	}
 	if r.obj.convex && r.obj.hasMin {
 		text += fmt.Sprintf(" The minimiser is %s away: far from it the quadratic model was a poor guide, and the steps overshot into a region where f has almost no curvature.",
-			sig(math.Sqrt(r.obj.dist2(s.X))))
+			textfmt.Sig(math.Sqrt(r.obj.dist2(s.X))))
 	}
 	return Note{TestID: "newton", Alert: true, Text: text}
 }

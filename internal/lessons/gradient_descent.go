@@ -11,6 +11,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // gdTol stops a run once ‖∇f‖ is this small: the iterate then sits on a
@@ -204,13 +205,13 @@ func (r *gdRun) history() *chart.History {
 	}
 	g := r.gap
 	g.Compare = r.bound
-	title := fmt.Sprintf("after iteration %d: f − f* = %s", r.k, sig(r.obj.gap(r.s.F)))
+	title := fmt.Sprintf("after iteration %d: f − f* = %s", r.k, textfmt.Sig(r.obj.gap(r.s.F)))
 	desc := fmt.Sprintf("The gap f(x⁽ᵏ⁾) − f* of %s for k = 0 to %d on a log scale (zeros are left out)", r.methodName(), r.k)
 	switch {
 	case r.bound != nil:
 		desc += ", with Theorem 1.8.5's bound ‖x⁽⁰⁾ − x*‖²/(2tk) dashed: it holds for convex f and t ≤ 1/L"
 	case r.obj.convex && r.obj.hasL && r.constantGD():
-		desc += fmt.Sprintf(", without Theorem 1.8.5's bound: it is proved only for t ≤ 1/L = %s, and this run's t = %s is larger", sig(1/r.obj.L), sig(r.t0))
+		desc += fmt.Sprintf(", without Theorem 1.8.5's bound: it is proved only for t ≤ 1/L = %s, and this run's t = %s is larger", textfmt.Sig(1/r.obj.L), textfmt.Sig(r.t0))
 	}
 	return &chart.History{Title: title, Name: strings.ToUpper(r.methodName()[:1]) + r.methodName()[1:] + ": " + title, Desc: desc + ".",
 		XLabel: "iteration k", Now: float64(r.k), Series: []chart.Series{g}}

@@ -11,6 +11,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 func gdDemo(t *testing.T, spec Spec) *Demo {
@@ -33,7 +34,7 @@ func gdExec(t *testing.T, d *Demo, query string) *Run {
 	if len(probs) > 0 {
 		t.Fatalf("%s: %v", query, probs)
 	}
-	r, err := d.Execute(s)
+	r, err := Execute(d, s)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
@@ -288,7 +289,7 @@ func TestGDBadParams(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	_, err := d.Execute(s)
+	_, err := Execute(d, s)
 	var list Problems
 	if !errors.As(err, &list) || !strings.Contains(list["warmup"], "iters") {
 		t.Errorf("warm-up longer than the run: %v", err)
@@ -328,7 +329,7 @@ func TestLossGalleryTable(t *testing.T) {
 		if gotCal := row[4] == "yes"; gotCal != wantCal {
 			t.Errorf("%s: calibrated? %q, want %v (ℓ'(0−) = %.4g, ℓ'(0+) = %.4g)", row[0], row[4], wantCal, left, right)
 		}
-		if smooth && !strings.HasSuffix(row[3], sig(right)) {
+		if smooth && !strings.HasSuffix(row[3], textfmt.Sig(right)) {
 			t.Errorf("%s: ℓ'(0) %q, numerically %.4g", row[0], row[3], right)
 		}
 		if !smooth && !strings.Contains(row[3], "none") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // maxDegree is the highest polynomial degree the interpolation demo
@@ -105,16 +106,16 @@ func interpolationFigure(in Input, fit polyFit, xy [][2]float64, hx, hy []float6
 	layers = append(layers, g, obs)
 	legend = append(legend, render.LegendItem{Label: "training", Thumbs: []plot.Thumbnailer{obs.Thumb(false)}},
 		render.LegendItem{Label: "held-out", Thumbs: []plot.Thumbnailer{obs.Thumb(true)}, Hidden: len(hx) == 0})
-	title := fmt.Sprintf("degree %d · training MSE %s", fit.p, sig(train))
+	title := fmt.Sprintf("degree %d · training MSE %s", fit.p, textfmt.Sig(train))
 	if !math.IsNaN(test) {
-		title += " · held-out MSE " + sig(test)
+		title += " · held-out MSE " + textfmt.Sig(test)
 	}
 	lambda := in.State.Float("lambda")
-	title += fmt.Sprintf("\n%s, %s", plural(len(xy), "points"), fitName(lambda))
+	title += fmt.Sprintf("\n%s, %s", textfmt.Plural(len(xy), "points"), fitName(lambda))
 	desc := fmt.Sprintf("%d observations (x, y) with the degree-%d polynomial fitted to them by %s and the "+
-		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, fitName(lambda), sig(train))
+		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, fitName(lambda), textfmt.Sig(train))
 	if len(hx) > 0 {
-		desc += fmt.Sprintf(" %d held-out observations of the same curve are drawn as rings; their mean squared error is %s.", len(hx), sig(test))
+		desc += fmt.Sprintf(" %d held-out observations of the same curve are drawn as rings; their mean squared error is %s.", len(hx), textfmt.Sig(test))
 	}
 	return graphFigure(title, desc, graphView(xy, hxy), layers, legend), nil
 }
@@ -122,7 +123,7 @@ func interpolationFigure(in Input, fit polyFit, xy [][2]float64, hx, hy []float6
 // fitName names the fit: least squares, or ridge with its λ.
 func fitName(lambda float64) string {
 	if lambda > 0 {
-		return "ridge regression (λ = " + sig(lambda) + ")"
+		return "ridge regression (λ = " + textfmt.Sig(lambda) + ")"
 	}
 	return "least squares"
 }
@@ -195,21 +196,21 @@ func interpolationPanel(fit polyFit, n int, train, test float64, held bool, lamb
 		Counters: []Counter{
 			{"degree p", strconv.Itoa(fit.p), "degree"},
 			{"parameters (w, b)", strconv.Itoa(fit.p + 1), "params"},
-			{"training MSE", sig(train), "train-mse"},
-			{"‖w‖", sig(floats.Norm(fit.m.W, 2)), "norm"},
+			{"training MSE", textfmt.Sig(train), "train-mse"},
+			{"‖w‖", textfmt.Sig(floats.Norm(fit.m.W, 2)), "norm"},
 		},
 		Done: true, Status: "fitted",
 		Examined: fmt.Sprintf("φ(x) = %s and f(x) = ⟨w, φ(x)⟩ + b, fitted to %s by minimising (1/n) Σ (f(xᵢ) − yᵢ)²%s.",
-			polyMap(fit.p), plural(n, "points"), ridgeTerm(lambda)),
+			polyMap(fit.p), textfmt.Plural(n, "points"), ridgeTerm(lambda)),
 	}
 	if held {
-		p.Counters = append(p.Counters, Counter{"held-out MSE", sig(test), "test-mse"})
-		p.Counters = append(p.Counters, Counter{"gap", sig(test - train), "gap"})
+		p.Counters = append(p.Counters, Counter{"held-out MSE", textfmt.Sig(test), "test-mse"})
+		p.Counters = append(p.Counters, Counter{"gap", textfmt.Sig(test - train), "gap"})
 	}
 	if fit.p+1 >= n && lambda == 0 {
 		p.Notes = append(p.Notes, Note{TestID: "interpolates", Alert: held && test > 10*train+0.01,
 			Text: fmt.Sprintf("With %d parameters for %s the polynomial passes through every training point (training MSE %s, round-off): "+
-				"exact interpolation is always possible (Thm 1.3.2), so a zero training error says nothing about new points.", fit.p+1, plural(n, "points"), sig(train))})
+				"exact interpolation is always possible (Thm 1.3.2), so a zero training error says nothing about new points.", fit.p+1, textfmt.Plural(n, "points"), textfmt.Sig(train))})
 	}
 	return p
 }
@@ -219,7 +220,7 @@ func ridgeTerm(lambda float64) string {
 	if lambda == 0 {
 		return ""
 	}
-	return " + " + sig(lambda) + "‖w‖²"
+	return " + " + textfmt.Sig(lambda) + "‖w‖²"
 }
 
 // polyMap writes the feature map of degree p: (x, x², …, xᵖ).
@@ -234,5 +235,5 @@ func polyMap(p int) string {
 	case 3:
 		return "(x, x², x³)"
 	}
-	return "(x, x², …, x" + superscript(p) + ")"
+	return "(x, x², …, x" + textfmt.Sup(p) + ")"
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // KernelGramSpec declares the Mercer demo: the Gram matrix of a function
@@ -83,7 +84,7 @@ func gramPlot(x [][]float64, y []int, k svm.Kernel) Drawer {
 			return render.Frame{}, err
 		}
 		f := render.DataFigure{
-			Title:  fmt.Sprintf("%s · k(x, z) = %s", plural(len(x), "points"), kernelFormula(k)),
+			Title:  fmt.Sprintf("%s · k(x, z) = %s", textfmt.Plural(len(x), "points"), kernelFormula(k)),
 			Desc:   gramDesc(y, k),
 			View:   render.DataView(x),
 			Layers: []plot.Plotter{pts},
@@ -107,7 +108,7 @@ func gramDesc(y []int, k svm.Kernel) string {
 		order = "The matrix lists them by class, the −1 points first, so that blocks of similar points show."
 	}
 	return fmt.Sprintf("The %s whose Gram matrix Kᵢⱼ = k(xᵢ, xⱼ) the demo computes, for k(x, z) = %s: %d with y = +1, %d with y = −1. "+
-		"K does not use the labels. %s", plural(len(y), "points"), kernelFormula(k), pos, len(y)-pos, order)
+		"K does not use the labels. %s", textfmt.Plural(len(y), "points"), kernelFormula(k), pos, len(y)-pos, order)
 }
 
 // gramOrder is the order of the points in the matrix: their own for a
@@ -128,13 +129,13 @@ func gramPanel(k svm.Kernel, sp svm.Spectrum, n int) Panel {
 	p := Panel{
 		Counters: []Counter{
 			{"points n", strconv.Itoa(n), "n"},
-			{"smallest eigenvalue", sig(lo), "min-eig"},
-			{"largest eigenvalue", sig(hi), "max-eig"},
+			{"smallest eigenvalue", textfmt.Sig(lo), "min-eig"},
+			{"largest eigenvalue", textfmt.Sig(hi), "max-eig"},
 			{"negative eigenvalues", strconv.Itoa(neg), "negative"},
 		},
-		Done: true, Status: "positive semi-definite", Examined: "k(x, z) = " + kernelFormula(k) + " on these " + plural(n, "points") + ".",
+		Done: true, Status: "positive semi-definite", Examined: "k(x, z) = " + kernelFormula(k) + " on these " + textfmt.Plural(n, "points") + ".",
 		Lines: []string{"K is symmetric by construction: Kᵢⱼ = k(xᵢ, xⱼ) = k(xⱼ, xᵢ) = Kⱼᵢ.",
-			fmt.Sprintf("Its %d eigenvalues run from %s to %s.", n, sig(lo), sig(hi))},
+			fmt.Sprintf("Its %d eigenvalues run from %s to %s.", n, textfmt.Sig(lo), textfmt.Sig(hi))},
 	}
 	if sp.PSD {
 		p.Notes = append(p.Notes, Note{TestID: "psd", Text: "Every eigenvalue is ≥ 0 up to round-off (≥ −10⁻⁹·max(1, λ_max)), so αᵀKα ≥ 0 for every α: " +
@@ -153,7 +154,7 @@ func gramPanel(k svm.Kernel, sp svm.Spectrum, n int) Panel {
 	}
 	p.Notes = append(p.Notes, Note{TestID: "not-psd", Alert: true, Text: fmt.Sprintf(
 		"K has %s: along its eigenvector α, αᵀKα = %s·‖α‖² < 0, which no inner product ⟨Σαᵢφ(xᵢ), Σαᵢφ(xᵢ)⟩ = ‖Σαᵢφ(xᵢ)‖² can be. "+
-			"By Mercer's theorem k is not a kernel. %s", plural(neg, "negative eigenvalues"), sig(lo), consequence)})
+			"By Mercer's theorem k is not a kernel. %s", textfmt.Plural(neg, "negative eigenvalues"), textfmt.Sig(lo), consequence)})
 	return p
 }
 
@@ -161,11 +162,11 @@ func gramPanel(k svm.Kernel, sp svm.Spectrum, n int) Panel {
 func kernelFormula(k svm.Kernel) string {
 	switch k.Kind {
 	case svm.Poly:
-		return fmt.Sprintf("(%s + %s⟨x, z⟩)^%d", sig(k.Coef0), sig(k.Gamma), k.Degree)
+		return fmt.Sprintf("(%s + %s⟨x, z⟩)^%d", textfmt.Sig(k.Coef0), textfmt.Sig(k.Gamma), k.Degree)
 	case svm.RBF:
-		return "exp(−" + sig(k.Gamma) + "·‖x − z‖²)"
+		return "exp(−" + textfmt.Sig(k.Gamma) + "·‖x − z‖²)"
 	case svm.Laplace:
-		return "exp(−" + sig(k.Gamma) + "·‖x − z‖)"
+		return "exp(−" + textfmt.Sig(k.Gamma) + "·‖x − z‖)"
 	case svm.Linear:
 		return "⟨x, z⟩"
 	}

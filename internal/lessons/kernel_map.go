@@ -14,6 +14,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // psiW and psiB are 001's example: the hyperplane w·ψ(x) + b = 0 in the
@@ -168,10 +169,10 @@ func mapPanel(a, b [2]float64) Panel {
 		Done: true, Status: "identity holds",
 		Examined: fmt.Sprintf("The kernel trick on x = %s and z = %s, with φ(x) = (vec(xxᵀ), √2x, 1) ∈ ℝ⁷:", exactVec(a[:]), exactVec(b[:])),
 		Lines: []string{
-			fmt.Sprintf("⟨x, z⟩ = %s·%s + %s·%s = %s", paren(exact(a[0])), paren(exact(b[0])), paren(exact(a[1])), paren(exact(b[1])), exact(ip)),
-			fmt.Sprintf("k(x, z) = (⟨x, z⟩ + 1)² = (%s + 1)² = %s", paren(exact(ip)), exact(k)),
-			"φ(x) = " + vec(fa[:]),
-			"φ(z) = " + vec(fb[:]),
+			fmt.Sprintf("⟨x, z⟩ = %s·%s + %s·%s = %s", textfmt.Paren(exact(a[0])), textfmt.Paren(exact(b[0])), textfmt.Paren(exact(a[1])), textfmt.Paren(exact(b[1])), exact(ip)),
+			fmt.Sprintf("k(x, z) = (⟨x, z⟩ + 1)² = (%s + 1)² = %s", textfmt.Paren(exact(ip)), exact(k)),
+			"φ(x) = " + textfmt.Vec(fa[:]),
+			"φ(z) = " + textfmt.Vec(fb[:]),
 			"⟨φ(x), φ(z)⟩ = " + strings.ReplaceAll(strings.Join(terms, " + "), "+ −", "− ") + " = " + exact(dot),
 		},
 		Counters: []Counter{
@@ -184,14 +185,14 @@ func mapPanel(a, b [2]float64) Panel {
 	if exact(k) != exact(dot) {
 		// Not reached for coordinates of a few decimals; a float's
 		// round-off could show for long ones.
-		p.Status = "the two sides differ by round-off: " + sig(dot-k)
+		p.Status = "the two sides differ by round-off: " + textfmt.Sig(dot-k)
 	}
 	s3 := a[0]*a[0]*b[0]*b[0] + 2*a[0]*a[1]*b[0]*b[1] + a[1]*a[1]*b[1]*b[1]
 	p.Tables = []Table{{TestID: "remark", Caption: "Remark 1.7.5: two maps, one kernel ⟨x, z⟩²",
 		Head: []string{"map", "φ(x)", "φ(z)", "inner product"},
 		Rows: [][]string{
-			{"(x₁², √2x₁x₂, x₂²)", vec([]float64{a[0] * a[0], math.Sqrt2 * a[0] * a[1], a[1] * a[1]}),
-				vec([]float64{b[0] * b[0], math.Sqrt2 * b[0] * b[1], b[1] * b[1]}), exact(s3)},
+			{"(x₁², √2x₁x₂, x₂²)", textfmt.Vec([]float64{a[0] * a[0], math.Sqrt2 * a[0] * a[1], a[1] * a[1]}),
+				textfmt.Vec([]float64{b[0] * b[0], math.Sqrt2 * b[0] * b[1], b[1] * b[1]}), exact(s3)},
 			{"(x₁², x₁x₂, x₁x₂, x₂²)", exactVec([]float64{a[0] * a[0], a[0] * a[1], a[0] * a[1], a[1] * a[1]}),
 				exactVec([]float64{b[0] * b[0], b[0] * b[1], b[0] * b[1], b[1] * b[1]}), exact(s3)},
 			{"⟨x, z⟩²", "", "", exact(ip * ip)},
@@ -214,7 +215,7 @@ const exactDigits = 12
 func exact(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1e15:
-		return sig(v)
+		return textfmt.Sig(v)
 	case v == 0:
 		return "0"
 	case v != math.Trunc(v):

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // KernelPegasosSpec declares the kernel lesson's second trainer: 001's
@@ -45,7 +46,7 @@ func computeKernelPegasos(ctx context.Context, in Input) (Result, error) {
 	_, optVal, err := svm.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {
 		return Result{}, Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
-			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", sig(p.Lambda)))
+			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", textfmt.Sig(p.Lambda)))
 	}
 	if err != nil {
 		return Result{}, err
@@ -95,8 +96,8 @@ func (r kernelRun) scene() render.SVMScene {
 		X: r.kp.X, Y: r.labels(), Alpha: r.s.Avg, C: math.Inf(1), Size: w,
 		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
 		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
-		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + sig(r.kp.P.Lambda),
-		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, sig(r.objective), sig(r.optimum)),
+		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + textfmt.Sig(r.kp.P.Lambda),
+		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
 		Desc:    r.marginWords(),
 	}
 }
@@ -131,7 +132,7 @@ func (r kernelRun) marginWords() string {
 	active, wrong := r.marginCounts()
 	return fmt.Sprintf("The averaged iterate ᾱ after %s is not an optimum, so its points are not sorted into kinds of support vector but counted by yᵢf(xᵢ): "+
 		"yᵢf(xᵢ) < 1 (hinge loss active) at %s of %d, and %s predicted wrong (sgn(0) = −1).",
-		plural(r.s.T, "iterations"), strconv.Itoa(active), len(r.margins), plural(wrong, "points"))
+		textfmt.Plural(r.s.T, "iterations"), strconv.Itoa(active), len(r.margins), textfmt.Plural(wrong, "points"))
 }
 
 func nonzero(v []float64) int {
@@ -150,9 +151,9 @@ func (r kernelRun) panel(st State) Panel {
 	p := Panel{
 		Counters: []Counter{
 			{"iteration t", strconv.Itoa(s.T), "step"},
-			{"objective", sig(r.objective), "objective"},
-			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", rate(predictionError(r.margins, r.labels())), "error"},
+			{"objective", textfmt.Sig(r.objective), "objective"},
+			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{"training error", textfmt.Pct(predictionError(r.margins, r.labels()), 1), "error"},
 			{"points with yᵢf(xᵢ) < 1", strconv.Itoa(active), "active"},
 			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
 		},
@@ -169,17 +170,17 @@ func (r kernelRun) panel(st State) Panel {
 	if s.I >= 0 {
 		j := s.I
 		p.Examined = fmt.Sprintf("Iteration %d samples j = %s (yⱼ = %s); αᵢ⁽ᵗ⁾ = βᵢ⁽ᵗ⁾/(2λt) with 2λt = %s.",
-			s.T, render.PointName(j), signed(r.kp.Y[j]), sig(2*r.kp.P.Lambda*float64(s.T)))
+			s.T, render.PointName(j), textfmt.Signed(r.kp.Y[j]), textfmt.Sig(2*r.kp.P.Lambda*float64(s.T)))
 		if s.Violated {
 			p.Changed = true
-			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s < 1, so βⱼ ← βⱼ + yⱼ = %s.", sig(s.Margin), sig(s.Beta[j]))}
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s < 1, so βⱼ ← βⱼ + yⱼ = %s.", textfmt.Sig(s.Margin), textfmt.Sig(s.Beta[j]))}
 		} else {
-			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s ≥ 1, so β stays.", sig(s.Margin))}
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s ≥ 1, so β stays.", textfmt.Sig(s.Margin))}
 		}
 	}
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf(
 		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
-			"found by coordinate descent on the dual of the same problem.", sig(r.objective-r.optimum))})
+			"found by coordinate descent on the dual of the same problem.", textfmt.Sig(r.objective-r.optimum))})
 	p.Notes = append(p.Notes, ruleNote(signRule))
 	p.Tables = append(p.Tables, weightTable(r))
 	return p
@@ -207,7 +208,7 @@ func weightTable(r kernelRun) Table {
 			t.More = fmt.Sprintf("and %d more points with a weight", len(idx)-n)
 			break
 		}
-		t.Rows = append(t.Rows, []string{render.PointName(i), signed(r.kp.Y[i]), sig(r.s.Avg[i]), sig(r.s.Beta[i]), sig(r.margins[i])})
+		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(r.kp.Y[i]), textfmt.Sig(r.s.Avg[i]), textfmt.Sig(r.s.Beta[i]), textfmt.Sig(r.margins[i])})
 	}
 	return t
 }

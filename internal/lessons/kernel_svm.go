@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // KernelSVMSpec declares the kernel lesson's SMO demo: the soft-margin
@@ -42,7 +43,7 @@ func kernelExtra(ctx context.Context, in Input, pr *svm.Problem, s svm.State, re
 		f := func(x []float64) float64 { return pr.Decision(s, x) }
 		for i, c := range p.Counters {
 			if c.TestID == "error" {
-				p.Counters[i].Value = rate(errorRate(f, pr.X, labelsOf(pr)))
+				p.Counters[i].Value = textfmt.Pct(errorRate(f, pr.X, labelsOf(pr)), 1)
 			}
 		}
 		if !slices.ContainsFunc(p.Notes, func(n Note) bool { return n.TestID == "prediction-rule" }) {
@@ -66,11 +67,6 @@ func kernelExtra(ctx context.Context, in Input, pr *svm.Problem, s svm.State, re
 		}
 		return render.Frame{}, chart.CurvesSVG(w, c, render.Options{Width: opt.Width})
 	}
-}
-
-// heldOutCounter shows the error on n held-out points.
-func heldOutCounter(r float64, n int) Counter {
-	return Counter{fmt.Sprintf("held-out error (%d points)", n), rate(r), "heldout"}
 }
 
 func usesGamma(k svm.KernelKind) bool { return k == svm.Poly || k == svm.RBF || k == svm.Laplace }
@@ -118,16 +114,16 @@ func gammaSweep(ctx context.Context, cache *Cache, pr *svm.Problem, tx [][]float
 		return chart.Curves{}, err
 	}
 	c := chart.Curves{
-		Title:  "training error against γ at C = " + sig(pr.P.C),
+		Title:  "training error against γ at C = " + textfmt.Sig(pr.P.C),
 		XLabel: "γ", YLabel: "error", LogX: true, Percent: true,
 		Series: []chart.Curve{{Name: "training error", X: gs, Y: errs[0]}}, Mark: pr.P.Kernel.Gamma,
 	}
 	if held {
 		c.Series = append(c.Series, chart.Curve{Name: "held-out error", X: gs, Y: errs[1], Dashed: true})
-		c.Title = "training and held-out error against γ at C = " + sig(pr.P.C)
+		c.Title = "training and held-out error against γ at C = " + textfmt.Sig(pr.P.C)
 	}
 	if stopped := floats.Sum(errs[2]); stopped > 0 {
-		c.Title += fmt.Sprintf("\n%s stopped at %d SMO steps, short of ε", plural(int(stopped), "solves"), sweepMaxIter)
+		c.Title += fmt.Sprintf("\n%s stopped at %d SMO steps, short of ε", textfmt.Plural(int(stopped), "solves"), sweepMaxIter)
 	}
 	return c, nil
 }

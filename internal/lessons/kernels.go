@@ -3,10 +3,9 @@ package lessons
 import (
 	"fmt"
 	"math"
-	"strconv"
 
-	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Kernel demo limits docs/demos lists with the parameters.
@@ -24,23 +23,6 @@ var kernelSets = []Option{{"circles", "circles (random)"}, {"moons", "two moons 
 // kernelData is the data of the kernel demos, circles first.
 func kernelData() DataSpec {
 	return DataSpec{Labels: ClassLabels, MaxClasses: 2, Default: "circles", Sets: kernelSets, Make: datasetPoints}
-}
-
-// shapeSet reports whether the state's set is one of the random shapes,
-// which take a noise level.
-func shapeSet(s State) bool {
-	return s.Is(keyData, "circles") || s.Is(keyData, "moons") || s.Is(keyData, "xor-cloud") || s.Is(keyData, "checkerboard")
-}
-
-// shapeParams are the size, noise and seed of the kernel demos' sets.
-func shapeParams(n, seedDoc string) []Param {
-	return []Param{
-		{Key: "n", Label: "points", Doc: "points of a random set", Kind: Int, Group: GroupData,
-			Default: n, Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
-		{Key: "noise", Label: "noise", Doc: "standard deviation of the jitter added to each coordinate (random sets)",
-			Kind: Float, Group: GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: shapeSet},
-		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: Int, Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
-	}
 }
 
 // kernelKinds are the kernels of the SVM demos; functions adds the two
@@ -98,18 +80,18 @@ func kernelOf(s State) svm.Kernel {
 // kernelName writes a kernel with its numbers, for titles and panels:
 // "Gaussian, γ = 2 (σ = 0.5)".
 func kernelName(k svm.Kernel) string {
-	g := "γ = " + sig(k.Gamma)
+	g := "γ = " + textfmt.Sig(k.Gamma)
 	switch k.Kind {
 	case svm.Linear:
 		return "linear kernel"
 	case svm.Poly:
-		return fmt.Sprintf("polynomial (%s + %s⟨x, z⟩)^%d", sig(k.Coef0), sig(k.Gamma), k.Degree)
+		return fmt.Sprintf("polynomial (%s + %s⟨x, z⟩)^%d", textfmt.Sig(k.Coef0), textfmt.Sig(k.Gamma), k.Degree)
 	case svm.RBF:
-		return "Gaussian, " + g + " (σ = " + sig(1/k.Gamma) + ")"
+		return "Gaussian, " + g + " (σ = " + textfmt.Sig(1/k.Gamma) + ")"
 	case svm.Laplace:
-		return "Laplace, " + g + " (σ = " + sig(1/k.Gamma) + ")"
+		return "Laplace, " + g + " (σ = " + textfmt.Sig(1/k.Gamma) + ")"
 	case svm.Sigmoid:
-		return fmt.Sprintf("tanh(%s⟨x, z⟩ %s)", sig(k.Gamma), signedTerm(k.Coef0))
+		return fmt.Sprintf("tanh(%s⟨x, z⟩ %s)", textfmt.Sig(k.Gamma), signedTerm(k.Coef0))
 	case svm.NegSqDist:
 		return "−‖x − z‖²"
 	}
@@ -119,29 +101,7 @@ func kernelName(k svm.Kernel) string {
 // signedTerm writes "+ 1" or "− 1".
 func signedTerm(v float64) string {
 	if v < 0 || math.Signbit(v) {
-		return "− " + sig(-v)
+		return "− " + textfmt.Sig(-v)
 	}
-	return "+ " + sig(v)
+	return "+ " + textfmt.Sig(v)
 }
-
-// heldOut draws the held-out points of a random set: the same set with
-// another seed, so they come from the same distribution as the training
-// points and are never among them. Fixed and custom sets have none.
-func heldOut(s State) (x [][]float64, y []int, ok bool) {
-	if !randomSet(s) {
-		return nil, nil, false
-	}
-	t, err := s.With("seed", strconv.Itoa(s.Int("seed")^heldOutSeed))
-	if err != nil {
-		return nil, nil, false
-	}
-	xs, ys, err := datasetPoints(t)
-	if err != nil {
-		return nil, nil, false
-	}
-	return xs, signLabels(ys), true
-}
-
-// heldOutSeed turns a training seed into its held-out one; seeds are
-// below 2³¹, so the flipped bit keeps them in range and distinct.
-const heldOutSeed = 1 << 30

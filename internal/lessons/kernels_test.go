@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"html"
 	"math"
 	"math/big"
 	"net/url"
@@ -196,24 +195,6 @@ func BenchmarkGammaSweepCold(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// figureText writes figure name of r (PlotFigure for the plot) and returns its
-// <title> and <desc>, unescaped.
-func figureText(t *testing.T, r *Run, name string) (title, desc string) {
-	t.Helper()
-	var b bytes.Buffer
-	if ok, err := r.WriteFigure(&b, name, false); !ok || err != nil {
-		t.Fatalf("figure %q: ok %v, %v", name, ok, err)
-	}
-	get := func(tag string) string {
-		m := regexp.MustCompile(`<` + tag + `>([^<]*)</` + tag + `>`).FindStringSubmatch(b.String())
-		if m == nil {
-			t.Fatalf("figure %q has no <%s>", name, tag)
-		}
-		return html.UnescapeString(m[1])
-	}
-	return get("title"), get("desc")
 }
 
 // rat parses a number as the panels print it ("−0.3", "40401") exactly.
@@ -470,7 +451,7 @@ func gammaSweepOf(t *testing.T, r *Run) (chart.Curves, error) {
 		return chart.Curves{}, err
 	}
 	tx, ty, ok := heldOut(r.State)
-	return gammaSweep(context.Background(), r.State.d.cache, pr, tx, ty, ok)
+	return gammaSweep(context.Background(), nil, pr, tx, ty, ok)
 }
 
 // replayKernelPegasos replays r's run of kernelized SGD independently of

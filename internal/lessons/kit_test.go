@@ -61,7 +61,7 @@ func TestKitWithoutPoints(t *testing.T) {
 	if err != nil || s.Encode(lessons.ForPage) != "demo=toy-gd&x0=-1.235&y0=0.5" {
 		t.Errorf("a click sets the start: %q, %v", s.Encode(lessons.ForPage), err)
 	}
-	run, err := d.Execute(s.AtStep(lessons.StepToEnd))
+	run, err := lessons.Execute(d, s.AtStep(lessons.StepToEnd))
 	if err != nil || !run.Done || run.History == nil {
 		t.Fatalf("Execute = %+v, %v", run, err)
 	}
@@ -98,7 +98,7 @@ func TestKitRealLabels(t *testing.T) {
 	if err != nil || len(pts) != 2 || pts[1].Y != -7.5 {
 		t.Errorf("ParseCSV = %v, %v", pts, err)
 	}
-	run, err := d.Execute(s)
+	run, err := lessons.Execute(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestKitDiverging(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	run, err := d.Execute(s)
+	run, err := lessons.Execute(d, s)
 	if err != nil || !run.Done || run.Panel().Status != "diverged" {
 		t.Fatalf("Execute = %+v, %v", run, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/bayes"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits of the mixture the nearest-neighbours lesson samples, listed in
@@ -117,19 +118,6 @@ type bayesRun struct {
 // sampleError is the Bayes classifier's error on the points shown.
 func (b bayesRun) sampleError() float64 { return fraction(b.wrong) }
 
-func fraction(v []bool) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	n := 0
-	for _, t := range v {
-		if t {
-			n++
-		}
-	}
-	return float64(n) / float64(len(v))
-}
-
 // symmetric reports whether the closed form Φ(−Δ/2σ) applies: π = ½.
 func symmetric(s State) bool { return s.Float("prior") == 0.5 }
 
@@ -179,18 +167,18 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	}
 	legend = append(legend, render.LegendItem{Label: "h* wrong", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(b.wrong)})
 	title := fmt.Sprintf("Bayes error R(h*) = %s · Δ = %s, σ = %s, π = %s\nh* gets %s of these %d points wrong",
-		pct(b.risk), sig(s.Float("delta")), sig(s.Float("sigma")), sig(s.Float("prior")), pct(b.sampleError()), len(b.x))
-	means := fmt.Sprintf("means (±%s, 0)", sig(s.Float("delta")/2))
+		textfmt.Pct(b.risk, 2), textfmt.Sig(s.Float("delta")), textfmt.Sig(s.Float("sigma")), textfmt.Sig(s.Float("prior")), textfmt.Pct(b.sampleError(), 2), len(b.x))
+	means := fmt.Sprintf("means (±%s, 0)", textfmt.Sig(s.Float("delta")/2))
 	lines := "Thin grey lines mark η = 0.1, …, 0.9 and a bold black line the Bayes boundary η = ½."
 	if flat {
 		means = "both means at (0, 0)"
 		lines = fmt.Sprintf("Here η(x) = π = %s at every x, so there is no boundary and no level line: h* says %s everywhere.",
-			sig(s.Float("prior")), signText(b.m.BayesClassifier([]float64{0, 0})))
+			textfmt.Sig(s.Float("prior")), signText(b.m.BayesClassifier([]float64{0, 0})))
 	}
 	desc := fmt.Sprintf("The plane shaded by η(x) = P(y = +1 | x) of a mixture of two Gaussians with %s, "+
 		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½ (and η = ½ counts as −1). %s The Bayes error is %s. %d points are drawn by class; "+
 		"those the Bayes classifier gets wrong (%s) have a bold edge.",
-		means, sig(s.Float("sigma")), sig(s.Float("prior")), lines, pct(b.risk), len(b.x), pct(b.sampleError()))
+		means, textfmt.Sig(s.Float("sigma")), textfmt.Sig(s.Float("prior")), lines, textfmt.Pct(b.risk, 2), len(b.x), textfmt.Pct(b.sampleError(), 2))
 	f := render.DataFigure{Title: title, View: mixtureView(b.x, s), Layers: []plot.Plotter{field, pts}, Legend: legend, Desc: desc}
 	return f.Write(w, png, opt)
 }
@@ -227,21 +215,21 @@ func (b bayesRun) panel() Panel {
 	s := b.s
 	p := Panel{Status: "the best any classifier can do", Done: true}
 	p.Counters = []Counter{
-		{"Bayes error R(h*)", pct(b.risk), "bayes-error"},
-		{fmt.Sprintf("h*'s error on these %d points", len(b.x)), pct(b.sampleError()), "sample-error"},
+		{"Bayes error R(h*)", textfmt.Pct(b.risk, 2), "bayes-error"},
+		{fmt.Sprintf("h*'s error on these %d points", len(b.x)), textfmt.Pct(b.sampleError(), 2), "sample-error"},
 	}
 	value, acc := BayesErrorText(b.risk, b.bound)
 	p.Start = "h*(x) = +1 where η(x) = P(y = +1 | x) > ½, else −1: the Bayes classifier of this mixture, which knows the distribution. " +
 		"Where η = ½ exactly either answer errs half the time; Margin says −1 there, the lower label, as it does for a tied kNN vote (the notes say +1: the risk is the same)."
 	p.Model = []ModelLine{{Prefix: "by quadrature:", Facts: []Fact{{"R(h*) = E[min(η, 1 − η)]", value + " ± " + acc, "bayes-quadrature"}}}}
 	if x1, ok := boundaryX1(s); ok {
-		p.Model = append(p.Model, ModelLine{Prefix: "Bayes boundary η = ½:", Facts: []Fact{{"x₁ = σ² log((1 − π)/π)/Δ", sig(x1), "bayes-boundary"}}})
+		p.Model = append(p.Model, ModelLine{Prefix: "Bayes boundary η = ½:", Facts: []Fact{{"x₁ = σ² log((1 − π)/π)/Δ", textfmt.Sig(x1), "bayes-boundary"}}})
 	}
 	if symmetric(s) {
 		cf := closedForm(s)
-		p.Counters = append(p.Counters, Counter{"closed form Φ(−Δ/2σ)", pct(cf), "closed-form"})
+		p.Counters = append(p.Counters, Counter{"closed form Φ(−Δ/2σ)", textfmt.Pct(cf, 2), "closed-form"})
 		p.Model = append(p.Model, ModelLine{Prefix: "closed form (π = ½):", Facts: []Fact{{
-			"Φ(−Δ/2σ) = Φ(" + sig(-s.Float("delta")/(2*s.Float("sigma"))) + ")",
+			"Φ(−Δ/2σ) = Φ(" + textfmt.Sig(-s.Float("delta")/(2*s.Float("sigma"))) + ")",
 			strconv.FormatFloat(cf, 'f', decimals(b.bound), 64), "bayes-closed"}}})
 	}
 	p.Notes = []Note{
@@ -280,7 +268,7 @@ func roundUp1(v float64) string {
 		return "0"
 	}
 	d, e := upDigit(v)
-	return strconv.Itoa(d) + "·10" + superscript(e)
+	return strconv.Itoa(d) + "·10" + textfmt.Sup(e)
 }
 
 // upDigit rounds v > 0 up to one significant digit, d·10^e.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // runKNNDemo executes spec's demo at the query q.
@@ -26,7 +27,7 @@ func runKNNDemo(t *testing.T, spec Spec, q url.Values) *Run {
 	if len(probs) > 0 {
 		t.Fatalf("Parse(%v): %v", q, probs)
 	}
-	r, err := d.Execute(s)
+	r, err := Execute(d, s)
 	if err != nil {
 		t.Fatalf("Execute(%v): %v", q, err)
 	}
@@ -123,8 +124,8 @@ func TestBayesBoundary(t *testing.T) {
 			}
 		}
 	}
-	if got := knnFact(t, runKNNDemo(t, BayesSpec(), url.Values{"prior": {"0.8"}}).Panel(), "bayes-boundary"); got != sig(-math.Log(4)/2) {
-		t.Errorf("π = 0.8: boundary %s, want −log 4/2 = %s", got, sig(-math.Log(4)/2))
+	if got := knnFact(t, runKNNDemo(t, BayesSpec(), url.Values{"prior": {"0.8"}}).Panel(), "bayes-boundary"); got != textfmt.Sig(-math.Log(4)/2) {
+		t.Errorf("π = 0.8: boundary %s, want −log 4/2 = %s", got, textfmt.Sig(-math.Log(4)/2))
 	}
 	for _, m := range runKNNDemo(t, BayesSpec(), url.Values{"delta": {"0"}}).Panel().Model {
 		for _, f := range m.Facts {
@@ -351,7 +352,7 @@ func TestKNNBayesBadParams(t *testing.T) {
 		}
 		s, probs := d.Parse(c.q)
 		if len(probs) == 0 {
-			_, err := d.Execute(s)
+			_, err := Execute(d, s)
 			if !errors.As(err, &probs) {
 				t.Errorf("%s %v: no problem (Execute: %v)", d.ID, c.q, err)
 				continue
@@ -400,8 +401,8 @@ func TestCurseTable(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(tab.Rows), len(CurseDims))
 	}
 	for i, row := range tab.Rows {
-		if row[0] != strconv.Itoa(rows[i].D) || row[3] != sig(rows[i].Ratio) {
-			t.Errorf("row %d = %v, want D = %d, ratio %s", i, row, rows[i].D, sig(rows[i].Ratio))
+		if row[0] != strconv.Itoa(rows[i].D) || row[3] != textfmt.Sig(rows[i].Ratio) {
+			t.Errorf("row %d = %v, want D = %d, ratio %s", i, row, rows[i].D, textfmt.Sig(rows[i].Ratio))
 		}
 	}
 	if first, last := rows[0].Ratio, rows[len(rows)-1].Ratio; !(first < 0.05 && last > 0.7) {

@@ -10,6 +10,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // CurseDims are the dimensions the curse-of-dimensionality chart
@@ -66,7 +67,7 @@ func curseCurves(rows []knn.CurseRow, n int) chart.Curves {
 	last := rows[len(rows)-1]
 	return chart.Curves{
 		Title: fmt.Sprintf("nearest ÷ farthest distance: %s in 1-D, %s in %d-D\nmean over %d queries, %d uniform points in [0, 1]^D",
-			sig(rows[0].Ratio), sig(last.Ratio), last.D, knn.CurseQueries, n),
+			textfmt.Sig(rows[0].Ratio), textfmt.Sig(last.Ratio), last.D, knn.CurseQueries, n),
 		XLabel: "dimension D", YLabel: "nearest ÷ farthest", LogX: true, // Curves names the log scale
 		Series: []chart.Curve{{Name: "nearest ÷ farthest distance", X: d, Y: ratio}},
 		Mark:   math.NaN(),
@@ -77,7 +78,7 @@ func cursePanel(rows []knn.CurseRow, n int) Panel {
 	t := Table{TestID: "curse-rows", Caption: fmt.Sprintf("Mean distances from %d queries to %d uniform points in [0, 1]^D", knn.CurseQueries, n),
 		Head: []string{"D", "nearest", "farthest", "nearest ÷ farthest", "spread of all distances (sd ÷ mean)"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(r.D), sig(r.Nearest), sig(r.Farthest), sig(r.Ratio), spreadText(r.Spread)})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(r.D), textfmt.Sig(r.Nearest), textfmt.Sig(r.Farthest), textfmt.Sig(r.Ratio), spreadText(r.Spread)})
 	}
 	last := rows[len(rows)-1]
 	return Panel{
@@ -86,8 +87,8 @@ func cursePanel(rows []knn.CurseRow, n int) Panel {
 			"each query's nearest and farthest data point, averaged over the queries.", knn.CurseQueries, n),
 		Counters: []Counter{
 			{"points per dimension", strconv.Itoa(n), "n"},
-			{fmt.Sprintf("ratio at D = %d", rows[0].D), sig(rows[0].Ratio), "ratio-low"},
-			{fmt.Sprintf("ratio at D = %d", last.D), sig(last.Ratio), "ratio-high"},
+			{fmt.Sprintf("ratio at D = %d", rows[0].D), textfmt.Sig(rows[0].Ratio), "ratio-low"},
+			{fmt.Sprintf("ratio at D = %d", last.D), textfmt.Sig(last.Ratio), "ratio-high"},
 		},
 		Tables: []Table{t},
 		Notes: []Note{{TestID: "curse",

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/bayes"
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // knnSets are the kNN demo's data: the mixture first, whose Bayes
@@ -282,10 +283,10 @@ func (r *knnRun) title() string {
 	if r.c == nil {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
 	}
-	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, pct(fraction(r.wrong)))
-	detail := "\n" + r.testName() + " " + pct(r.heldErr)
+	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, textfmt.Pct(fraction(r.wrong), 2))
+	detail := "\n" + r.testName() + " " + textfmt.Pct(r.heldErr, 2)
 	if r.m != nil {
-		detail += " · Bayes error " + pct(r.bayesErr)
+		detail += " · Bayes error " + textfmt.Pct(r.bayesErr, 2)
 	}
 	return t + detail
 }
@@ -298,10 +299,10 @@ func (r *knnRun) describe() string {
 	d := fmt.Sprintf("The plane coloured by the %d-nearest-neighbour vote (%s distance) of %d training points: "+
 		"blue where it predicts +1, vermillion where it predicts −1, a thin grey line between. "+
 		"The points are drawn by class; the %s the classifier gets wrong have a bold edge.",
-		k, r.s.Str("metric"), len(r.x), pct(fraction(r.wrong)))
+		k, r.s.Str("metric"), len(r.x), textfmt.Pct(fraction(r.wrong), 2))
 	if r.m != nil {
 		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s; "+
-			"the classifier's own risk on that mixture is %s.", pct(r.bayesErr), pct(r.heldErr))
+			"the classifier's own risk on that mixture is %s.", textfmt.Pct(r.bayesErr, 2), textfmt.Pct(r.heldErr, 2))
 	}
 	return d
 }
@@ -327,17 +328,17 @@ func (r *knnRun) panel() Panel {
 	}
 	p.Counters = []Counter{
 		{"k", strconv.Itoa(k), "k"},
-		{"training error", pct(train), "training-error"},
-		{heldLabel, pct(held), "heldout"},
-		{"Bayes error", pct(r.bayesErr), "bayes-error"},
+		{"training error", textfmt.Pct(train, 2), "training-error"},
+		{heldLabel, textfmt.Pct(held, 2), "heldout"},
+		{"Bayes error", textfmt.Pct(r.bayesErr, 2), "bayes-error"},
 	}
 	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
 		"the rule the Bayes classifier h* follows at η = ½ too).", k, r.s.Str("metric"))
 	switch {
 	case r.exact():
-		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"R(h) − training error", pct(held - train), "gap"}}}}
+		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"R(h) − training error", textfmt.Pct(held-train, 2), "gap"}}}}
 	case r.held:
-		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", pct(held - train), "gap"}}}}
+		p.Model = []ModelLine{{Prefix: "generalization gap:", Facts: []Fact{{"held-out − training", textfmt.Pct(held-train, 2), "gap"}}}}
 	}
 	test, worth := "held-out error", "its held-out error shows what that is worth."
 	switch {
@@ -354,7 +355,7 @@ func (r *knnRun) panel() Panel {
 	if r.m != nil {
 		p.Notes = append(p.Notes, Note{TestID: "bayes-ref",
 			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
-				pct(held-r.bayesErr), pct(held), pct(r.bayesErr)),
+				textfmt.Pct(held-r.bayesErr, 2), textfmt.Pct(held, 2), textfmt.Pct(r.bayesErr, 2)),
 			Fine: "R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: " +
 				"exact cell masses on a grid, border cells split finer; no held-out sample, so no sampling noise (the grid's error is a few hundredths of a point of percentage)."})
 	} else if !r.held {

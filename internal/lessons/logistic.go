@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -16,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits of the logistic and softmax regression demos, listed in the
@@ -105,16 +105,6 @@ func computeLogistic(ctx context.Context, in Input) (Result, error) {
 	return res, nil
 }
 
-// floatLabels turns classes into floats: the ±1 labels logistic.New
-// takes, and labels to hash.
-func floatLabels(y []int) []float64 {
-	out := make([]float64, len(y))
-	for i, v := range y {
-		out[i] = float64(v)
-	}
-	return out
-}
-
 // logisticOpt is the exact minimiser of a logistic problem, or why there
 // is none.
 type logisticOpt struct {
@@ -159,17 +149,17 @@ func (r *logisticRun) history() *chart.History {
 	j, w := sampled(r.j, k), sampled(r.w, k)
 	w.Label, w.Lines = "‖w‖", true
 	j.Label, j.Log, j.Lines = "J (log scale)", true, true
-	title := fmt.Sprintf("after iteration %d: J = %s · ‖w‖ = %s", k, sig(r.j[k]), sig(r.w[k]))
-	top := "the objective J on a log scale, now " + sig(r.j[k]) + ", falling towards 0 as ‖w‖ grows: there is no minimiser"
-	bottom := "‖w‖, now " + sig(r.w[k])
+	title := fmt.Sprintf("after iteration %d: J = %s · ‖w‖ = %s", k, textfmt.Sig(r.j[k]), textfmt.Sig(r.w[k]))
+	top := "the objective J on a log scale, now " + textfmt.Sig(r.j[k]) + ", falling towards 0 as ‖w‖ grows: there is no minimiser"
+	bottom := "‖w‖, now " + textfmt.Sig(r.w[k])
 	if r.opt.ok() {
 		optJ, optW := r.opt.s.Objective, floats.Norm(r.opt.s.Model.W, 2)
 		floats.AddConst(-optJ, j.Y)
 		j.Label = "J − J*"
 		w.Compare = &chart.Series{Label: "‖w*‖", T: []float64{0, float64(k)}, Y: []float64{optW, optW}, Lines: true}
-		title += " · J* = " + sig(optJ)
-		top = "how far J is above its minimum J* = " + sig(optJ) + ", on a log scale, now " + sig(r.j[k]-optJ)
-		bottom += ", against the minimiser's ‖w*‖ = " + sig(optW) + " (dashed)"
+		title += " · J* = " + textfmt.Sig(optJ)
+		top = "how far J is above its minimum J* = " + textfmt.Sig(optJ) + ", on a log scale, now " + textfmt.Sig(r.j[k]-optJ)
+		bottom += ", against the minimiser's ‖w*‖ = " + textfmt.Sig(optW) + " (dashed)"
 	}
 	return &chart.History{
 		Title: title, Name: "Logistic regression history: " + title, XLabel: "iteration k", Now: float64(k),
@@ -194,20 +184,20 @@ type logisticRun struct {
 
 // method names the solver and its numbers, for the title and panel.
 func (r *logisticRun) method() string {
-	lam := "λ = " + sig(r.pr.Lambda)
+	lam := "λ = " + textfmt.Sig(r.pr.Lambda)
 	if r.gd {
-		return "gradient descent, η = " + sig(r.eta) + ", " + lam
+		return "gradient descent, η = " + textfmt.Sig(r.eta) + ", " + lam
 	}
 	return "Newton's method with line search, " + lam
 }
 
 func (r *logisticRun) title() string {
 	m := r.s.Model
-	t := fmt.Sprintf("step %d · J = %s · ", r.k, sig(r.s.Objective))
+	t := fmt.Sprintf("step %d · J = %s · ", r.k, textfmt.Sig(r.s.Objective))
 	if isZero(m.W) && m.B == 0 {
 		t += "P = ½ everywhere"
 	} else {
-		t += "‖w‖ = " + sig(floats.Norm(m.W, 2))
+		t += "‖w‖ = " + textfmt.Sig(floats.Norm(m.W, 2))
 	}
 	return t + "\n" + r.method()
 }
@@ -253,7 +243,7 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 		r.k, r.method(), len(r.margins), 100*fraction(r.wrong))
 	if levels == nil {
 		desc = fmt.Sprintf("The %d training points, drawn by class, on a plane where the model gives P(y = +1 | x) = %s everywhere, "+
-			"after %d iterations of %s: w = 0, so there is no boundary.", len(r.margins), sig(logistic.Sigmoid(m.B)), r.k, r.method())
+			"after %d iterations of %s: w = 0, so there is no boundary.", len(r.margins), textfmt.Sig(logistic.Sigmoid(m.B)), r.k, r.method())
 	}
 	f := render.DataFigure{
 		Title:  r.title(),
@@ -265,24 +255,6 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 	return f.Write(w, png, opt)
 }
 
-// fieldRes is the probability field's grid: its contours are exact at
-// any resolution (the score is linear), and the fill is a smooth ramp
-// that browsers and the PNG writer interpolate, so a coarse grid looks
-// like the default one at a ninth of its cells (and of the embedded
-// raster's bytes, whose encoding was the figure's largest cost).
-const fieldRes = 40
-
-// scoreLevels turns the levels P = p of a probability into the levels
-// f = logit p of the score under it.
-func scoreLevels(ls []render.Level) []render.Level {
-	out := make([]render.Level, len(ls))
-	for i, l := range ls {
-		out[i] = l
-		out[i].Value = math.Log(l.Value / (1 - l.Value))
-	}
-	return out
-}
-
 func isZero(v []float64) bool {
 	for _, x := range v {
 		if x != 0 {
@@ -291,3 +263,7 @@ func isZero(v []float64) bool {
 	}
 	return true
 }
+
+// logisticStateBytes estimates the memory of a logistic regression state:
+// its weights and the gradient it keeps.
+func logisticStateBytes(s logistic.State) int64 { return 128 + 2*floatsBytes(s.Model.W) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // roughCertainty is certainty short enough for a counter: a percentage
@@ -18,7 +19,7 @@ func roughCertainty(doubt float64) string {
 		return "1"
 	}
 	if doubt < 1e-4 {
-		return "1 − 10" + superscript(int(math.Round(math.Log10(doubt))))
+		return "1 − 10" + textfmt.Sup(int(math.Round(math.Log10(doubt))))
 	}
 	return certainty(doubt)
 }
@@ -32,7 +33,7 @@ func certainty(doubt float64) string {
 	case doubt <= 0:
 		return "1 (to double precision)"
 	case doubt < 1e-6:
-		return "1 − " + sig(doubt)
+		return "1 − " + textfmt.Sig(doubt)
 	}
 	d := min(max(int(math.Ceil(-math.Log10(doubt)))-2, 1), 4)
 	scale := math.Pow(10, float64(d))
@@ -49,16 +50,16 @@ func (r *logisticRun) panel(st State) Panel {
 	p := Panel{
 		Counters: []Counter{
 			{"iteration k", strconv.Itoa(r.k), "step"},
-			{"J(w, b)", sig(s.Objective), "objective"},
-			{"‖∇J‖", sig(s.GradNorm), "grad"},
-			{"‖w‖", sig(norm), "wnorm"},
-			{"training error", rate(fraction(r.wrong)), "error"},
+			{"J(w, b)", textfmt.Sig(s.Objective), "objective"},
+			{"‖∇J‖", textfmt.Sig(s.GradNorm), "grad"},
+			{"‖w‖", textfmt.Sig(norm), "wnorm"},
+			{"training error", textfmt.Pct(fraction(r.wrong), 1), "error"},
 		},
 		Status: logisticStatus(s.Status, s.GradNorm),
 		Done:   s.Status.Done(),
 		Bad:    s.Status == algos.Diverged,
 		Start:  "Start: w = 0 and b = 0, so P(y = +1 | x) = ½ everywhere and there is no boundary yet. Press → or Step for the first iteration.",
-		Model:  []ModelLine{{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}},
+		Model:  []ModelLine{{Facts: []Fact{{"w", textfmt.Vec(m.W), "w"}, {"b", textfmt.Num(m.B), "b"}}}},
 	}
 	if tx, ty, ok := heldOut(st); ok {
 		p.Counters = append(p.Counters, heldOutCounter(errorRate(m.Score, tx, ty), len(tx)))
@@ -67,7 +68,7 @@ func (r *logisticRun) panel(st State) Panel {
 	}
 	p.Counters = append(p.Counters, Counter{"largest confidence", roughCertainty(r.leastDoubt()), "confidence"})
 	if r.opt.ok() {
-		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", sig(r.opt.s.Objective), "optimum"})
+		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", textfmt.Sig(r.opt.s.Objective), "optimum"})
 	}
 	if r.opt.none && s.Status == algos.Converged {
 		p.Status, p.Bad = noMinimiserStop(s.GradNorm), true
@@ -84,9 +85,9 @@ func (r *logisticRun) panel(st State) Panel {
 // lowered J any more.
 func noMinimiserStop(grad float64) string {
 	if grad < logistic.Tol {
-		return "stopped: ‖∇J‖ = " + sig(grad) + " is below the tolerance 10⁻¹⁰, yet J has no minimiser: more steps would lower J and lengthen w further"
+		return "stopped: ‖∇J‖ = " + textfmt.Sig(grad) + " is below the tolerance 10⁻¹⁰, yet J has no minimiser: more steps would lower J and lengthen w further"
 	}
-	return "stopped: no step lowers J any more (‖∇J‖ = " + sig(grad) + ", its rounding error), yet J has no minimiser"
+	return "stopped: no step lowers J any more (‖∇J‖ = " + textfmt.Sig(grad) + ", its rounding error), yet J has no minimiser"
 }
 
 // logisticStatus says where the run stands in words; a Converged run
@@ -94,7 +95,7 @@ func noMinimiserStop(grad float64) string {
 func logisticStatus(s algos.Status, grad float64) string {
 	switch {
 	case s == algos.Converged && grad >= logistic.Tol:
-		return "stopped: no step lowers J any more (‖∇J‖ = " + sig(grad) + ", its rounding error)"
+		return "stopped: no step lowers J any more (‖∇J‖ = " + textfmt.Sig(grad) + ", its rounding error)"
 	}
 	switch s {
 	case algos.Converged:
@@ -121,7 +122,7 @@ func (r *logisticRun) leastDoubt() float64 {
 func (r *logisticRun) describeStep(p *Panel) {
 	p.Changed = true
 	if r.gd {
-		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (w, b) ← (w, b) − η∇J(w, b) with η = %s.", r.k, sig(r.eta))
+		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (w, b) ← (w, b) − η∇J(w, b) with η = %s.", r.k, textfmt.Sig(r.eta))
 		p.Lines = []string{"∇J = (1/n) Σᵢ −yᵢ σ(−yᵢf(xᵢ)) (xᵢ, 1) + λ(w, 0): each point pulls with the probability the model gives its wrong label."}
 	} else {
 		p.Examined = fmt.Sprintf("Iteration %d is a Newton step (w, b) ← (w, b) − t H⁻¹∇J, with t the first of 1, ½, ¼, … that lowers J enough (Armijo): %s.",
@@ -133,7 +134,7 @@ func (r *logisticRun) describeStep(p *Panel) {
 		if d > 0 {
 			verb = "rose"
 		}
-		p.Lines = append(p.Lines, fmt.Sprintf("J %s by %s, to %s; ‖∇J‖ is now %s.", verb, sig(math.Abs(d)), sig(r.j[k]), sig(r.s.GradNorm)))
+		p.Lines = append(p.Lines, fmt.Sprintf("J %s by %s, to %s; ‖∇J‖ is now %s.", verb, textfmt.Sig(math.Abs(d)), textfmt.Sig(r.j[k]), textfmt.Sig(r.s.GradNorm)))
 	}
 }
 
@@ -146,15 +147,15 @@ func (r *logisticRun) notes(norm float64) []Note {
 	case r.opt.none && r.k > 0 && r.w[r.k] > r.w[r.k-1]:
 		ns = append(ns, Note{TestID: "no-minimiser", Alert: true, Text: fmt.Sprintf(
 			"The data are separable and λ = 0: J has no minimiser. ‖w‖ = %s and growing; %s: overconfident. "+
-				"Set λ > 0 and ‖w‖ stays finite.", sig(norm), r.sureness())})
+				"Set λ > 0 and ‖w‖ stays finite.", textfmt.Sig(norm), r.sureness())})
 	case r.opt.none:
 		ns = append(ns, Note{TestID: "separable", Text: "The data are separable and λ = 0: J has no minimiser, " +
 			"so ‖w‖ will grow without bound as J falls towards 0. Set λ > 0 and ‖w‖ stays finite."})
 	case r.opt.ok():
 		optW := floats.Norm(r.opt.s.Model.W, 2)
-		why := fmt.Sprintf("λ = %s > 0, so J has one minimiser, with ‖w*‖ = %s: finite, whatever the data.", sig(lam), sig(optW))
+		why := fmt.Sprintf("λ = %s > 0, so J has one minimiser, with ‖w*‖ = %s: finite, whatever the data.", textfmt.Sig(lam), textfmt.Sig(optW))
 		if lam == 0 {
-			why = fmt.Sprintf("No line separates these classes, so J has a minimiser even with λ = 0: ‖w*‖ = %s.", sig(optW))
+			why = fmt.Sprintf("No line separates these classes, so J has a minimiser even with λ = 0: ‖w*‖ = %s.", textfmt.Sig(optW))
 		}
 		ns = append(ns, Note{TestID: "minimiser", Text: why + " " + gapText(r.s.Objective, r.opt.s.Objective)})
 	default:
@@ -193,26 +194,26 @@ func (r *logisticRun) sureness() string {
 // names as rounding.
 func smoothNote(L, eta float64, formula string, j []float64, n int, hasMin bool) Note {
 	n0 := Note{TestID: "smooth", Text: fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step "+
-		"for η ≤ 1/L = %s and converges for η < 2/L = %s.", formula, sig(L), sig(1/L), sig(2/L))}
+		"for η ≤ 1/L = %s and converges for η < 2/L = %s.", formula, textfmt.Sig(L), textfmt.Sig(1/L), textfmt.Sig(2/L))}
 	if !hasMin {
 		n0.Text = fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step for η ≤ 1/L = %s. "+
-			"J has no minimiser here, so the iterates converge to nothing: J falls towards 0 while ‖w‖ grows.", formula, sig(L), sig(1/L))
+			"J has no minimiser here, so the iterates converge to nothing: J falls towards 0 while ‖w‖ grows.", formula, textfmt.Sig(L), textfmt.Sig(1/L))
 	}
 	rises, tiny, tol := jRises(j, n)
 	steps := len(j) - 1
 	switch {
 	case eta >= 2/L && rises > 0:
 		n0.Alert = true
-		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", sig(eta), rises, steps)
+		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", textfmt.Sig(eta), rises, steps)
 	case eta >= 2/L:
 		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L, which the bound does not cover; L bounds the steepest curvature anywhere, "+
-			"and J has fallen at every step so far.", sig(eta))
+			"and J has fallen at every step so far.", textfmt.Sig(eta))
 	case rises > 0:
 		n0.Text += fmt.Sprintf(" J rose at %d of the %d steps so far.", rises, steps)
 	}
 	if tiny > 0 {
 		n0.Fine = fmt.Sprintf("(Not counted: %s at which J went up by less than the rounding error of a mean of %d losses, "+
-			"nε·J ≤ %s: rounding, not a rise.)", plural(tiny, "steps"), n, sig(tol))
+			"nε·J ≤ %s: rounding, not a rise.)", textfmt.Plural(tiny, "steps"), n, textfmt.Sig(tol))
 	}
 	return n0
 }
@@ -244,15 +245,15 @@ func newtonT(trials int) string {
 	if trials <= 1 {
 		return "here the full step, t = 1"
 	}
-	return fmt.Sprintf("here t = 2%s, after %s", superscript(1-trials), plural(trials-1, "halvings"))
+	return fmt.Sprintf("here t = 2%s, after %s", textfmt.Sup(1-trials), textfmt.Plural(trials-1, "halvings"))
 }
 
 // gapText says how far J is above the exact minimum J*.
 func gapText(j, opt float64) string {
 	if math.Abs(j-opt) <= 1e-12*math.Max(1, math.Abs(opt)) {
-		return fmt.Sprintf("J equals its minimum J* = %s to rounding (Newton's method finds J* to ‖∇J‖ < 10⁻¹⁰).", sig(opt))
+		return fmt.Sprintf("J equals its minimum J* = %s to rounding (Newton's method finds J* to ‖∇J‖ < 10⁻¹⁰).", textfmt.Sig(opt))
 	}
-	return fmt.Sprintf("J is %s above its minimum J* = %s, which Newton's method finds to ‖∇J‖ < 10⁻¹⁰.", sig(j-opt), sig(opt))
+	return fmt.Sprintf("J is %s above its minimum J* = %s, which Newton's method finds to ‖∇J‖ < 10⁻¹⁰.", textfmt.Sig(j-opt), textfmt.Sig(opt))
 }
 
 // divergedNote explains a run that stopped on an overflow.

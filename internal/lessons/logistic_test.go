@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // logisticProblem builds, apart from the demo, the problem the run r
@@ -56,17 +56,17 @@ func TestLogisticPanelIsTheAlgorithm(t *testing.T) {
 			}
 		}
 		for id, want := range map[string]string{
-			"objective": sig(pr.Objective(s.Model)),
-			"grad":      sig(s.GradNorm),
-			"wnorm":     sig(floats.Norm(s.Model.W, 2)),
+			"objective": textfmt.Sig(pr.Objective(s.Model)),
+			"grad":      textfmt.Sig(s.GradNorm),
+			"wnorm":     textfmt.Sig(floats.Norm(s.Model.W, 2)),
 			"error":     fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(pr.X))),
 		} {
 			if got := counter(p, id); got != want {
 				t.Errorf("%s: counter %s = %q, want %q", q, id, got, want)
 			}
 		}
-		if got := p.Model[0].Facts[0].Value; got != vec(s.Model.W) {
-			t.Errorf("%s: w = %s, want %s", q, got, vec(s.Model.W))
+		if got := p.Model[0].Facts[0].Value; got != textfmt.Vec(s.Model.W) {
+			t.Errorf("%s: w = %s, want %s", q, got, textfmt.Vec(s.Model.W))
 		}
 	}
 }
@@ -77,37 +77,12 @@ func TestLogisticPanelIsTheAlgorithm(t *testing.T) {
 func TestLogisticFirstStepByHand(t *testing.T) {
 	const pts = "add=0,0,-1~1,0,1~0,1,1&data=custom"
 	p0 := runSVM(t, LogisticSpec(), pts+"&step=0").Panel()
-	if got := counter(p0, "objective"); got != sig(math.Ln2) {
-		t.Errorf("J at w = 0 = %s, want log 2 = %s", got, sig(math.Ln2))
+	if got := counter(p0, "objective"); got != textfmt.Sig(math.Ln2) {
+		t.Errorf("J at w = 0 = %s, want log 2 = %s", got, textfmt.Sig(math.Ln2))
 	}
 	p1 := runSVM(t, LogisticSpec(), pts+"&step=1").Panel()
 	if w, b := p1.Model[0].Facts[0].Value, p1.Model[0].Facts[1].Value; w != "(0.1667, 0.1667)" || b != "0.1667" {
 		t.Errorf("after one step w = %s, b = %s; want (1/6, 1/6) and 1/6", w, b)
-	}
-}
-
-// TestLogisticTrackIsReplay: a track reached in any order of requests
-// gives the very state (and scalars) a replay from 0 gives, for a run that
-// goes on (GD on separable data) and one that stops (Newton).
-func TestLogisticTrackIsReplay(t *testing.T) {
-	r := runSVM(t, LogisticSpec(), "data=separable&seed=7&step=0")
-	pr, _, _ := logisticProblem(t, r)
-	scalars := func(s logistic.State) (float64, float64) { return s.Objective, floats.Norm(s.Model.W, 2) }
-	for _, m := range []algos.Method[logistic.State]{logistic.GD{P: pr, Eta: 1}, logistic.Newton{P: pr}} {
-		tr := &track[logistic.State]{}
-		for _, k := range []int{70, 33, 64, 65, 0, 200, 71, 31, 32, 1000} {
-			got, gk, err := tr.at(m, pr.Start(), k, scalars)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, wk, _ := algos.Replay(m, pr.Start(), k)
-			if gk != wk || !reflect.DeepEqual(got, want) {
-				t.Errorf("%T: track at %d = step %d %+v, replay = step %d %+v", m, k, gk, got, wk, want)
-			}
-			if tr.a[gk] != want.Objective || tr.b[gk] != floats.Norm(want.Model.W, 2) {
-				t.Errorf("%T: track scalars at %d = %v, %v; want %v, %v", m, gk, tr.a[gk], tr.b[gk], want.Objective, floats.Norm(want.Model.W, 2))
-			}
-		}
 	}
 }
 
@@ -125,7 +100,7 @@ func TestLogisticTrackConcurrent(t *testing.T) {
 			v, _ := url.ParseQuery(q + strconv.Itoa(40*i+3))
 			st, _ := d.Parse(v)
 			st.Step = 40*i + 3
-			r, err := d.Execute(st)
+			r, err := Execute(d, st)
 			if err != nil {
 				got[i] = err.Error()
 				return
@@ -136,8 +111,8 @@ func TestLogisticTrackConcurrent(t *testing.T) {
 	wg.Wait()
 	for i, g := range got {
 		r := runSVM(t, LogisticSpec(), q+strconv.Itoa(40*i+3))
-		if _, _, s := logisticProblem(t, r); g != vec(s.Model.W) {
-			t.Errorf("step %d: w = %s concurrently, %s by replay", 40*i+3, g, vec(s.Model.W))
+		if _, _, s := logisticProblem(t, r); g != textfmt.Vec(s.Model.W) {
+			t.Errorf("step %d: w = %s concurrently, %s by replay", 40*i+3, g, textfmt.Vec(s.Model.W))
 		}
 	}
 }
@@ -167,7 +142,7 @@ func TestLogisticNoMinimiserNote(t *testing.T) {
 		if (n != nil) != want {
 			t.Errorf("%s: no-minimiser note shown = %v, want %v (separable %v, λ = %v, ‖w‖ grows %v)", q, n != nil, want, sep, pr.Lambda, grows)
 		}
-		if n != nil && (!n.Alert || !strings.Contains(n.Text, "‖w‖ = "+sig(floats.Norm(s.Model.W, 2))+" and growing")) {
+		if n != nil && (!n.Alert || !strings.Contains(n.Text, "‖w‖ = "+textfmt.Sig(floats.Norm(s.Model.W, 2))+" and growing")) {
 			t.Errorf("%s: note %q should alert and give ‖w‖", q, n.Text)
 		}
 		if pr.Lambda > 0 {
@@ -200,8 +175,8 @@ func TestLogisticStepSizeNote(t *testing.T) {
 	vals := eig.Values(nil)
 	L := vals[len(vals)-1] / (4 * float64(len(x)))
 	n := note(r.Panel(), "smooth")
-	if n == nil || !n.Alert || !strings.Contains(n.Text, "L = λ_max(X̃ᵀX̃)/(4n) + λ = "+sig(L)) || !strings.Contains(n.Text, "rose") {
-		t.Errorf("smooth note = %+v; want an alert giving L = %s and the steps where J rose", n, sig(L))
+	if n == nil || !n.Alert || !strings.Contains(n.Text, "L = λ_max(X̃ᵀX̃)/(4n) + λ = "+textfmt.Sig(L)) || !strings.Contains(n.Text, "rose") {
+		t.Errorf("smooth note = %+v; want an alert giving L = %s and the steps where J rose", n, textfmt.Sig(L))
 	}
 	if n := note(runSVM(t, LogisticSpec(), "eta=0.5&step=200").Panel(), "smooth"); n == nil || n.Alert {
 		t.Errorf("η = 0.5 < 1/L: note %+v should not alert", n)
@@ -259,8 +234,8 @@ func TestSoftmaxProbe(t *testing.T) {
 		r := runSVM(t, SoftmaxSpec(), q)
 		sm, s := softmaxReplay(t, r)
 		p := r.Panel()
-		if got := counter(p, "objective"); got != sig(sm.Objective(s.Model)) {
-			t.Errorf("%s: J = %s, want %s", q, got, sig(sm.Objective(s.Model)))
+		if got := counter(p, "objective"); got != textfmt.Sig(sm.Objective(s.Model)) {
+			t.Errorf("%s: J = %s, want %s", q, got, textfmt.Sig(sm.Objective(s.Model)))
 		}
 		pt := []float64{r.State.Float("q1"), r.State.Float("q2")}
 		probs, scores, pred := s.Model.Proba(pt), s.Model.Scores(pt), s.Model.Predict(pt)
@@ -272,12 +247,12 @@ func TestSoftmaxProbe(t *testing.T) {
 			t.Fatalf("%s: %d rows for %d classes", q, len(rows), len(probs))
 		}
 		for c, row := range rows {
-			if row[1] != sig(scores[c]) || row[2] != sig(probs[c]) || (row[3] != "") != (c == pred) {
-				t.Errorf("%s: row %d = %q, want score %s, P %s, marked %v", q, c, row, sig(scores[c]), sig(probs[c]), c == pred)
+			if row[1] != textfmt.Sig(scores[c]) || row[2] != textfmt.Sig(probs[c]) || (row[3] != "") != (c == pred) {
+				t.Errorf("%s: row %d = %q, want score %s, P %s, marked %v", q, c, row, textfmt.Sig(scores[c]), textfmt.Sig(probs[c]), c == pred)
 			}
 		}
 	}
-	if got := counter(runSVM(t, SoftmaxSpec(), "step=0").Panel(), "objective"); got != sig(math.Log(3)) {
+	if got := counter(runSVM(t, SoftmaxSpec(), "step=0").Panel(), "objective"); got != textfmt.Sig(math.Log(3)) {
 		t.Errorf("J at W = 0 = %s, want log 3", got)
 	}
 }
@@ -421,70 +396,6 @@ func TestCertainty(t *testing.T) {
 	}
 }
 
-// TestPredictionRule: every demo of the lesson and the perceptron's
-// predict with sgn 0 = −1 and argmax ties to the lowest class, and say so
-// in small print. At w = 0 that makes the training error the share of the
-// points that are not −1 (not class 0); the perceptron's mistakes keep
-// Algorithm 1's y·f ≤ 0, so its first step on OR, a point predicted
-// right at score 0, is still a mistake.
-func TestPredictionRule(t *testing.T) {
-	share := func(r *Run, not float64) string {
-		n := 0
-		for _, p := range r.Points {
-			if p.Y != not {
-				n++
-			}
-		}
-		return fmt.Sprintf("%.1f %%", 100*float64(n)/float64(len(r.Points)))
-	}
-	for _, tt := range []struct {
-		spec    Spec
-		q       string
-		not     float64 // the label a score of 0 predicts
-		heldOut bool
-	}{
-		{LogisticSpec(), "step=0", -1, true},
-		{LogisticSpec(), "data=moons&step=0", -1, true},
-		{SoftmaxSpec(), "step=0", 0, false},
-		{PerceptronSpec(), "step=0", -1, false},
-		{PerceptronSpec(), "data=separable&step=0", -1, false},
-		{PerceptronSpec(), "data=blobs&step=0", 0, false},
-	} {
-		r := runSVM(t, tt.spec, tt.q)
-		p := r.Panel()
-		if got, want := counter(p, "error"), share(r, tt.not); got != want {
-			t.Errorf("%s %s: training error at w = 0 = %s, want %s (every point predicted %v)", tt.spec.ID, tt.q, got, want, tt.not)
-		}
-		if tt.heldOut {
-			tx, ty, _ := heldOut(r.State)
-			n := 0
-			for _, y := range ty {
-				if y != -1 {
-					n++
-				}
-			}
-			if got, want := counter(p, "heldout"), heldOutCounter(float64(n)/float64(len(tx)), len(tx)).Value; got != want {
-				t.Errorf("%s %s: held-out error at w = 0 = %s, want %s", tt.spec.ID, tt.q, got, want)
-			}
-		}
-		n := note(p, "prediction-rule")
-		if n == nil || !(strings.Contains(n.Fine, "sgn(0) = −1") || strings.Contains(n.Fine, "a tie going to the lowest class") ||
-			strings.Contains(n.Fine, "a tie goes to the lowest class")) {
-			t.Errorf("%s %s: no small print stating the prediction rule: %+v", tt.spec.ID, tt.q, n)
-		}
-	}
-	p := runSVM(t, PerceptronSpec(), "step=1").Panel()
-	if counter(p, "mistakes") != "1" || !strings.Contains(strings.Join(p.Lines, " "), "= 0 ≤ 0: a mistake") {
-		t.Errorf("perceptron step 1 on OR: mistakes %s, lines %q; want Algorithm 1's mistake at score 0", counter(p, "mistakes"), p.Lines)
-	}
-	if n := note(p, "prediction-rule"); n == nil || !strings.Contains(n.Fine, "y(⟨w, x⟩ + b) ≤ 0") {
-		t.Errorf("perceptron: the small print should contrast Algorithm 1's mistake test: %+v", n)
-	}
-	if n := note(runSVM(t, PerceptronSpec(), "step=3&variant=averaged").Panel(), "prediction-rule"); n == nil || !strings.Contains(n.Fine, "w̄ and b̄") {
-		t.Errorf("averaged perceptron: the small print should say the prediction uses w̄, b̄: %+v", n)
-	}
-}
-
 // TestLogisticStopReason: Newton on separable data with λ = 0 stops
 // because ‖∇J‖ fell below the tolerance, with every step a full one; the
 // status says that, with the state's numbers, and not that double
@@ -496,7 +407,7 @@ func TestLogisticStopReason(t *testing.T) {
 	if s.GradNorm >= logistic.Tol || !p.Done {
 		t.Fatalf("the run should stop with ‖∇J‖ < 10⁻¹⁰: %v, done %v", s.GradNorm, p.Done)
 	}
-	if want := "‖∇J‖ = " + sig(s.GradNorm) + " is below the tolerance 10⁻¹⁰"; !strings.Contains(p.Status, want) || !strings.Contains(p.Status, "no minimiser") {
+	if want := "‖∇J‖ = " + textfmt.Sig(s.GradNorm) + " is below the tolerance 10⁻¹⁰"; !strings.Contains(p.Status, want) || !strings.Contains(p.Status, "no minimiser") {
 		t.Errorf("status %q, want it to say %q and that J has no minimiser", p.Status, want)
 	}
 	// Every step of the run is a full one, and so would the next be.
@@ -559,7 +470,7 @@ func TestSmoothNoteRounding(t *testing.T) {
 		if rose := strings.Contains(note.Text, "J rose at "); rose != (real > 0) || rose && !strings.Contains(note.Text, "J rose at "+strconv.Itoa(real)+" of") {
 			t.Errorf("%s: %d rises beyond rounding; note %q", tt.q, real, note.Text)
 		}
-		if rounding := strings.Contains(note.Fine, plural(tiny, "steps")+" at which J went up by less than the rounding error"); rounding != (tiny > 0) {
+		if rounding := strings.Contains(note.Fine, textfmt.Plural(tiny, "steps")+" at which J went up by less than the rounding error"); rounding != (tiny > 0) {
 			t.Errorf("%s: %d rounding rises; small print %q", tt.q, tiny, note.Fine)
 		}
 		if conv := strings.Contains(note.Text, "converges for η < 2/L"); conv != tt.hasMin {
@@ -574,7 +485,7 @@ func TestSmoothNoteRounding(t *testing.T) {
 // it also solves for from the weights.
 func TestProseLogisticClaims(t *testing.T) {
 	const slug = "logistic-regression"
-	checkClaims(t, []proseClaim{
+	checkClaims(t, mustCourse(t, func() (*Course, error) { return NewCourse(LogisticSpec(), SoftmaxSpec()) }), []proseClaim{
 		{Slug: slug, Query: "data=separable&method=newton&step=24", From: "stops after 24 iterations</a> with", To: "has fallen below",
 			Want: func(t *testing.T, r *Run) []float64 {
 				_, _, s := logisticProblem(t, r)

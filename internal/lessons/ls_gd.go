@@ -122,14 +122,14 @@ func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64
 		return render.DataFigure{}, err
 	}
 	eta, lambda := st.Float("eta"), st.Float("lambda")
-	title := fmt.Sprintf("iteration %d · J = %s · J* = %s", s.T, sig(s.Objective), sig(rec.optVal))
+	title := fmt.Sprintf("iteration %d · J = %s · J* = %s", s.T, textfmt.Sig(s.Objective), textfmt.Sig(rec.optVal))
 	if s.Status == algos.Diverged {
 		etaText, twoL := apart(eta, 2/g.L())
-		title = fmt.Sprintf("iteration %d · J = %s · diverged: η = %s is above 2/L = %s", s.T, sig(s.Objective), etaText, twoL)
+		title = fmt.Sprintf("iteration %d · J = %s · diverged: η = %s is above 2/L = %s", s.T, textfmt.Sig(s.Objective), etaText, twoL)
 	}
-	title += fmt.Sprintf("\ngradient descent on %s, η = %s", objectiveName(lambda), sig(eta))
+	title += fmt.Sprintf("\ngradient descent on %s, η = %s", objectiveName(lambda), textfmt.Sig(eta))
 	if lambda > 0 {
-		title += ", λ = " + sig(lambda)
+		title += ", λ = " + textfmt.Sig(lambda)
 	}
 	desc := fmt.Sprintf("%d observations; the line of gradient descent after %d iterations, %s, with its residuals, "+
 		"and the line that minimises J exactly, from the normal equation, %s (dashed).",
@@ -150,7 +150,7 @@ func lsgdHistory(s linreg.GDState, rec *lsRecorder, lambda float64) *chart.Histo
 	}
 	rec.gap.Label, rec.gap.Log, rec.gap.Lines = "J − J*", true, true
 	rec.err.Label, rec.err.Log, rec.err.Lines = "‖θ − θ*‖", true, true
-	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, sig(s.Objective-rec.optVal), sig(rec.distance(s)))
+	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, textfmt.Sig(s.Objective-rec.optVal), textfmt.Sig(rec.distance(s)))
 	return &chart.History{
 		Title: title, Name: "Gradient descent on " + objectiveName(lambda) + ": " + title, XLabel: "iteration k", Now: float64(s.T),
 		Desc: fmt.Sprintf("Two panels against the iteration k from 0 to %d, both on a log scale: how far the objective is above "+
@@ -168,9 +168,9 @@ func lsgdPanel(g *linreg.GD, s linreg.GDState, rec *lsRecorder, eta float64) Pan
 	p := Panel{
 		Counters: []Counter{
 			{"iteration k", strconv.Itoa(s.T), "step"},
-			{"J(θ)", sig(s.Objective), "objective"},
-			{"J* (normal equation)", sig(rec.optVal), "optimum"},
-			{"‖θ − θ*‖", sig(rec.distance(s)), "distance"},
+			{"J(θ)", textfmt.Sig(s.Objective), "objective"},
+			{"J* (normal equation)", textfmt.Sig(rec.optVal), "optimum"},
+			{"‖θ − θ*‖", textfmt.Sig(rec.distance(s)), "distance"},
 			{"L", lText, "L"},
 			{"2/L", twoL, "two-over-L"},
 		},
@@ -180,7 +180,7 @@ func lsgdPanel(g *linreg.GD, s linreg.GDState, rec *lsRecorder, eta float64) Pan
 			{Prefix: "normal equation:", Facts: []Fact{{"w*", coef(rec.opt.W[0]), "w-opt"}, {"b*", coef(rec.opt.B), "b-opt"}}}},
 	}
 	if s.T > 0 {
-		p.Examined = fmt.Sprintf("Iteration %d: θ ← θ − η∇J(θ) with ∇J = (2/n) Σ (w·xᵢ + b − yᵢ)(xᵢ, 1) + 2λ(w, 0); ‖∇J‖ is now %s.", s.T, sig(s.GradNorm))
+		p.Examined = fmt.Sprintf("Iteration %d: θ ← θ − η∇J(θ) with ∇J = (2/n) Σ (w·xᵢ + b − yᵢ)(xᵢ, 1) + 2λ(w, 0); ‖∇J‖ is now %s.", s.T, textfmt.Sig(s.GradNorm))
 		p.Changed = true
 	}
 	factor, _ := apart(math.Abs(1-eta*L), 1)
@@ -201,7 +201,7 @@ func lsgdPanel(g *linreg.GD, s linreg.GDState, rec *lsRecorder, eta float64) Pan
 		p.Notes = append(p.Notes, Note{TestID: "rate", Text: fmt.Sprintf(
 			"L = %s is the largest eigenvalue of the Hessian (2/n)X̃X̃ᵀ + 2λ·diag(1, 0), where the columns of X̃ are the padded points (xᵢ, 1); "+
 				"η = %s is below 2/L = %s, so every direction contracts and the run converges; η = 1/L = %s is the classic safe choice.",
-			lText, etaText, twoL, sig(1/L))})
+			lText, etaText, twoL, textfmt.Sig(1/L))})
 	}
 	return p
 }
@@ -213,7 +213,7 @@ func stopReason(g *linreg.GD, s linreg.GDState) string {
 		return fmt.Sprintf("Iteration %d would leave the range of a float64, so the run stopped on iteration %d, the last finite one.", s.T+1, s.T)
 	}
 	return fmt.Sprintf("The demo stops a run whose J would pass the cap of %s: iteration %d would have J = %s, so the run stopped at "+
-		"iteration %d, with J = %s.", power(g.Limit()), s.T+1, sig(s.Refused), s.T, sig(s.Objective))
+		"iteration %d, with J = %s.", power(g.Limit()), s.T+1, textfmt.Sig(s.Refused), s.T, textfmt.Sig(s.Objective))
 }
 
 // power writes an exact power of ten as 10ᵏ, anything else as sig does.
@@ -221,10 +221,10 @@ func power(v float64) string {
 	if v > 0 {
 		e := int(math.Round(math.Log10(v)))
 		if p, _ := strconv.ParseFloat("1e"+strconv.Itoa(e), 64); p == v {
-			return "10" + superscript(e)
+			return "10" + textfmt.Sup(e)
 		}
 	}
-	return sig(v)
+	return textfmt.Sig(v)
 }
 
 // coef writes a weight: with num's four decimals, or with sig's
@@ -232,16 +232,16 @@ func power(v float64) string {
 // print every digit of a 48-digit integer.
 func coef(v float64) string {
 	if math.Abs(v) >= 1e6 {
-		return sig(v)
+		return textfmt.Sig(v)
 	}
-	return num(v)
+	return textfmt.Num(v)
 }
 
 // apart writes a and b with sig's four significant figures, or with as
 // many more as it takes for the two to print differently, so that "a is
 // above b" never reads "1 is above 1". Equal numbers print alike.
 func apart(a, b float64) (string, string) {
-	sa, sb := sig(a), sig(b)
+	sa, sb := textfmt.Sig(a), textfmt.Sig(b)
 	for p := 5; sa == sb && a != b && p <= 17; p++ {
 		sa, sb = sigDigits(a, p), sigDigits(b, p)
 	}
@@ -266,5 +266,5 @@ func lineText(w, b float64) string {
 	if b < 0 {
 		op, b = "−", -b
 	}
-	return fmt.Sprintf("y = %s·x %s %s", sig(w), op, sig(b))
+	return fmt.Sprintf("y = %s·x %s %s", textfmt.Sig(w), op, textfmt.Sig(b))
 }

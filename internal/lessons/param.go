@@ -78,9 +78,6 @@ type Param struct {
 	AllowedDoc string
 }
 
-// quote names a bad value in a message: quoted, cut to 60 characters.
-func quote(s string) string { return textfmt.Quote(s) }
-
 // parse checks raw against the declaration and returns its canonical
 // spelling, or a problem that names what is allowed.
 func (p *Param) parse(raw string) (string, error) {
@@ -88,13 +85,13 @@ func (p *Param) parse(raw string) (string, error) {
 	case Int:
 		v, err := strconv.Atoi(raw)
 		if err != nil || float64(v) < p.Min || float64(v) > p.Max {
-			return "", fmt.Errorf("%s is not a whole number from %s to %s", quote(raw), fmtNum(p.Min), fmtNum(p.Max))
+			return "", fmt.Errorf("%s is not a whole number from %s to %s", textfmt.Quote(raw), fmtNum(p.Min), fmtNum(p.Max))
 		}
 		return strconv.Itoa(v), nil
 	case Float:
 		v, err := strconv.ParseFloat(raw, 64)
 		if err != nil || math.IsNaN(v) || v < p.Min || v > p.Max || (p.OpenMin && v == p.Min) {
-			return "", fmt.Errorf("%s is not a number %s", quote(raw), p.rangeText())
+			return "", fmt.Errorf("%s is not a number %s", textfmt.Quote(raw), p.rangeText())
 		}
 		return fmtNum(v), nil
 	}
@@ -103,7 +100,7 @@ func (p *Param) parse(raw string) (string, error) {
 			return raw, nil
 		}
 	}
-	return "", fmt.Errorf("%s is not one of %s", quote(raw), strings.Join(p.values(), ", "))
+	return "", fmt.Errorf("%s is not one of %s", textfmt.Quote(raw), strings.Join(p.values(), ", "))
 }
 
 func (p *Param) values() []string {
@@ -154,3 +151,6 @@ func fmtNum(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// maxSeed is the largest seed a URL may give.
+const maxSeed = float64(math.MaxInt32)

@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
-	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Perceptron limits its page in docs/demos lists with the demo's parameters.
@@ -22,13 +21,6 @@ const (
 	MaxEta    = 100.0 // learning rate η in (0, MaxEta]
 	MaxGamma  = 10.0  // margin γ of the margin perceptron in [0, MaxGamma]
 )
-
-// randomSet reports whether the state's data set is drawn at random, so
-// that it has a size and a seed: every built-in set but the notes' truth
-// tables (and the learner's own points).
-func randomSet(s State) bool {
-	return !s.Is(keyData, "or") && !s.Is(keyData, "and") && !s.Is(keyData, "xor") && !s.Is(keyData, Custom)
-}
 
 // PerceptronSpec declares the perceptron demo: Algorithm 1 and its
 // variants on the notes' truth tables, seeded random sets or the
@@ -63,28 +55,6 @@ func PerceptronSpec() Spec {
 		}...),
 		Compute: computePerceptron,
 	}
-}
-
-// datasetPoints builds the dataset set a demo's state names. The demos
-// that share it declare different keys: a set's gap (sep) and jitter
-// (noise) are read only where the demo has them, else they are 0.
-func datasetPoints(s State) ([][]float64, []float64, error) {
-	spec := dataset.Spec{Name: s.Str(keyData), N: s.Int("n"), Seed: uint64(s.Int("seed"))}
-	if s.Has("sep") {
-		spec.Margin = s.Float("sep")
-	}
-	if s.Has("noise") {
-		spec.Noise = s.Float("noise")
-	}
-	set, err := dataset.New(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	y := make([]float64, len(set.Y))
-	for i, c := range set.Y {
-		y[i] = float64(c)
-	}
-	return set.X, y, nil
 }
 
 // perceptronParams returns the algorithm's parameters s selects.
@@ -213,37 +183,6 @@ func perceptronScene(pr *perceptron.Problem, s perceptron.State) render.Perceptr
 	return ps
 }
 
-// maxErrorSamples bounds the states whose training error the history
-// records: each costs a prediction per point.
-const maxErrorSamples = 2000
-
-// sampleClock picks up to maxErrorSamples evenly spaced steps of a run of
-// k steps, always the first (and the recorders add the last): the steps
-// at which a history records a scalar that costs a pass over the points,
-// such as a training error or a primal objective.
-type sampleClock struct {
-	every   float64 // spacing in steps
-	n, next int     // samples taken; the next step to sample
-}
-
-func newSampleClock(k int) sampleClock {
-	c := sampleClock{every: 1}
-	if k+1 > maxErrorSamples {
-		c.every = float64(k) / float64(maxErrorSamples-1)
-	}
-	return c
-}
-
-// due reports whether step k is sampled, and if so moves on to the next.
-func (c *sampleClock) due(k int) bool {
-	if k != c.next {
-		return false
-	}
-	c.n++
-	c.next = int(math.Round(float64(c.n) * c.every))
-	return true
-}
-
 // perceptronRecorder keeps the two scalar series of the history chart:
 // updates at every step, and the training error at up to maxErrorSamples
 // evenly spaced steps (always the first and the last).
@@ -310,7 +249,7 @@ func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State)
 	lastErr := strconv.FormatFloat(r.errs.Y[len(r.errs.Y)-1], 'f', 1, 64)
 	r.upd.Label, r.upd.Integer = word, true
 	r.errs.Label = errLabel
-	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, plural(s.Mistakes, word), lastErr)
+	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, textfmt.Plural(s.Mistakes, word), lastErr)
 	return &chart.History{
 		Title:  title,
 		Name:   "Perceptron history: " + title,
@@ -321,12 +260,4 @@ func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State)
 		Period: float64(len(pr.X)),
 		Series: []chart.Series{r.upd, r.errs},
 	}
-}
-
-// plural writes "1 mistake", "3 mistakes" for word's plural form.
-func plural(n int, many string) string {
-	if n == 1 && len(many) > 1 {
-		return "1 " + many[:len(many)-1]
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // perceptronPanel describes the shown state and writes the last update
@@ -27,7 +28,7 @@ func perceptronPanel(ctx context.Context, pr *perceptron.Problem, s perceptron.S
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"epoch", strconv.Itoa(s.CurrentEpoch()), "epoch"},
 			{word, strconv.Itoa(s.Mistakes), "mistakes"},
-			{errLabel, rate(pr.TrainingError(s)), "error"},
+			{errLabel, textfmt.Pct(pr.TrainingError(s), 1), "error"},
 		},
 		Status: s.Status.String(),
 		Done:   s.Status.Done(),
@@ -36,13 +37,13 @@ func perceptronPanel(ctx context.Context, pr *perceptron.Problem, s perceptron.S
 	}
 	for k, t := range pr.Tasks {
 		m := s.Models[k]
-		ml := ModelLine{Facts: []Fact{{"w", vec(m.W), "w"}, {"b", num(m.B), "b"}}}
+		ml := ModelLine{Facts: []Fact{{"w", textfmt.Vec(m.W), "w"}, {"b", textfmt.Num(m.B), "b"}}}
 		if len(pr.Tasks) > 1 {
 			ml.Prefix = taskName(pr, t) + ":"
 		}
 		if pr.P.Average {
 			w, b := m.Averaged()
-			ml.Extra = fmt.Sprintf("(averaged: w̄ = %s, b̄ = %s)", vec(w), num(b))
+			ml.Extra = fmt.Sprintf("(averaged: w̄ = %s, b̄ = %s)", textfmt.Vec(w), textfmt.Num(b))
 		}
 		p.Model = append(p.Model, ml)
 	}
@@ -73,7 +74,7 @@ func predictionNote(pr *perceptron.Problem) Note {
 func perceptronStep(p *Panel, pr *perceptron.Problem, s perceptron.State) {
 	i := s.Event.I
 	x := pr.X[i]
-	p.Examined = fmt.Sprintf("Step %d examines %s = %s, %s.", s.T, render.PointName(i), vec(x), labelName(pr, pr.Y[i]))
+	p.Examined = fmt.Sprintf("Step %d examines %s = %s, %s.", s.T, render.PointName(i), textfmt.Vec(x), labelName(pr, pr.Y[i]))
 	for k, t := range pr.Tasks {
 		if !s.Event.Seen[k] {
 			continue
@@ -88,10 +89,10 @@ func perceptronStep(p *Panel, pr *perceptron.Problem, s perceptron.State) {
 		if s.Event.Updated[k] {
 			p.Changed = true
 			after := s.Models[k]
-			eta, ys := num(pr.P.Eta), "("+signed(y)+")"
+			eta, ys := textfmt.Num(pr.P.Eta), "("+textfmt.Signed(y)+")"
 			p.Lines = append(p.Lines,
-				fmt.Sprintf("w ← w + η·y·x = %s + %s·%s·%s = %s", vec(before.W), eta, ys, vec(x), vec(after.W)),
-				fmt.Sprintf("b ← b + η·y = %s + %s·%s = %s", num(before.B), eta, ys, num(after.B)))
+				fmt.Sprintf("w ← w + η·y·x = %s + %s·%s·%s = %s", textfmt.Vec(before.W), eta, ys, textfmt.Vec(x), textfmt.Vec(after.W)),
+				fmt.Sprintf("b ← b + η·y = %s + %s·%s = %s", textfmt.Num(before.B), eta, ys, textfmt.Num(after.B)))
 		}
 	}
 }
@@ -100,14 +101,14 @@ func perceptronStep(p *Panel, pr *perceptron.Problem, s perceptron.State) {
 // implies: a mistake (score ≤ 0), a margin violation (correct but with
 // score ≤ γ, margin perceptron only), or no update.
 func marginLine(y float64, m perceptron.Model, x []float64, score, gamma float64, updated bool) string {
-	calc := fmt.Sprintf("score y(⟨w, x⟩ + b) = %s·(⟨%s, %s⟩ + %s) = %s", "("+signed(y)+")", vec(m.W), vec(x), paren(num(m.B)), num(score))
+	calc := fmt.Sprintf("score y(⟨w, x⟩ + b) = %s·(⟨%s, %s⟩ + %s) = %s", "("+textfmt.Signed(y)+")", textfmt.Vec(m.W), textfmt.Vec(x), textfmt.Paren(textfmt.Num(m.B)), textfmt.Num(score))
 	switch {
 	case updated && score <= 0:
 		return calc + " ≤ 0: a mistake, so update"
 	case updated:
-		return fmt.Sprintf("%s ≤ γ = %s: correct but inside the margin, a margin violation, so update", calc, num(gamma))
+		return fmt.Sprintf("%s ≤ γ = %s: correct but inside the margin, a margin violation, so update", calc, textfmt.Num(gamma))
 	case gamma > 0:
-		return fmt.Sprintf("%s > γ = %s: no update", calc, num(gamma))
+		return fmt.Sprintf("%s > γ = %s: no update", calc, textfmt.Num(gamma))
 	}
 	return calc + " > 0: correct, no update"
 }
@@ -155,11 +156,11 @@ func boundNote(ctx context.Context, pr *perceptron.Problem, s perceptron.State) 
 		term := 2 * p.Margin / p.Eta
 		bound = (mb.C*mb.C + term) / (mb.Gamma * mb.Gamma)
 		n.Text = fmt.Sprintf("Separable with data margin γ* = %s, C = %s; the margin perceptron's proof allows at most "+
-			"(C² + 2γ/η)/γ*² = %s updates (2γ/η = %s); so far %d.", num(mb.Gamma), num(mb.C), fmtBound(bound), num(term), s.Mistakes)
+			"(C² + 2γ/η)/γ*² = %s updates (2γ/η = %s); so far %d.", textfmt.Num(mb.Gamma), textfmt.Num(mb.C), fmtBound(bound), textfmt.Num(term), s.Mistakes)
 		return n
 	}
 	n.Text = fmt.Sprintf("Separable: γ = %s, C = %s, so Theorem 1.2.8 allows at most C²/γ² = %s mistakes; so far %d.",
-		num(mb.Gamma), num(mb.C), fmtBound(bound), s.Mistakes)
+		textfmt.Num(mb.Gamma), textfmt.Num(mb.C), fmtBound(bound), s.Mistakes)
 	return n
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Point is a labelled point of a demo's data. Y is a class (−1/+1 or
@@ -30,7 +32,7 @@ func (d *Demo) parsePoints(raw string, probs Problems) []Point {
 	for k, item := range items {
 		pt, err := d.parsePoint(item)
 		if err != nil {
-			probs[keyAdd] = fmt.Sprintf("point %d %s: %v; write %s and separate points with %s", k+1, quote(item), err, d.PointFormat(), PointSep)
+			probs[keyAdd] = fmt.Sprintf("point %d %s: %v; write %s and separate points with %s", k+1, textfmt.Quote(item), err, d.PointFormat(), PointSep)
 			return nil
 		}
 		pts = append(pts, pt)
@@ -54,7 +56,7 @@ func (d *Demo) parsePoint(s string) (Point, error) {
 	for j := range v {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f[j]), 64)
 		if j < 2 && (err != nil || math.IsNaN(x) || math.Abs(x) > MaxCoord) {
-			return Point{}, fmt.Errorf("x%d %s is not a number within ±%g", j+1, quote(f[j]), MaxCoord)
+			return Point{}, fmt.Errorf("x%d %s is not a number within ±%g", j+1, textfmt.Quote(f[j]), MaxCoord)
 		}
 		v[j] = x
 		if j == 2 {
@@ -70,13 +72,13 @@ func (d *Demo) parsePoint(s string) (Point, error) {
 func (d *Demo) checkLabel(raw string, y float64, err error) error {
 	if d.Data.Labels == RealLabels {
 		if err != nil || math.IsNaN(y) || math.Abs(y) > MaxCoord {
-			return fmt.Errorf("y %s is not a number within ±%g", quote(raw), MaxCoord)
+			return fmt.Errorf("y %s is not a number within ±%g", textfmt.Quote(raw), MaxCoord)
 		}
 		return nil
 	}
 	k, ierr := strconv.Atoi(raw)
 	if ierr != nil || k < -1 || k >= d.Data.MaxClasses {
-		return fmt.Errorf("label %s is not −1, +1 or a class 0…%d", quote(raw), d.Data.MaxClasses-1)
+		return fmt.Errorf("label %s is not −1, +1 or a class 0…%d", textfmt.Quote(raw), d.Data.MaxClasses-1)
 	}
 	return nil
 }

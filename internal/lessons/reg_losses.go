@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // RegLossesSpec declares the losses demo: one line fitted to the same
@@ -56,9 +57,9 @@ func (f lossFit) label() string {
 func (f lossFit) name() string {
 	switch f.loss {
 	case linreg.Huber:
-		return "Huber, δ = " + sig(f.param)
+		return "Huber, δ = " + textfmt.Sig(f.param)
 	case linreg.EpsInsensitive:
-		return "ε-insensitive, ε = " + sig(f.param)
+		return "ε-insensitive, ε = " + textfmt.Sig(f.param)
 	}
 	return f.loss.String()
 }
@@ -143,14 +144,14 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 	layers = append(layers, obs)
 	legend = append(legend, render.LegendItem{Label: "outlier", Thumbs: []plot.Thumbnailer{obs.MarkedThumb()}, Hidden: marked < 0})
 	title := fmt.Sprintf("slope w: squared %s · absolute %s", dec2(fits[0].w), dec2(fits[1].w))
-	title += fmt.Sprintf("\nHuber (δ = %s) %s · ε-insensitive (ε = %s) %s", sig(fits[2].param), dec2(fits[2].w), sig(fits[3].param), dec2(fits[3].w))
+	title += fmt.Sprintf("\nHuber (δ = %s) %s · ε-insensitive (ε = %s) %s", textfmt.Sig(fits[2].param), dec2(fits[2].w), textfmt.Sig(fits[3].param), dec2(fits[3].w))
 	desc := fmt.Sprintf("%d observations with a straight line fitted under four losses:", len(xy))
 	for _, f := range fits {
 		desc += fmt.Sprintf(" %s %s;", f.name(), lineText(f.w, f.b))
 	}
 	desc += " the band around the ε-insensitive line is the tube inside which a residual costs nothing."
 	if marked >= 0 {
-		desc += fmt.Sprintf(" The ringed point (%s, %s) is the outlier.", num(xy[marked][0]), num(xy[marked][1]))
+		desc += fmt.Sprintf(" The ringed point (%s, %s) is the outlier.", textfmt.Num(xy[marked][0]), textfmt.Num(xy[marked][1]))
 	}
 	return graphFigure(title, desc, graphView(xy), layers, legend), nil
 }
@@ -164,9 +165,9 @@ func lossCurvesDesc(fits []lossFit) string {
 		at3 := f.loss.Value(3, f.param)
 		where := "at r = 0"
 		if f.loss == linreg.EpsInsensitive && f.param > 0 {
-			where = fmt.Sprintf("on the whole interval −%s ≤ r ≤ %s, where residuals cost nothing", sig(f.param), sig(f.param))
+			where = fmt.Sprintf("on the whole interval −%s ≤ r ≤ %s, where residuals cost nothing", textfmt.Sig(f.param), textfmt.Sig(f.param))
 		}
-		d += fmt.Sprintf(" %s: %s at r = ±3, lowest, 0, %s.", f.name(), sig(at3), where)
+		d += fmt.Sprintf(" %s: %s at r = ±3, lowest, 0, %s.", f.name(), textfmt.Sig(at3), where)
 	}
 	return d
 }
@@ -193,7 +194,7 @@ func regLossesPanel(fits []lossFit, xs, ys []float64) Panel {
 		for i, x := range xs {
 			mean += f.loss.Value(ys[i]-f.at(x), f.param) / float64(len(xs))
 		}
-		t.Rows = append(t.Rows, []string{f.name(), sig(f.w), sig(f.b), sig(mean)})
+		t.Rows = append(t.Rows, []string{f.name(), textfmt.Sig(f.w), textfmt.Sig(f.b), textfmt.Sig(mean)})
 	}
 	return Panel{
 		Counters: []Counter{{"points n", fmt.Sprint(len(xs)), "n"}},

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // vandermondeMSE fits a degree-p polynomial with an intercept by an
@@ -123,10 +124,10 @@ func TestRidgeDemo(t *testing.T) {
 			t.Errorf("ridge w[%d] = %v, closed form %v", i, m.W[i], want.At(i, 0))
 		}
 	}
-	if counter(p, "w-ridge") != vec(m.W) || note(p, "augment") == nil || note(p, "ridge") == nil {
-		t.Errorf("panel: ridge w %q (want %q), notes %v", counter(p, "w-ridge"), vec(m.W), p.Notes)
+	if counter(p, "w-ridge") != textfmt.Vec(m.W) || note(p, "augment") == nil || note(p, "ridge") == nil {
+		t.Errorf("panel: ridge w %q (want %q), notes %v", counter(p, "w-ridge"), textfmt.Vec(m.W), p.Notes)
 	}
-	if counter(p, "formula") != counter(p, "w-ls")[1:len(sig(-2/eps))+1] {
+	if counter(p, "formula") != counter(p, "w-ls")[1:len(textfmt.Sig(-2/eps))+1] {
 		t.Errorf("panel: −2/ε = %s but least squares w = %s", counter(p, "formula"), counter(p, "w-ls"))
 	}
 	if rows := p.Tables[0].Rows; parseSig(t, rows[1][3]) < 2*lambda {
@@ -154,7 +155,7 @@ func TestRegLossesDemo(t *testing.T) {
 		if math.Abs(out[0]-m.W[0]) > 1e-7 {
 			t.Errorf("%s: squared-loss slope %v, least squares %v", q, out[0], m.W[0])
 		}
-		if rows := r.Panel().Tables[0].Rows; len(rows) != 4 || rows[0][1] != sig(out[0]) {
+		if rows := r.Panel().Tables[0].Rows; len(rows) != 4 || rows[0][1] != textfmt.Sig(out[0]) {
 			t.Errorf("%s: panel rows %v", q, rows)
 		}
 		return out
@@ -186,7 +187,7 @@ func TestLSGDDemo(t *testing.T) {
 		t.Errorf("η = 0.25 to the end: done %v, ‖θ − θ*‖ = %s", r.Done, counter(p, "distance"))
 	}
 	L := parseSig(t, counter(p, "L"))
-	r = runSVM(t, LSGDSpec(), "eta="+sig(2.2/L)+"&step=end")
+	r = runSVM(t, LSGDSpec(), "eta="+textfmt.Sig(2.2/L)+"&step=end")
 	p = r.Panel()
 	if p.Status != "diverged" || note(p, "diverged") == nil || strings.Contains(counter(p, "objective"), "NaN") {
 		t.Errorf("η = 2.2/L: status %q, objective %s", p.Status, counter(p, "objective"))
@@ -214,7 +215,7 @@ func TestBiasVarianceDemo(t *testing.T) {
 		t.Errorf("variance at degree 1 %v, at degree 10 %v: want far more", v1, v10)
 	}
 	d := mustDemo(t, BiasVarianceSpec())
-	if _, err := d.Execute(mustParse(t, d, "data=custom&add=0,0~0.5,1~1,0")); err == nil || !strings.Contains(err.Error(), "built-in") {
+	if _, err := Execute(d, mustParse(t, d, "data=custom&add=0,0~0.5,1~1,0")); err == nil || !strings.Contains(err.Error(), "built-in") {
 		t.Errorf("custom data: %v", err)
 	}
 	// The mean of many refits approaches E[θ̂] (the panel's shrinkage note).
@@ -254,7 +255,7 @@ func TestGraphDataKit(t *testing.T) {
 	if err != nil || c.Add[2] != (Point{0.25, 0, -0.75}) {
 		t.Errorf("click (0.25, −0.7504) added %v, %v", c.Add, err)
 	}
-	run, err := d.Execute(c)
+	run, err := Execute(d, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -593,7 +594,7 @@ func TestLSGDExactlyTwoOverL(t *testing.T) {
 	if s.Float("eta") != 2/g.L() {
 		t.Skipf("η = %s does not parse back to 2/L exactly", eta)
 	}
-	run, err := d.Execute(s)
+	run, err := Execute(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // RidgeSpec declares the notes' instability example (§1.3): two points
@@ -102,15 +103,15 @@ func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, e
 		layers = append(layers, rgg)
 	}
 	layers = append(layers, obs)
-	title := fmt.Sprintf("ε = %s · least squares w = %s", sig(eps), vec(ls.W))
+	title := fmt.Sprintf("ε = %s · least squares w = %s", textfmt.Sig(eps), textfmt.Vec(ls.W))
 	detail := "\nλ = 0: ridge is least squares"
 	if lambda > 0 {
-		detail = fmt.Sprintf("\nridge λ = %s: w = %s", sig(lambda), vec(rg.W))
+		detail = fmt.Sprintf("\nridge λ = %s: w = %s", textfmt.Sig(lambda), textfmt.Vec(rg.W))
 	}
 	desc := fmt.Sprintf("The points (0, 1) and (%s, −1), and the least-squares line through both, %s, "+
-		"whose slope −2/ε grows without bound as ε shrinks.", sig(eps), lineText(ls.W[0], ls.W[1]))
+		"whose slope −2/ε grows without bound as ε shrinks.", textfmt.Sig(eps), lineText(ls.W[0], ls.W[1]))
 	if lambda > 0 {
-		desc += fmt.Sprintf(" The ridge line with λ = %s is %s.", sig(lambda), lineText(rg.W[0], rg.W[1]))
+		desc += fmt.Sprintf(" The ridge line with λ = %s is %s.", textfmt.Sig(lambda), lineText(rg.W[0], rg.W[1]))
 	}
 	return graphFigure(title+detail, desc, ridgeView, layers, []render.LegendItem{
 		{Label: "least squares (λ = 0)", Thumbs: []plot.Thumbnailer{lsg}},
@@ -124,7 +125,7 @@ func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, e
 func normSweep(eps, lambda float64) (chart.Curves, error) {
 	c := chart.Curves{Title: "‖w‖ against ε", XLabel: "ε", YLabel: "‖w‖", LogX: true, LogY: true, Mark: eps}
 	ls := chart.Curve{Name: "least squares"}
-	rg := chart.Curve{Name: "ridge λ = " + sig(lambda)}
+	rg := chart.Curve{Name: "ridge λ = " + textfmt.Sig(lambda)}
 	for k := 0; k <= 24; k++ {
 		e := math.Pow(10, -6+float64(k)/4)
 		x, y := epsProblem(e)
@@ -157,17 +158,17 @@ func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Pa
 	rgNorm, boundText := apart(floats.Norm(rg.W, 2), bound)
 	p := Panel{
 		Counters: []Counter{
-			{"least squares w", vec(ls.W), "w-ls"},
-			{"−2/ε", sig(want[0]), "formula"},
-			{"‖w‖ (λ = 0)", sig(floats.Norm(ls.W, 2)), "norm-ls"},
-			{"ridge w", vec(rg.W), "w-ridge"},
+			{"least squares w", textfmt.Vec(ls.W), "w-ls"},
+			{"−2/ε", textfmt.Sig(want[0]), "formula"},
+			{"‖w‖ (λ = 0)", textfmt.Sig(floats.Norm(ls.W, 2)), "norm-ls"},
+			{"ridge w", textfmt.Vec(rg.W), "w-ridge"},
 			{"‖w‖ ridge", rgNorm, "norm-ridge"},
 		},
 		Done: true, Status: "solved",
-		Examined: fmt.Sprintf("X has the padded points x₁ = (0, 1) and x₂ = (%s, 1) as its columns, as in the notes; y = (1, −1).", sig(eps)),
+		Examined: fmt.Sprintf("X has the padded points x₁ = (0, 1) and x₂ = (%s, 1) as its columns, as in the notes; y = (1, −1).", textfmt.Sig(eps)),
 		Lines: []string{
 			fmt.Sprintf("Least squares solves both equations exactly: w₂ = 1 from x₁, then %s·w₁ + 1 = −1, so w₁ = −2/ε = %s "+
-				"(%s).", sig(eps), sig(want[0]), agreement(rel)),
+				"(%s).", textfmt.Sig(eps), textfmt.Sig(want[0]), agreement(rel)),
 		},
 	}
 	ratio := sv[0] / sv[len(sv)-1]
@@ -175,8 +176,8 @@ func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Pa
 		TestID: "svd", Caption: "Singular values of X and of the ridge system (Prop. 1.3.5): XXᵀ + nλI has eigenvalues σᵢ² + nλ.",
 		Head: []string{"i", "σᵢ", "σᵢ²", "σᵢ² + nλ"},
 		Rows: [][]string{
-			{"1", sig(sv[0]), sig(sv[0] * sv[0]), sig(sv[0]*sv[0] + n*lambda)},
-			{"2", sig(sv[1]), sig(sv[1] * sv[1]), sig(sv[1]*sv[1] + n*lambda)},
+			{"1", textfmt.Sig(sv[0]), textfmt.Sig(sv[0] * sv[0]), textfmt.Sig(sv[0]*sv[0] + n*lambda)},
+			{"2", textfmt.Sig(sv[1]), textfmt.Sig(sv[1] * sv[1]), textfmt.Sig(sv[1]*sv[1] + n*lambda)},
 		},
 	}}
 	p.Notes = append(p.Notes, conditionNote(sv))
@@ -184,14 +185,14 @@ func ridgePanel(eps, lambda float64, x [][]float64, ls, rg, aug linreg.Model) Pa
 		cond := (sv[0]*sv[0] + n*lambda) / (sv[1]*sv[1] + n*lambda)
 		p.Notes = append(p.Notes, Note{TestID: "ridge", Text: fmt.Sprintf(
 			"With λ = %s the smallest eigenvalue of XXᵀ + nλI is at least nλ = %s, its condition number is %s instead of XXᵀ's %s, and w stays bounded as ε → 0.",
-			sig(lambda), sig(n*lambda), sig(cond), sig(ratio*ratio))})
+			textfmt.Sig(lambda), textfmt.Sig(n*lambda), textfmt.Sig(cond), textfmt.Sig(ratio*ratio))})
 		p.Notes = append(p.Notes, Note{TestID: "bound", Text: fmt.Sprintf(
 			"‖w‖ = %s: whatever ε, ridge keeps ‖w‖ at most ‖y‖/(2√(nλ)) = %s, the largest value of σ/(σ² + nλ) times ‖y‖.",
 			rgNorm, boundText)})
 		diff := math.Max(math.Abs(aug.W[0]-rg.W[0]), math.Abs(aug.W[1]-rg.W[1]))
 		p.Notes = append(p.Notes, Note{TestID: "augment", Text: fmt.Sprintf(
 			"Remark 1.3.6: plain least squares on X with two more columns √(nλ)·e₁, √(nλ)·e₂ (labels 0) gives w = %s, the ridge answer to within %s.",
-			vec(aug.W), sig(diff))})
+			textfmt.Vec(aug.W), textfmt.Sig(diff))})
 	}
 	return p
 }
@@ -210,11 +211,11 @@ func conditionNote(sv []float64) Note {
 		return Note{TestID: "condition", Text: fmt.Sprintf(
 			"σ₁/σ₂ = %s: the columns of X, the two points, are nearly dependent, so the normal equation divides by the small σ₂² = %s "+
 				"and XXᵀ has the condition number (σ₁/σ₂)² = %s, which costs about %s digits.",
-			sig(ratio), sig(small), sig(ratio*ratio), sig(math.Round(10*math.Log10(ratio*ratio))/10))}
+			textfmt.Sig(ratio), textfmt.Sig(small), textfmt.Sig(ratio*ratio), textfmt.Sig(math.Round(10*math.Log10(ratio*ratio))/10))}
 	}
 	return Note{TestID: "condition", Text: fmt.Sprintf(
 		"σ₁/σ₂ = %s, below %d: X is well conditioned, its columns are not nearly dependent, and the normal equation divides by "+
-			"σ₂² = %s, which is not small: least squares is stable here.", sig(ratio), illConditioned, sig(small))}
+			"σ₂² = %s, which is not small: least squares is stable here.", textfmt.Sig(ratio), illConditioned, textfmt.Sig(small))}
 }
 
 // agreement says how closely a solver's answer matches a formula.
@@ -222,5 +223,5 @@ func agreement(rel float64) string {
 	if rel == 0 {
 		return "the SVD solve gives exactly this"
 	}
-	return "the SVD solve agrees to a relative " + sig(rel)
+	return "the SVD solve agrees to a relative " + textfmt.Sig(rel)
 }

@@ -1,5 +1,7 @@
 package lessons
 
+import "math"
+
 // The course's one prediction rule, which every classifier demo counts
 // its errors by and states in small print beside them. It is scikit-
 // learn's: a score of exactly 0 predicts −1 (decision_function(x) > 0),
@@ -36,4 +38,17 @@ func errorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
 		}
 	}
 	return float64(wrong) / float64(len(x))
+}
+
+func fraction(v []bool) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	n := 0
+	for _, t := range v {
+		if t {
+			n++
+		}
+	}
+	return float64(n) / float64(len(v))
 }

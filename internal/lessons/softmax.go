@@ -15,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // MaxProbe bounds |q₁| and |q₂| of the softmax demo's probe point.
@@ -250,7 +251,7 @@ func (r *softmaxRun) borders() ([]plot.Plotter, error) {
 }
 
 func (r *softmaxRun) title() string {
-	t := fmt.Sprintf("step %d · J = %s", r.k, sig(r.s.Objective))
+	t := fmt.Sprintf("step %d · J = %s", r.k, textfmt.Sig(r.s.Objective))
 	switch {
 	case r.tied():
 		t += fmt.Sprintf(" · P = 1/%d everywhere", r.sm.C)
@@ -263,7 +264,7 @@ func (r *softmaxRun) title() string {
 }
 
 func (r *softmaxRun) method() string {
-	return "softmax regression by gradient descent, η = " + sig(r.eta) + ", λ = " + sig(r.sm.Lambda)
+	return "softmax regression by gradient descent, η = " + textfmt.Sig(r.eta) + ", λ = " + textfmt.Sig(r.sm.Lambda)
 }
 
 // wrong flags the points whose predicted class is not their own.
@@ -328,7 +329,7 @@ func (r *softmaxRun) draw(w io.Writer, png bool, opt render.Options) (render.Fra
 		Desc: fmt.Sprintf("The plane split by the class softmax regression predicts, arg max_c P(c | x), after %d iterations of %s: "+
 			"each region tinted in its class's colour, with black lines between regions. The %d training points are drawn by class; "+
 			"%.1f %% are misclassified (bold edge). A yellow diamond marks the probe q = %s, predicted class %d.",
-			r.k, r.method(), len(r.sm.X), 100*r.trainingError(), vec(r.q[:]), r.s.Model.Predict(r.q[:])),
+			r.k, r.method(), len(r.sm.X), 100*r.trainingError(), textfmt.Vec(r.q[:]), r.s.Model.Predict(r.q[:])),
 	}
 	return f.Write(w, png, opt)
 }
@@ -339,9 +340,9 @@ func (r *softmaxRun) panel() Panel {
 	p := Panel{
 		Counters: []Counter{
 			{"iteration k", strconv.Itoa(r.k), "step"},
-			{"J(W, b)", sig(s.Objective), "objective"},
-			{"‖∇J‖", sig(s.GradNorm), "grad"},
-			{"training error", rate(r.trainingError()), "error"},
+			{"J(W, b)", textfmt.Sig(s.Objective), "objective"},
+			{"‖∇J‖", textfmt.Sig(s.GradNorm), "grad"},
+			{"training error", textfmt.Pct(r.trainingError(), 1), "error"},
 			{"prediction at q", "class " + strconv.Itoa(s.Model.Predict(r.q[:])), "probe-class"},
 		},
 		Status: logisticStatus(s.Status, s.GradNorm), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
@@ -351,18 +352,18 @@ func (r *softmaxRun) panel() Panel {
 	}
 	for c, w := range s.Model.W {
 		p.Model = append(p.Model, ModelLine{Prefix: "class " + strconv.Itoa(c) + ":",
-			Facts: []Fact{{"w", vec(w), "w" + strconv.Itoa(c)}, {"b", num(s.Model.B[c]), "b" + strconv.Itoa(c)}}})
+			Facts: []Fact{{"w", textfmt.Vec(w), "w" + strconv.Itoa(c)}, {"b", textfmt.Num(s.Model.B[c]), "b" + strconv.Itoa(c)}}})
 	}
 	if r.k > 0 {
 		p.Changed = true
-		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (W, b) ← (W, b) − η∇J(W, b) with η = %s.", r.k, sig(r.eta))
+		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (W, b) ← (W, b) − η∇J(W, b) with η = %s.", r.k, textfmt.Sig(r.eta))
 		p.Lines = []string{"The gradient in w_c is (1/n) Σᵢ (P(c | xᵢ) − [yᵢ = c]) xᵢ + λw_c: each point raises its own class's score " +
 			"and lowers the others' by as much as their probabilities miss."}
 	}
 	if r.optErr == nil {
-		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", sig(r.opt.Objective), "optimum"})
+		p.Counters = append(p.Counters, Counter{"J* (exact minimum)", textfmt.Sig(r.opt.Objective), "optimum"})
 		p.Notes = append(p.Notes, Note{TestID: "minimiser", Text: fmt.Sprintf("With λ = %s > 0, J has one minimiser (taking Σ_c b_c = 0). ",
-			sig(r.sm.Lambda)) + gapText(s.Objective, r.opt.Objective)})
+			textfmt.Sig(r.sm.Lambda)) + gapText(s.Objective, r.opt.Objective)})
 	} else {
 		p.Notes = append(p.Notes, Note{TestID: "no-optimum", Text: "The exact minimiser could not be computed here: " + r.optErr.Error()})
 	}
@@ -378,7 +379,7 @@ func (r *softmaxRun) panel() Panel {
 func (r *softmaxRun) probeTable() Table {
 	m, q := r.s.Model, r.q[:]
 	scores, probs, pred := m.Scores(q), m.Proba(q), m.Predict(q)
-	t := Table{TestID: "probe", Caption: "The probe q = " + vec(q) + ": P(c | q) = exp(s_c) / Σ_l exp(s_l)",
+	t := Table{TestID: "probe", Caption: "The probe q = " + textfmt.Vec(q) + ": P(c | q) = exp(s_c) / Σ_l exp(s_l)",
 		Head: []string{"class c", "score s_c = w_c·q + b_c", "P(c | q)", ""}}
 	for c := range probs {
 		mark := ""
@@ -388,7 +389,13 @@ func (r *softmaxRun) probeTable() Table {
 				mark += " (a tie, which goes to the smallest class)"
 			}
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(c), sig(scores[c]), sig(probs[c]), mark})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(c), textfmt.Sig(scores[c]), textfmt.Sig(probs[c]), mark})
 	}
 	return t
+}
+
+// softmaxStateBytes estimates the memory of a softmax state: its weights,
+// biases and the gradient it keeps.
+func softmaxStateBytes(s logistic.SoftmaxState) int64 {
+	return 128 + 2*(floatsBytes(s.Model.W...)+floatsBytes(s.Model.B))
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // State is the whole state of a demo, as its URL carries it: every
@@ -86,7 +88,7 @@ func (d *Demo) Parse(q url.Values) (State, Problems) {
 		probs[keyAdd] = "this demo has no data points to add or remove"
 	}
 	if id, ok := one(keyDemo); ok && (!d.secondary || id != d.ID) {
-		probs[keyDemo] = fmt.Sprintf("%s does not name this demo", quote(id))
+		probs[keyDemo] = fmt.Sprintf("%s does not name this demo", textfmt.Quote(id))
 	}
 	for k := range q {
 		if _, known := d.index[k]; !known && k != keyStep && k != keyAdd && k != keyDel && k != keyDemo {
@@ -142,7 +144,7 @@ func parseStep(raw string, probs Problems) int {
 	}
 	k, err := strconv.Atoi(raw)
 	if err != nil || k < 0 || k > MaxStep {
-		probs[keyStep] = fmt.Sprintf("%s is not a whole number from 0 to %d, or end", quote(raw), MaxStep)
+		probs[keyStep] = fmt.Sprintf("%s is not a whole number from 0 to %d, or end", textfmt.Quote(raw), MaxStep)
 		return 0
 	}
 	return k
@@ -159,7 +161,7 @@ func parseDel(raw string, probs Problems) []int {
 	for _, f := range fields {
 		i, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || i < 0 || i >= MaxPoints {
-			probs[keyDel] = fmt.Sprintf("%s is not a point index from 0 to %d", quote(f), MaxPoints-1)
+			probs[keyDel] = fmt.Sprintf("%s is not a point index from 0 to %d", textfmt.Quote(f), MaxPoints-1)
 			return nil
 		}
 		if slices.Contains(del, i) {

@@ -10,11 +10,11 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/margin-edu/margin/internal/algos"
-	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // SVM demo limits docs/demos lists with the parameters.
@@ -67,45 +67,6 @@ func cParam() Param {
 func tolParam() Param {
 	return Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: Choice,
 		Group: GroupAlgo, Default: "0.001", Options: []Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
-}
-
-// maxSeed is the largest seed a URL may give.
-const maxSeed = float64(math.MaxInt32)
-
-// pointSetParams are the parameters of dataset's seeded random sets, which
-// every demo on those sets shares; sets names the demo's random sets and
-// seedDoc says what else the seed drives, for the docs/demos table.
-func pointSetParams(sets, seedDoc string) []Param {
-	return []Param{
-		{Key: "n", Label: "points", Doc: "points of a random set (" + sets + ")", Kind: Int, Group: GroupData,
-			Default: "40", Min: dataset.MinN, Max: dataset.MaxN, When: randomSet},
-		{Key: "sep", Label: "gap", Doc: "empty band half-width (`separable` only)", Kind: Float, Group: GroupData,
-			Default: "0.5", Min: 0, Max: 2, Step: "0.05", When: func(s State) bool { return s.Is(keyData, "separable") }},
-		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: Int, Group: GroupData, Default: "1", Min: 0, Max: maxSeed},
-	}
-}
-
-// signLabels maps a demo's class labels to ±1: the SVM lessons write the
-// classes as −1 and +1, and a CSV's 0 counts as −1.
-func signLabels(y []float64) []int {
-	out := make([]int, len(y))
-	for i, v := range y {
-		out[i] = -1
-		if v > 0 {
-			out[i] = 1
-		}
-	}
-	return out
-}
-
-// bothClasses reports whether y has a point of each class, which any SVM
-// needs before it can draw a line.
-func bothClasses(y []int) bool {
-	pos, neg := false, false
-	for _, v := range y {
-		pos, neg = pos || v > 0, neg || v < 0
-	}
-	return pos && neg
 }
 
 func svmParams(s State, hard bool) svm.Params {
@@ -201,7 +162,7 @@ func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMSce
 	if _, _, free := pr.BiasRange(s); s.Status == algos.Converged && free == 0 {
 		if r, ok := biasInterval(pr, s, scoresWithoutBias(pr, s)); ok {
 			sc.Desc = fmt.Sprintf("No multiplier is free, so b is not unique: every b from %s to %s is optimal, "+
-				"and the figure draws SMO's midpoint, b = %s.", sig(r.lo), sig(r.hi), sig(r.b))
+				"and the figure draws SMO's midpoint, b = %s.", textfmt.Sig(r.lo), textfmt.Sig(r.hi), textfmt.Sig(r.b))
 		}
 	}
 	if pr.P.Kernel.Kind == svm.Linear {
@@ -230,15 +191,15 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 	if s.Status == algos.Infeasible {
 		return "not linearly separable: the hard-margin problem has no solution"
 	}
-	t := "SMO step " + strconv.Itoa(s.T) + " · " + plural(len(pr.Support(s)), "support vectors")
+	t := "SMO step " + strconv.Itoa(s.T) + " · " + textfmt.Plural(len(pr.Support(s)), "support vectors")
 	if svmAtLimit(s) {
 		t += " (step limit: not converged)"
 	}
 	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
-		t += " · band 2/‖w‖ = " + sig(2/floats.Norm(w, 2))
+		t += " · band 2/‖w‖ = " + textfmt.Sig(2/floats.Norm(w, 2))
 	}
 	if k := pr.P.Kernel; k.Kind != svm.Linear {
-		t += "\n" + kernelName(k) + ", C = " + sig(pr.P.C)
+		t += "\n" + kernelName(k) + ", C = " + textfmt.Sig(pr.P.C)
 	}
 	return t
 }
@@ -262,15 +223,4 @@ func perceptronLine(x [][]float64, y []int) *render.SceneLine {
 		label = "perceptron (not converged)"
 	}
 	return &render.SceneLine{W: m.W, B: m.B, Label: label}
-}
-
-// sceneDrawer draws an SVM scene, the main plot of every SVM demo.
-func sceneDrawer(scene render.SVMScene) Drawer {
-	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-		f, err := render.SVMFigure(scene)
-		if err != nil {
-			return render.Frame{}, err
-		}
-		return f.Write(w, png, opt)
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // svmRecorder keeps the history chart's series while SMO steps: the dual
@@ -80,29 +81,29 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *char
 	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "KKT violation m − M", true, true
 	p := pr.Primal(s)
 	dgap := math.Abs(p + s.Dual)
-	kkt, kktDesc := "m − M = "+sig(s.Gap), "now "+sig(s.Gap)
+	kkt, kktDesc := "m − M = "+textfmt.Sig(s.Gap), "now "+textfmt.Sig(s.Gap)
 	switch {
 	// A log axis has no place for a value ≤ 0: say so rather than print
 	// it under a curve that stops.
 	case s.Gap < 0:
 		kkt += " (< 0: off the log axis)"
 		kktDesc = fmt.Sprintf("now %s, which a log scale cannot show: the curve stops where m − M falls below 0, "+
-			"where every KKT condition holds and a whole interval of b is optimal", sig(s.Gap))
+			"where every KKT condition holds and a whole interval of b is optimal", textfmt.Sig(s.Gap))
 	case s.Gap == 0:
 		kkt += " (off the log axis)"
 		kktDesc = "now exactly 0, which a log scale cannot show: every KKT condition holds exactly"
 	}
-	dgapText := "duality gap " + sig(dgap)
+	dgapText := "duality gap " + textfmt.Sig(dgap)
 	if dgap == 0 {
 		dgapText += " (off the log axis)"
 	}
-	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, sig(s.Dual), primalName, sig(p), dgapText, kkt)
+	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, textfmt.Sig(s.Dual), primalName, textfmt.Sig(p), dgapText, kkt)
 	return &chart.History{
 		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
 		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
 			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
 			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
-			s.T, primalName, sig(-s.Dual), sig(p), primalName, sig(dgap), kktDesc),
+			s.T, primalName, textfmt.Sig(-s.Dual), textfmt.Sig(p), primalName, textfmt.Sig(dgap), kktDesc),
 		Series: []chart.Series{r.dual, r.dgap, r.kkt},
 	}
 }
@@ -110,11 +111,11 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *char
 // alphaBars is every αᵢ in its box [0, C], with the pair just optimised.
 func alphaBars(pr *svm.Problem, s svm.State) chart.Bars {
 	b := chart.Bars{
-		Title:  fmt.Sprintf("α after step %d · %s", s.T, plural(len(pr.Support(s)), "support vectors")),
+		Title:  fmt.Sprintf("α after step %d · %s", s.T, textfmt.Plural(len(pr.Support(s)), "support vectors")),
 		YLabel: "αᵢ", Values: s.Alpha, Class: labelsOf(pr), HighlightName: "pair optimised",
 	}
 	if !pr.P.Hard {
-		b.Bounds = []chart.Bound{{Value: pr.P.C, Label: "C = " + sig(pr.P.C)}}
+		b.Bounds = []chart.Bound{{Value: pr.P.C, Label: "C = " + textfmt.Sig(pr.P.C)}}
 	}
 	if s.I >= 0 {
 		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
@@ -129,7 +130,7 @@ func kktBars(pr *svm.Problem, s svm.State) chart.Bars {
 	v := pr.Violations(s)
 	worst := slices.Max(v)
 	b := chart.Bars{
-		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, sig(worst)),
+		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, textfmt.Sig(worst)),
 		YLabel: "violation", Values: v, Class: labelsOf(pr), HighlightName: "pair optimised",
 	}
 	if s.I >= 0 {
@@ -163,16 +164,16 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 	w := pr.Weights(s)
 	band := "—"
 	if w != nil && floats.Norm(w, 2) > 0 {
-		band = sig(2 / floats.Norm(w, 2))
+		band = textfmt.Sig(2 / floats.Norm(w, 2))
 	}
 	u := scoresWithoutBias(pr, s)
 	p.Counters = []Counter{
 		{"SMO step t", strconv.Itoa(s.T), "step"},
 		{"support vectors", strconv.Itoa(len(sv)), "support"},
 		{"band width 2/‖w‖", band, "band"},
-		{"training error", rate(errorAt(pr.Y, u, s.B)), "error"},
-		{"D(α)", sig(s.Dual), "dual"},
-		{"KKT violation m − M", sig(s.Gap), "gap"},
+		{"training error", textfmt.Pct(errorAt(pr.Y, u, s.B), 1), "error"},
+		{"D(α)", textfmt.Sig(s.Dual), "dual"},
+		{"KKT violation m − M", textfmt.Sig(s.Gap), "gap"},
 	}
 	if pr.P.Kernel.Kind != svm.Linear {
 		p.Counters = slices.Delete(p.Counters, 2, 3) // the band 2/‖w‖ lives in feature space
@@ -184,7 +185,7 @@ func svmPanel(pr *svm.Problem, s svm.State, st State, cmp *render.SceneLine) Pan
 	// The prediction rule first, under the training error it defines.
 	p.Notes = append([]Note{errorRuleNote()}, svmNotes(pr, s, sv, u, cmp)...)
 	if r, ok := biasInterval(pr, s, u); ok {
-		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", sig(r.lo), sig(r.hi))
+		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", textfmt.Sig(r.lo), textfmt.Sig(r.hi))
 		p.Notes = append(p.Notes, r.note())
 	}
 	if pr.P.Hard {
@@ -202,9 +203,9 @@ func svmAtLimit(s svm.State) bool { return s.Status == algos.Running && s.T >= M
 
 func modelFacts(w []float64, b float64) []Fact {
 	if w == nil {
-		return []Fact{{"b", num(b), "b"}}
+		return []Fact{{"b", textfmt.Num(b), "b"}}
 	}
-	return []Fact{{"w", vec(w), "w"}, {"b", num(b), "b"}}
+	return []Fact{{"w", textfmt.Vec(w), "w"}, {"b", textfmt.Num(b), "b"}}
 }
 
 // svmStep writes out the pair SMO optimised and what it did.
@@ -212,11 +213,11 @@ func svmStep(p *Panel, pr *svm.Problem, s svm.State) {
 	i, j := s.I, s.J
 	p.Changed = true
 	p.Examined = fmt.Sprintf("Step %d optimises the pair i = %s (y = %s) and j = %s (y = %s): the most violating pair, "+
-		"with j chosen by the second-order rule.", s.T, render.PointName(i), signed(pr.Y[i]), render.PointName(j), signed(pr.Y[j]))
+		"with j chosen by the second-order rule.", s.T, render.PointName(i), textfmt.Signed(pr.Y[i]), render.PointName(j), textfmt.Signed(pr.Y[j]))
 	p.Lines = []string{
 		fmt.Sprintf("αᵢ: %s → %s and αⱼ: %s → %s; yᵢαᵢ + yⱼαⱼ is unchanged, so Σ αₖyₖ = 0 still holds.",
-			sig(s.OldI), sig(s.Alpha[i]), sig(s.OldJ), sig(s.Alpha[j])),
-		fmt.Sprintf("D(α) = %s; the KKT violation m(α) − M(α) = %s (SMO stops at ε = %s).", sig(s.Dual), sig(s.Gap), sig(pr.P.Tol)),
+			textfmt.Sig(s.OldI), textfmt.Sig(s.Alpha[i]), textfmt.Sig(s.OldJ), textfmt.Sig(s.Alpha[j])),
+		fmt.Sprintf("D(α) = %s; the KKT violation m(α) − M(α) = %s (SMO stops at ε = %s).", textfmt.Sig(s.Dual), textfmt.Sig(s.Gap), textfmt.Sig(pr.P.Tol)),
 	}
 }
 
@@ -290,7 +291,7 @@ func biasInterval(pr *svm.Problem, s svm.State, u []float64) (biasRange, bool) {
 func (r biasRange) note() Note {
 	text := fmt.Sprintf("b is not unique: no multiplier is free (0 < αᵢ < C), so no point pins the line to H₊ or H₋, "+
 		"and every b from %s to %s satisfies the KKT conditions with this α and gives the same optimal objective. "+
-		"SMO reports the midpoint, b = %s, as LIBSVM does.", sig(r.lo), sig(r.hi), sig(r.b))
+		"SMO reports the midpoint, b = %s, as LIBSVM does.", textfmt.Sig(r.lo), textfmt.Sig(r.hi), textfmt.Sig(r.b))
 	if r.errLo == r.errHi {
 		text += fmt.Sprintf(" The training error is %.1f %% for every one of them.", 100*r.errLo)
 	} else {
@@ -337,7 +338,7 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.S
 	if s.Status == algos.Converged {
 		rest := "every point is one"
 		if k := len(pr.X) - len(sv); k > 0 {
-			rest = fmt.Sprintf("the other %s αᵢ = 0 and could move or go without moving the line", plural(k, "points have"))
+			rest = fmt.Sprintf("the other %s αᵢ = 0 and could move or go without moving the line", textfmt.Plural(k, "points have"))
 			if k == 1 {
 				rest = "the other point has αᵢ = 0 and could move or go without moving the line"
 			}
@@ -348,22 +349,22 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.S
 			rest = strings.Replace(rest, "the line", "the boundary", 1)
 		}
 		text := fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
-			"%s sums over the %s only; %s.", sum, plural(len(sv), "support vectors"), rest)
+			"%s sums over the %s only; %s.", sum, textfmt.Plural(len(sv), "support vectors"), rest)
 		if w := pr.Weights(s); pr.P.Hard && w != nil {
 			nw := floats.Norm(w, 2)
 			text += fmt.Sprintf(" The margin, the distance from H to the closest points, is 1/‖w‖ = %s; the band between H₋ and H₊ is 2/‖w‖ = %s wide.",
-				sig(1/nw), sig(2/nw))
+				textfmt.Sig(1/nw), textfmt.Sig(2/nw))
 		}
 		notes = append(notes, Note{TestID: "solved", Text: text})
 	}
 	if svmAtLimit(s) {
 		notes = append(notes, Note{TestID: "not-converged", Alert: true, Text: fmt.Sprintf("The demo stops at step %d, its last: "+
 			"SMO has not converged, since the KKT violation m(α) − M(α) = %s is still above ε = %s. "+
-			"The line drawn is SMO's iterate at that step, not the solution.", s.T, sig(s.Gap), sig(pr.P.Tol))})
+			"The line drawn is SMO's iterate at that step, not the solution.", s.T, textfmt.Sig(s.Gap), textfmt.Sig(pr.P.Tol))})
 	}
 	if cmp != nil {
 		notes = append(notes, Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",
-			cmp.Label, vec(cmp.W), num(cmp.B), compareMargins(pr, s, cmp))})
+			cmp.Label, textfmt.Vec(cmp.W), textfmt.Num(cmp.B), compareMargins(pr, s, cmp))})
 	}
 	return notes
 }
@@ -377,9 +378,9 @@ func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string 
 		return "It does not separate the points."
 	}
 	if w == nil || floats.Norm(w, 2) == 0 {
-		return fmt.Sprintf("Its closest point is %s away; the SVM has no line while w = 0.", sig(pm))
+		return fmt.Sprintf("Its closest point is %s away; the SVM has no line while w = 0.", textfmt.Sig(pm))
 	}
-	return fmt.Sprintf("Its closest point is %s away; the SVM's closest points are %s away.", sig(pm), sig(lineMargin(pr, w, s.B)))
+	return fmt.Sprintf("Its closest point is %s away; the SVM's closest points are %s away.", textfmt.Sig(pm), textfmt.Sig(lineMargin(pr, w, s.B)))
 }
 
 // lineMargin is minᵢ yᵢ(w·xᵢ + b)/‖w‖: the distance of the closest point
@@ -405,7 +406,7 @@ func supportTable(pr *svm.Problem, s svm.State, sv []int) Table {
 	t := Table{TestID: "support-table", Caption: "Support vectors: αᵢ > 0, and yᵢf(xᵢ) = 1 at the solution",
 		Head: []string{"point", "y", "αᵢ", "yᵢf(xᵢ)"}}
 	for _, i := range sv[:min(len(sv), maxTableRows)] {
-		t.Rows = append(t.Rows, []string{render.PointName(i), signed(pr.Y[i]), sig(s.Alpha[i]), sig(pr.Y[i] * pr.Decision(s, pr.X[i]))})
+		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(pr.Y[i]), textfmt.Sig(s.Alpha[i]), textfmt.Sig(pr.Y[i] * pr.Decision(s, pr.X[i]))})
 	}
 	if len(sv) > maxTableRows {
 		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
@@ -438,7 +439,7 @@ func slackTable(pr *svm.Problem, s svm.State) Table {
 		if kind == "" {
 			kind = "not a support vector"
 		}
-		t.Rows = append(t.Rows, []string{render.PointName(r.i), signed(pr.Y[r.i]), sig(r.f), sig(r.slack), sig(s.Alpha[r.i]), kind})
+		t.Rows = append(t.Rows, []string{render.PointName(r.i), textfmt.Signed(pr.Y[r.i]), textfmt.Sig(r.f), textfmt.Sig(r.slack), textfmt.Sig(s.Alpha[r.i]), kind})
 	}
 	switch {
 	case len(rows) > maxTableRows:
@@ -456,24 +457,4 @@ func softLink(st State) string {
 		return "/lessons/soft-margin-svm"
 	}
 	return "/lessons/soft-margin-svm?" + q
-}
-
-// svmOneClass is why an SVM demo cannot run on one class.
-const svmOneClass = "An SVM separates two classes; these points have one."
-
-// oneClassResult shows points of a single class: no two-class model
-// exists until the other class has a point, which the panel asks for;
-// why says so in the demo's own terms.
-func oneClassResult(x [][]float64, y []int, in Input, why string) Result {
-	scene := render.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
-	return Result{
-		Done: true,
-		Plot: sceneDrawer(scene),
-		Panel: func() Panel {
-			return Panel{Status: "needs two classes", Done: true, Bad: true,
-				Start: why,
-				Notes: []Note{{TestID: "one-class", Alert: true,
-					Text: "Add a point of the other class: choose its label under the plot and click where it goes."}}}
-		},
-	}
 }

@@ -14,12 +14,11 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits of the primal trainers' demo, listed in docs/demos/svm-sgd.md.
 const (
-	MinLambda = 1e-4 // Pegasos' λ runs over [MinLambda, MaxLambda] on a log slider
-	MaxLambda = 10.0
 	MaxSubEta = 1.0 // subgradient descent's step size η in (0, MaxSubEta]
 )
 
@@ -52,25 +51,6 @@ func SGDSpec() Spec {
 		Panels:  []string{"losses"},
 		Compute: computeSGD,
 	}
-}
-
-// lambdaParam is the λ of 001's SGD procedures, on a log slider.
-func lambdaParam(doc string, when func(State) bool) Param {
-	return Param{Key: "lambda", Label: "λ", Doc: doc, Kind: Float,
-		Group: GroupAlgo, Default: "0.01", Min: MinLambda, Max: MaxLambda, Step: "any", Log: true, When: when}
-}
-
-// aseedParam seeds a stochastic method's sampling, the data's seed unless
-// set.
-func aseedParam(doc string, when func(State) bool) Param {
-	return Param{Key: "aseed", Label: "sampling seed", Doc: doc, Kind: Int, Group: GroupAlgo,
-		DefaultFrom: "seed", Min: 0, Max: maxSeed, When: when}
-}
-
-// iterationsParam is the T of an iterative trainer.
-func iterationsParam() Param {
-	return Param{Key: "T", Label: "iterations T", Doc: "iterations to run", Kind: Int, Group: GroupAlgo,
-		Default: "2000", Min: 1, Max: MaxStep}
 }
 
 // primalRun is what the demo shows of either trainer at the state
@@ -117,7 +97,7 @@ func computeSGD(ctx context.Context, in Input) (Result, error) {
 	scene := render.SVMScene{
 		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
 		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
-		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, sig(r.objective), sig(r.optimum)),
+		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
 	}
 	margins := make([]float64, len(x))
 	labels, u := make([]float64, len(x)), make([]float64, len(x))
@@ -142,73 +122,6 @@ func computeSGD(ctx context.Context, in Input) (Result, error) {
 	}, nil
 }
 
-// objectiveRecorder samples a run's objective at up to maxErrorSamples
-// evenly spaced steps, as the perceptron's recorder samples its error.
-type objectiveRecorder[S any] struct {
-	clock sampleClock
-	f     func(S) (t int, objective float64)
-	s     chart.Series
-	on    bool // Replay was given it
-}
-
-func newObjectiveRecorder[S any](k int, f func(S) (int, float64)) *objectiveRecorder[S] {
-	return &objectiveRecorder[S]{clock: newSampleClock(k), f: f}
-}
-
-// Record implements algos.Recorder.
-func (r *objectiveRecorder[S]) Record(k int, s S) error {
-	if r.clock.due(k) {
-		r.sample(s)
-	}
-	return nil
-}
-
-func (r *objectiveRecorder[S]) sample(s S) {
-	t, v := r.f(s)
-	r.s.T, r.s.Y = append(r.s.T, float64(t)), append(r.s.Y, v)
-}
-
-// recorders is rec when the request draws the history, else none.
-func recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
-	if !in.wants(HistoryFigure) {
-		return nil
-	}
-	rec.on = true
-	return []algos.Recorder[S]{rec}
-}
-
-// history charts the objective against the optimum, and their difference
-// on a log scale, after sampling the last state; nil when the recorder was
-// not used.
-func (r *objectiveRecorder[S]) history(s S, name string, optimum float64) *chart.History {
-	if !r.on {
-		return nil
-	}
-	if t, _ := r.f(s); len(r.s.T) == 0 || r.s.T[len(r.s.T)-1] != float64(t) {
-		r.sample(s)
-	}
-	t, v := r.f(s)
-	gap := chart.Series{Label: "above optimum", Log: true, Lines: true, T: r.s.T, Y: make([]float64, len(r.s.Y))}
-	for i, y := range r.s.Y {
-		gap.Y[i] = y - optimum
-	}
-	r.s.Label, r.s.Lines = "objective", true
-	r.s.Compare = &chart.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
-	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, sig(v), sig(optimum))
-	above := "now " + sig(v-optimum)
-	if v-optimum <= 0 {
-		// A log scale has no place for it: the objective is at the
-		// optimum to rounding.
-		above = fmt.Sprintf("now %s, which a log scale cannot show: at the optimum to rounding", sig(v-optimum))
-	}
-	return &chart.History{
-		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
-		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
-			"(dashed). Bottom: how far above the optimum it is, on a log scale, %s.", t, name, sig(v), sig(optimum), above),
-		Series: []chart.Series{r.s, gap},
-	}
-}
-
 func runPegasos(ctx context.Context, x [][]float64, y []int, in Input) (primalRun, error) {
 	st := in.State
 	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
@@ -219,7 +132,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in Input) (primalRu
 	opt, optVal, err := svm.PegasosOptimum(ctx, x, y, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {
 		return primalRun{}, Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
-			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", sig(p.Lambda)))
+			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", textfmt.Sig(p.Lambda)))
 	}
 	if err != nil {
 		return primalRun{}, err
@@ -232,22 +145,22 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in Input) (primalRu
 	d := len(x[0])
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: optVal,
-		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + sig(p.Lambda),
+		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + textfmt.Sig(p.Lambda),
 		history: rec.history(s, "objective of W̄", optVal),
 		model: []ModelLine{
-			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []Fact{{"w", vec(s.Avg[:d]), "w"}, {"b", num(s.Avg[d]), "b"}}},
-			{Prefix: "current:", Facts: []Fact{{"θ", vec(s.Theta), "theta"}}},
+			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []Fact{{"w", textfmt.Vec(s.Avg[:d]), "w"}, {"b", textfmt.Num(s.Avg[d]), "b"}}},
+			{Prefix: "current:", Facts: []Fact{{"θ", textfmt.Vec(s.Theta), "theta"}}},
 		},
 	}
 	if s.I >= 0 {
 		i := s.I
 		m := pg.Y[i] * (floats.Dot(s.W[:d], x[i]) + s.W[d])
-		r.examined = fmt.Sprintf("Iteration %d samples i = %s (y = %s). W_t = θ_t/(2λt) = %s.", s.T, render.PointName(i), signed(pg.Y[i]), vec(s.W))
+		r.examined = fmt.Sprintf("Iteration %d samples i = %s (y = %s). W_t = θ_t/(2λt) = %s.", s.T, render.PointName(i), textfmt.Signed(pg.Y[i]), textfmt.Vec(s.W))
 		if s.Violated {
 			r.changed = true
-			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s < 1, so θ ← θ + yᵢX̃ᵢ = %s.", sig(m), vec(s.Theta))}
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s < 1, so θ ← θ + yᵢX̃ᵢ = %s.", textfmt.Sig(m), textfmt.Vec(s.Theta))}
 		} else {
-			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s ≥ 1, so θ stays.", sig(m))}
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s ≥ 1, so θ stays.", textfmt.Sig(m))}
 		}
 	}
 	return r, nil
@@ -278,9 +191,9 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in Input) (prim
 	}
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: optVal,
-		optW: pr.Weights(opt), optB: opt.B, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + sig(p.C),
+		optW: pr.Weights(opt), optB: opt.B, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
 		history: rec.history(s, "primal (1.6.a)", optVal),
-		model:   []ModelLine{{Facts: []Fact{{"w", vec(s.W), "w"}, {"b", num(s.B), "b"}}}},
+		model:   []ModelLine{{Facts: []Fact{{"w", textfmt.Vec(s.W), "w"}, {"b", textfmt.Num(s.B), "b"}}}},
 	}
 	if s.T > 0 {
 		eta := p.Eta
@@ -288,10 +201,10 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in Input) (prim
 			eta /= math.Sqrt(float64(s.T))
 		}
 		r.changed = true
-		r.examined = fmt.Sprintf("Iteration %d steps along minus a subgradient of the whole objective, with η_t = %s.", s.T, sig(eta))
+		r.examined = fmt.Sprintf("Iteration %d steps along minus a subgradient of the whole objective, with η_t = %s.", s.T, textfmt.Sig(eta))
 		r.lines = []string{
 			"w ← w − η_t (w − C Σ yᵢxᵢ) and b ← b + η_t C Σ yᵢ, both sums over the points with yᵢf(xᵢ) ≤ 1.",
-			fmt.Sprintf("Now %d points have yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", s.Violators, sig(s.Best)),
+			fmt.Sprintf("Now %d points have yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", s.Violators, textfmt.Sig(s.Best)),
 		}
 	}
 	return r, nil
@@ -303,9 +216,9 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 	p := Panel{
 		Counters: []Counter{
 			{"iteration t", strconv.Itoa(r.t), "step"},
-			{"objective", sig(r.objective), "objective"},
-			{"exact optimum", sig(r.optimum), "optimum"},
-			{"training error", rate(r.trainingError), "error"},
+			{"objective", textfmt.Sig(r.objective), "objective"},
+			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{"training error", textfmt.Pct(r.trainingError, 1), "error"},
 		},
 		Status:   r.status.String(),
 		Done:     r.status.Done(),
@@ -322,6 +235,6 @@ func sgdPanel(r primalRun, margins []float64) Panel {
 			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
 	}
 	p.Notes = append(p.Notes, Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
-		sig(r.objective-r.optimum))})
+		textfmt.Sig(r.objective-r.optimum))})
 	return p
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,56 +14,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
-
-// runSVM runs demo spec at the state query q gives.
-func runSVM(t *testing.T, spec Spec, q string) *Run {
-	t.Helper()
-	d, err := NewDemo(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := url.ParseQuery(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	step := v.Get("step")
-	v.Del("step")
-	s, probs := d.Parse(v)
-	if len(probs) > 0 {
-		t.Fatalf("Parse(%q): %v", q, probs)
-	}
-	switch step {
-	case "end":
-		s.Step = StepToEnd
-	case "":
-	default:
-		s.Step, _ = strconv.Atoi(step)
-	}
-	r, err := d.Execute(s)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", q, err)
-	}
-	return r
-}
-
-func counter(p Panel, id string) string {
-	for _, c := range p.Counters {
-		if c.TestID == id {
-			return c.Value
-		}
-	}
-	return ""
-}
-
-func note(p Panel, id string) *Note {
-	for i := range p.Notes {
-		if p.Notes[i].TestID == id {
-			return &p.Notes[i]
-		}
-	}
-	return nil
-}
 
 // TestSVMDemosSolve runs both SMO demos to the end on their default data
 // and checks what the panel and figures say against the solution.
@@ -234,22 +185,10 @@ func TestSig(t *testing.T) {
 		{0, "0"}, {1, "1"}, {-0.5, "−0.5"}, {0.0012346, "0.001235"}, {123456, "123456"}, {123456.7, "123500"}, {40401, "40401"},
 		{2.5e-7, "2.5·10⁻⁷"}, {-3e12, "−3·10¹²"}, {0.41234, "0.4123"},
 	} {
-		if got := sig(tt.v); got != tt.want {
+		if got := textfmt.Sig(tt.v); got != tt.want {
 			t.Errorf("sig(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
-}
-
-// parseSig reads a number sig or signed wrote (real minus signs).
-func parseSig(t *testing.T, s string) float64 {
-	t.Helper()
-	s = strings.NewReplacer("−", "-", "+", "", "·10", "e", "⁻", "-", "⁰", "0", "¹", "1", "²", "2", "³", "3",
-		"⁴", "4", "⁵", "5", "⁶", "6", "⁷", "7", "⁸", "8", "⁹", "9").Replace(s)
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("number %q: %v", s, err)
-	}
-	return v
 }
 
 // svmStates is a grid of states of the three SVM demos: each data set at
@@ -316,17 +255,6 @@ func svmWords(t *testing.T, r *Run) string {
 		}
 	}
 	return b.String()
-}
-
-// svgText is the <title> and <desc> of an SVG.
-func svgText(svg string) string {
-	var out []string
-	for _, tag := range []string{"title", "desc"} {
-		if i, j := strings.Index(svg, "<"+tag+">"), strings.Index(svg, "</"+tag+">"); i >= 0 && j > i {
-			out = append(out, svg[i+len(tag)+2:j])
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // TestSVMWordsFitTheState renders the grid of states and checks the

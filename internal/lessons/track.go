@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/margin-edu/margin/internal/algos"
-	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/render/chart"
 )
 
@@ -56,16 +55,6 @@ func runTracked[S any](ctx context.Context, cache *Cache, key [sha256.Size]byte,
 	// The scalars of states 0…step never change once computed, so the
 	// caller may read them after the lock is released.
 	return s, step, t.a[: step+1 : step+1], t.b[: step+1 : step+1], err
-}
-
-// logisticStateBytes estimates the memory of a logistic regression state:
-// its weights and the gradient it keeps.
-func logisticStateBytes(s logistic.State) int64 { return 128 + 2*floatsBytes(s.Model.W) }
-
-// softmaxStateBytes estimates the memory of a softmax state: its weights,
-// biases and the gradient it keeps.
-func softmaxStateBytes(s logistic.SoftmaxState) int64 {
-	return 128 + 2*(floatsBytes(s.Model.W...)+floatsBytes(s.Model.B))
 }
 
 // at returns state k of m's run from start (or the last, if the run stops

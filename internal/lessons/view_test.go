@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestLinksCarryAnchor(t *testing.T) {
 		if d.Static {
 			continue
 		}
-		run, err := d.Execute(d.Default().AtStep(1))
+		run, err := d.ExecuteFigure(context.Background(), d.Default().AtStep(1), "")
 		if err != nil {
 			t.Fatalf("%s: %v", d.ID, err)
 		}

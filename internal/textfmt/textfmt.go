@@ -177,3 +177,21 @@ func Quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// Paren wraps a formatted negative number in brackets, for use as a factor
+// inside a product: "(−2)".
+func Paren(s string) string {
+	if strings.HasPrefix(s, "−") {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// Plural writes a count with its noun: "1 mistake", "3 mistakes", given the
+// plural form.
+func Plural(n int, many string) string {
+	if n == 1 && len(many) > 1 {
+		return "1 " + many[:len(many)-1]
+	}
+	return strconv.Itoa(n) + " " + many
+}
