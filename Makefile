@@ -17,8 +17,9 @@ build:
 
 test: vet imports check-generated unit
 
+# Small value structs (Option, Counter, Fact) are written positionally.
 vet:
-	$(GO) vet ./...
+	$(GO) vet -composites=false ./...
 
 # The templ CLI at the version go.mod pins, so generated code matches.
 templ-cli:
@@ -43,7 +44,7 @@ unit:
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
-	$(GO) test ./internal/render/ ./internal/lessons/ -update
+	$(GO) test ./internal/render/... ./internal/course/ ./internal/topics/... -update
 
 bench:
 	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/ ./cmd/web/
@@ -56,13 +57,19 @@ bench-svm:
 	MARGIN_BENCH_SVM=1 $(GO) test -count=1 -run '^TestBenchAgainstLIBSVM$$' -v ./internal/fit/
 
 # The house import rules: algos and render never reach HTTP or templates,
-# and render draws plain data, never an algorithm's state.
+# render draws plain data, never an algorithm's state; the kit imports no
+# algorithm and no topic, and no topic imports another.
 imports:
 	@for p in ./internal/algos/... ./internal/render/...; do \
 	  if $(GO) list -deps $$p | grep -E '^(net/http|github.com/labstack/echo|github.com/a-h/templ)$$'; then \
 	    echo "$$p must not import net/http, echo or templ"; exit 1; fi; done
 	@if $(GO) list -deps ./internal/render/... | grep 'internal/algos'; then \
 	  echo "internal/render must take plain data, not import an algos package"; exit 1; fi
+	@if $(GO) list -deps ./internal/demo | grep 'internal/algos/\|internal/topics/'; then \
+	  echo "internal/demo (the kit) must import no algorithm and no topic"; exit 1; fi
+	@for p in $$($(GO) list ./internal/topics/...); do \
+	  if $(GO) list -deps $$p | grep -v "^$$p$$" | grep 'internal/topics/'; then \
+	    echo "$$p must not import another topic"; exit 1; fi; done
 
 lint: vet imports
 
@@ -83,4 +90,4 @@ screens:
 # Fuzz the demo kit's query parser, seeded from testdata/fuzz (not part
 # of make test).
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/lessons/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/course/

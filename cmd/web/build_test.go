@@ -9,15 +9,16 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/margin-edu/margin/internal/lessons"
-	"github.com/margin-edu/margin/internal/lessons/lessonstest"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/topics/perceptron"
 )
 
 // countingSpec is the toy objective demo with its Compute calls counted.
-func countingSpec(calls *atomic.Int32) lessons.Spec {
-	s := lessonstest.ObjectiveSpec("perceptron")
+func countingSpec(calls *atomic.Int32) demo.Spec {
+	s := demotest.ObjectiveSpec("perceptron")
 	compute := s.Compute
-	s.Compute = func(ctx context.Context, in lessons.Input) (lessons.Result, error) {
+	s.Compute = func(ctx context.Context, in demo.Input) (demo.Result, error) {
 		calls.Add(1)
 		return compute(ctx, in)
 	}
@@ -29,7 +30,7 @@ func countingSpec(calls *atomic.Int32) lessons.Spec {
 // default views it made, so a request computes only the demo it asks for.
 func TestNewServerBuildsNothing(t *testing.T) {
 	var calls atomic.Int32
-	course, err := lessons.NewCourse(lessons.PerceptronSpec(), countingSpec(&calls))
+	course, err := demo.NewCourse(perceptron.PerceptronSpec(), countingSpec(&calls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +61,15 @@ func TestNewServerBuildsNothing(t *testing.T) {
 // TestBrokenLessonStopsStart: a demo whose default state fails stops the
 // server before it serves, with a message naming the demo and the cause.
 func TestBrokenLessonStopsStart(t *testing.T) {
-	broken := lessonstest.ObjectiveSpec("perceptron")
-	broken.Compute = func(context.Context, lessons.Input) (lessons.Result, error) {
-		return lessons.Result{}, errors.New("the table of losses is empty")
+	broken := demotest.ObjectiveSpec("perceptron")
+	broken.Compute = func(context.Context, demo.Input) (demo.Result, error) {
+		return demo.Result{}, errors.New("the table of losses is empty")
 	}
-	course, err := lessons.NewCourse(lessons.PerceptronSpec(), broken)
+	course, err := demo.NewCourse(perceptron.PerceptronSpec(), broken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = checkCourse(t.Context(), course, lessons.DefaultCacheBytes)
+	err = checkCourse(t.Context(), course, demo.DefaultCacheBytes)
 	for _, want := range []string{"a lesson is broken", "toy-gd", "the table of losses is empty"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("checkCourse = %v, want it to say %q", err, want)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/course"
 )
 
 // TestDemoLinksCarryAnchor checks that every link and form that leads to
@@ -17,7 +17,7 @@ import (
 // htmx makes carry no fragment, and the presenter view needs none.
 func TestDemoLinksCarryAnchor(t *testing.T) {
 	h := newTestServer(t)
-	course, err := lessons.DefaultCourse()
+	course, err := course.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestFigureLinkLabels(t *testing.T) {
 // status of a demo that has none to tell.
 func TestNoEmptyBoxes(t *testing.T) {
 	h := newTestServer(t)
-	course, err := lessons.DefaultCourse()
+	course, err := course.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

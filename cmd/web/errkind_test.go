@@ -12,20 +12,22 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/margin-edu/margin/internal/lessons"
-	"github.com/margin-edu/margin/internal/lessons/lessonstest"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/topics/perceptron"
+	"github.com/margin-edu/margin/internal/topics/regression"
 )
 
 // errorKindServer serves the perceptron, the bias-variance demo and a toy
 // demo whose Compute fails as a bug would, logging into the buffer.
 func errorKindServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 	t.Helper()
-	bug := lessonstest.RegressionSpec("linear-regression")
+	bug := demotest.RegressionSpec("linear-regression")
 	bug.ID = "toy-bug"
-	bug.Compute = func(context.Context, lessons.Input) (lessons.Result, error) {
-		return lessons.Result{}, errors.New("toy: forced bug")
+	bug.Compute = func(context.Context, demo.Input) (demo.Result, error) {
+		return demo.Result{}, errors.New("toy: forced bug")
 	}
-	course, err := lessons.NewCourse(lessons.PerceptronSpec(), lessons.BiasVarianceSpec(), bug)
+	course, err := demo.NewCourse(perceptron.PerceptronSpec(), regression.BiasVarianceSpec(), bug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestClientGoneIsNoError(t *testing.T) {
 // page (marked current) and the error page alike: a course without the
 // perceptron links to no perceptron.
 func TestNavListsCourse(t *testing.T) {
-	course, err := lessons.NewCourse(lessons.BiasVarianceSpec(), lessonstest.ObjectiveSpec("gradient-descent"))
+	course, err := demo.NewCourse(regression.BiasVarianceSpec(), demotest.ObjectiveSpec("gradient-descent"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/fit"
-	"github.com/margin-edu/margin/internal/lessons"
 	"github.com/margin-edu/margin/internal/textfmt"
 	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
@@ -110,7 +110,7 @@ func classify(c echo.Context, err error) problem {
 		long  uriTooLong
 		list  lister
 		br    badRequest
-		input *lessons.InputError
+		input *demo.InputError
 		he    *echo.HTTPError
 	)
 	switch {
@@ -118,7 +118,7 @@ func classify(c echo.Context, err error) problem {
 		return one(http.StatusServiceUnavailable, msgStopped)
 	case errors.As(err, &long):
 		return one(http.StatusRequestURITooLong, long.Error())
-	case errors.Is(err, fit.ErrUnprocessable), errors.Is(err, lessons.ErrUncomputable):
+	case errors.Is(err, fit.ErrUnprocessable), errors.Is(err, demo.ErrUncomputable):
 		return one(http.StatusUnprocessableEntity, err.Error())
 	case errors.As(err, &input):
 		return one(http.StatusBadRequest, input.Error())
@@ -180,7 +180,7 @@ func tooLargeMessage(path string, limit int64) string {
 	if strings.HasPrefix(path, "/api/") {
 		return "the request body is larger than " + byteSize(limit)
 	}
-	return fmt.Sprintf("the upload is larger than %s; send at most %d points", byteSize(limit), lessons.MaxPoints)
+	return fmt.Sprintf("the upload is larger than %s; send at most %d points", byteSize(limit), demo.MaxPoints)
 }
 
 func one(status int, msg string) problem { return problem{status, []string{msg}} }

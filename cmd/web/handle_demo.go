@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/templates/layout"
 	tl "github.com/margin-edu/margin/web/templates/lessons"
 )
@@ -22,12 +22,12 @@ import (
 // scope the URL serves: the caller redirects when the request's query
 // differs, so one state has one URL. figure names the one figure a plot
 // URL draws, "" for a page (see lessons.Input.Figure).
-func demoRun(ctx context.Context, d *lessons.Demo, q url.Values, scope lessons.Scope, figure string) (run *lessons.Run, edited bool, err error) {
+func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, figure string) (run *demo.Run, edited bool, err error) {
 	edit, rest, edited, probs := d.SplitEdit(q)
 	if len(probs) > 0 {
 		return nil, false, probs
 	}
-	if edited && scope != lessons.ForPage {
+	if edited && scope != demo.ForPage {
 		return nil, false, bad(errors.New("op: plot and data URLs show a state; edits belong on the demo page"))
 	}
 	s, probs := d.Parse(rest)
@@ -52,7 +52,7 @@ func demoRun(ctx context.Context, d *lessons.Demo, q url.Values, scope lessons.S
 func parseQuery(raw string) (url.Values, error) {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, bad(fmt.Errorf("the query string is malformed; separate added points with %s, not ;", lessons.PointSep))
+		return nil, bad(fmt.Errorf("the query string is malformed; separate added points with %s, not ;", demo.PointSep))
 	}
 	return q, nil
 }
@@ -63,7 +63,7 @@ func parseQuery(raw string) (url.Values, error) {
 // canonical (an edit, step=end, a step past the end, keys out of order or
 // at their defaults) is redirected to the canonical URL, so what the
 // address bar shows is always a clean permalink.
-func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *lessons.Demo) echo.HandlerFunc {
+func handleDemoPage(course *demo.Course, lesson *demo.Lesson, present *demo.Demo) echo.HandlerFunc {
 	var nav []layout.NavLink
 	if lesson != nil {
 		nav = navLinks(course.Catalog, lesson.Slug)
@@ -83,7 +83,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 		} else {
 			page = d.PresentPath()
 		}
-		run, edited, err := demoRun(r.Context(), d, q, lessons.ForPage, "")
+		run, edited, err := demoRun(r.Context(), d, q, demo.ForPage, "")
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 			}
 			return c.Redirect(status, self)
 		}
-		view, err := lessons.NewView(run, page)
+		view, err := demo.NewView(run, page)
 		if err != nil {
 			return err
 		}
@@ -130,8 +130,8 @@ func handleDemoPage(course *lessons.Course, lesson *lessons.Lesson, present *les
 // lessonViews returns the views of all demos of a lesson page: the active
 // one as given, the others in their default state, which the course built
 // once (Course.Build) and every request shares.
-func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Lesson, active *lessons.DemoView) ([]*lessons.DemoView, error) {
-	var views []*lessons.DemoView
+func lessonViews(ctx context.Context, course *demo.Course, lesson *demo.Lesson, active *demo.DemoView) ([]*demo.DemoView, error) {
+	var views []*demo.DemoView
 	for _, d := range course.LessonDemos(lesson.Slug) {
 		if d.ID == active.ID {
 			views = append(views, active)
@@ -150,19 +150,19 @@ func lessonViews(ctx context.Context, course *lessons.Course, lesson *lessons.Le
 // main plot as SVG or PNG (lessons.PlotFigure), the history chart
 // (lessons.HistoryFigure) or one of its panels. Same canonical query, same bytes, so plot URLs are
 // immutable cache keys.
-func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
+func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		q, err := parseQuery(r.URL.RawQuery)
 		if err != nil {
 			return err
 		}
-		run, _, err := demoRun(r.Context(), d, q, lessons.ForPlot, name)
+		run, _, err := demoRun(r.Context(), d, q, demo.ForPlot, name)
 		if err != nil {
 			return err
 		}
-		if canonical := run.State.Encode(lessons.ForPlot); r.URL.RawQuery != canonical {
-			return c.Redirect(http.StatusMovedPermanently, lessons.WithQuery(r.URL.Path, canonical))
+		if canonical := run.State.Encode(demo.ForPlot); r.URL.RawQuery != canonical {
+			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
 		}
 		var buf bytes.Buffer
 		ok, err := run.WriteFigure(&buf, name, png)
@@ -181,7 +181,7 @@ func handleFigure(d *lessons.Demo, name string, png bool) echo.HandlerFunc {
 }
 
 // handleCSV downloads a demo's current points.
-func handleCSV(d *lessons.Demo) echo.HandlerFunc {
+func handleCSV(d *demo.Demo) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		q, err := parseQuery(r.URL.RawQuery)
@@ -195,8 +195,8 @@ func handleCSV(d *lessons.Demo) echo.HandlerFunc {
 		if len(probs) > 0 {
 			return probs
 		}
-		if canonical := s.Encode(lessons.ForData); r.URL.RawQuery != canonical {
-			return c.Redirect(http.StatusMovedPermanently, lessons.WithQuery(r.URL.Path, canonical))
+		if canonical := s.Encode(demo.ForData); r.URL.RawQuery != canonical {
+			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
 		}
 		pts, err := s.Points()
 		if err != nil {
@@ -214,7 +214,7 @@ func handleCSV(d *lessons.Demo) echo.HandlerFunc {
 // handleUpload takes pasted or uploaded CSV and redirects to the demo
 // showing exactly those points, keeping the other settings. Pasted text
 // wins over a file when both are sent.
-func handleUpload(d *lessons.Demo) echo.HandlerFunc {
+func handleUpload(d *demo.Demo) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		form, file, err := uploadForm(c)
 		if err != nil {

@@ -5,12 +5,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 )
 
-func handleIndex(catalog *lessons.Catalog) echo.HandlerFunc {
+func handleIndex(catalog *demo.Catalog) echo.HandlerFunc {
 	nav := navLinks(catalog, "")
 	return func(c echo.Context) error {
 		return renderHTML(c, http.StatusOK, pages.Index(catalog, nav))
@@ -20,7 +20,7 @@ func handleIndex(catalog *lessons.Catalog) echo.HandlerFunc {
 // navLinks lists the course's lessons that have a page of their own (a
 // demo, hence a route: see addRoutes), in the catalogue's order, for the
 // navigation bar; current is the slug of the lesson shown, if any.
-func navLinks(catalog *lessons.Catalog, current string) []layout.NavLink {
+func navLinks(catalog *demo.Catalog, current string) []layout.NavLink {
 	var nav []layout.NavLink
 	for _, l := range catalog.Lessons {
 		if l.Anchor == "" && len(l.Demos) > 0 {
@@ -32,7 +32,7 @@ func navLinks(catalog *lessons.Catalog, current string) []layout.NavLink {
 
 // handleLesson answers lessons other than the perceptron: a redirect for
 // one that is a section of another page, 404 for the rest.
-func handleLesson(catalog *lessons.Catalog) echo.HandlerFunc {
+func handleLesson(catalog *demo.Catalog) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		l, ok := catalog.Find(c.Param("slug"))
 		switch {

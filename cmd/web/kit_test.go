@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/margin-edu/margin/internal/lessons"
-	"github.com/margin-edu/margin/internal/lessons/lessonstest"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/topics/perceptron"
 )
 
 // TestCanonicalRedirects: one state has one URL. A query that spells a
@@ -157,8 +158,8 @@ func TestAlgorithmSeed(t *testing.T) {
 // a second demo on a lesson page (one without points) and a regression
 // demo get pages, plots, panels and edits with no handler of their own.
 func TestKitServesAnyDemo(t *testing.T) {
-	course, err := lessons.NewCourse(lessons.PerceptronSpec(), lessonstest.ObjectiveSpec("perceptron"),
-		lessonstest.RegressionSpec("linear-regression"))
+	course, err := demo.NewCourse(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"),
+		demotest.RegressionSpec("linear-regression"))
 	if err != nil {
 		t.Fatal(err)
 	}

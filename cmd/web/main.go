@@ -20,7 +20,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/course"
+	"github.com/margin-edu/margin/internal/demo"
 )
 
 func main() {
@@ -38,7 +39,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "listen address (default :8080, or :$PORT)")
-	cacheMiB := fs.Int("cache", lessons.DefaultCacheBytes>>20, "MiB the demos may keep of sweeps, optima and runs between requests")
+	cacheMiB := fs.Int("cache", demo.DefaultCacheBytes>>20, "MiB the demos may keep of sweeps, optima and runs between requests")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -94,8 +95,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // checks it (Course.Build: every lesson's prose parsed, every demo's
 // default state computed and its view made), so that a broken lesson
 // stops the server at start-up with a message naming it.
-func buildCourse(ctx context.Context, cacheBytes int64) (*lessons.Course, error) {
-	course, err := lessons.DefaultCourse()
+func buildCourse(ctx context.Context, cacheBytes int64) (*demo.Course, error) {
+	course, err := course.Default()
 	if err != nil {
 		return nil, fmt.Errorf("the course is broken: %w", err)
 	}
@@ -107,7 +108,7 @@ func buildCourse(ctx context.Context, cacheBytes int64) (*lessons.Course, error)
 
 // checkCourse sets course's cache budget and builds it (Course.Build),
 // with an error that says a lesson is broken and lists what failed.
-func checkCourse(ctx context.Context, course *lessons.Course, cacheBytes int64) error {
+func checkCourse(ctx context.Context, course *demo.Course, cacheBytes int64) error {
 	course.Cache.SetBudget(cacheBytes)
 	if err := course.Build(ctx); err != nil {
 		return fmt.Errorf("a lesson is broken:\n%w", err)

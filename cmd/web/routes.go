@@ -5,14 +5,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/static"
 )
 
 // addRoutes installs every URL Margin serves. Plot and page URLs are
 // permalinks: their query is the whole state, and they stay stable. Every
 // demo gets the same routes from one loop over the course's demos.
-func addRoutes(e *echo.Echo, course *lessons.Course) {
+func addRoutes(e *echo.Echo, course *demo.Course) {
 	e.GET("/", handleIndex(course.Catalog))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
@@ -26,9 +26,9 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 
 	for _, d := range course.Demos {
 		e.GET(d.PresentPath(), handleDemoPage(course, nil, d))
-		e.GET(d.PlotPath("svg"), handleFigure(d, lessons.PlotFigure, false))
-		e.GET(d.PlotPath("png"), handleFigure(d, lessons.PlotFigure, true))
-		e.GET(d.PanelPath(lessons.HistoryFigure), handleFigure(d, lessons.HistoryFigure, false))
+		e.GET(d.PlotPath("svg"), handleFigure(d, demo.PlotFigure, false))
+		e.GET(d.PlotPath("png"), handleFigure(d, demo.PlotFigure, true))
+		e.GET(d.PanelPath(demo.HistoryFigure), handleFigure(d, demo.HistoryFigure, false))
 		for _, name := range d.Panels {
 			e.GET(d.PanelPath(name), handleFigure(d, name, false))
 		}
@@ -52,7 +52,7 @@ func addRoutes(e *echo.Echo, course *lessons.Course) {
 // movedTo redirects to path with the request's query.
 func movedTo(path string, status int) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		return c.Redirect(status, lessons.WithQuery(path, c.Request().URL.RawQuery))
+		return c.Redirect(status, demo.WithQuery(path, c.Request().URL.RawQuery))
 	}
 }
 

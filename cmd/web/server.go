@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 )
 
 // NewServer returns Margin's HTTP handler for course, with every route
@@ -16,7 +16,7 @@ import (
 // checks it and makes its default views) before serving it; tests serve
 // demos of their own. It holds no per-user state: everything a page shows
 // comes from its URL.
-func NewServer(logger *slog.Logger, course *lessons.Course) *echo.Echo {
+func NewServer(logger *slog.Logger, course *demo.Course) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

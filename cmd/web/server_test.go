@@ -14,7 +14,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/topics/perceptron"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -30,17 +31,17 @@ func newTestServer(t *testing.T) http.Handler {
 // building it runs every demo's default state.
 var theCourse struct {
 	once   sync.Once
-	course *lessons.Course
+	course *demo.Course
 	err    error
 }
 
 // testCourse returns Margin's course as run builds it, shared by the
 // tests of this binary (its cache too: results are pure, so sharing
 // changes no answer).
-func testCourse(t testing.TB) *lessons.Course {
+func testCourse(t testing.TB) *demo.Course {
 	t.Helper()
 	theCourse.once.Do(func() {
-		theCourse.course, theCourse.err = buildCourse(context.Background(), lessons.DefaultCacheBytes)
+		theCourse.course, theCourse.err = buildCourse(context.Background(), demo.DefaultCacheBytes)
 	})
 	if theCourse.err != nil {
 		t.Fatal(theCourse.err)
@@ -347,7 +348,7 @@ func TestMisc(t *testing.T) {
 	}
 	// Every lesson of the course is written; a course of one demo has the
 	// others coming.
-	course, err := lessons.NewCourse(lessons.PerceptronSpec())
+	course, err := demo.NewCourse(perceptron.PerceptronSpec())
 	if err != nil {
 		t.Fatal(err)
 	}

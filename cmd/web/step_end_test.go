@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/course"
+	"github.com/margin-edu/margin/internal/demo"
 )
 
 // TestStepEndEveryDemo runs every stepping demo of the course to its end
@@ -17,7 +18,7 @@ import (
 // answered 500: the run to the end replayed a different problem than the
 // panel drew.
 func TestStepEndEveryDemo(t *testing.T) {
-	course, err := lessons.DefaultCourse()
+	course, err := course.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +78,14 @@ func TestStepEndEveryDemo(t *testing.T) {
 // stepEndQueries returns the queries the test runs a demo's end at: each
 // built-in data set, and each value of each other choice on the default
 // set.
-func stepEndQueries(d *lessons.Demo) []url.Values {
+func stepEndQueries(d *demo.Demo) []url.Values {
 	var qs []url.Values
 	for _, p := range d.Params() {
-		if p.Kind != lessons.Choice || p.PageOnly || p.Hidden {
+		if p.Kind != demo.Choice || p.PageOnly || p.Hidden {
 			continue
 		}
 		for _, o := range p.Options {
-			if o.Value == lessons.Custom || o.Value == p.Default {
+			if o.Value == demo.Custom || o.Value == p.Default {
 				continue
 			}
 			qs = append(qs, url.Values{p.Key: {o.Value}})

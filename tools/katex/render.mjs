@@ -3,7 +3,7 @@
 //
 // Usage (from the repository root):
 //
-//	node tools/katex/render.mjs            render every internal/lessons/content/*.src.html
+//	node tools/katex/render.mjs            render every internal/demo/content/*.src.html
 //	node tools/katex/render.mjs FILE...    render only these sources
 //	node tools/katex/render.mjs --check    render in memory and fail if a committed
 //	                                       <slug>.html differs (for CI)
@@ -24,7 +24,7 @@
 // non-zero exit status naming the file, the line and the TeX; no file is
 // written unless every source renders. The output depends only on the source
 // bytes and the KaTeX version, both recorded in the first line, which
-// internal/lessons tests against the source to catch a forgotten re-render.
+// internal/demo tests against the source to catch a forgotten re-render.
 
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import katex from "katex";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const contentDir = join(root, "internal", "lessons", "content");
+const contentDir = join(root, "internal", "demo", "content");
 const srcSuffix = ".src.html";
 
 // Macros shared by every lesson. A fresh copy is passed to each call because

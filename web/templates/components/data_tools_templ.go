@@ -8,12 +8,12 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/margin-edu/margin/internal/lessons"
+import "github.com/margin-edu/margin/internal/demo"
 
 // DataTools edits the points and moves them in and out as CSV. Clicking
 // the plot adds a point of the chosen class, or removes the point under
 // the pointer; the forms do the same without JavaScript.
-func DataTools(d *lessons.DemoView) templ.Component {
+func DataTools(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -276,7 +276,7 @@ func DataTools(d *lessons.DemoView) templ.Component {
 
 // ShareBar holds what an instructor needs for slides: the plot as SVG or
 // PNG, permalinks to the state and to its plot, and the presenter view.
-func ShareBar(d *lessons.DemoView) templ.Component {
+func ShareBar(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

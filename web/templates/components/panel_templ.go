@@ -8,10 +8,10 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/margin-edu/margin/internal/lessons"
+import "github.com/margin-edu/margin/internal/demo"
 
 // Counters shows the demo's numbers, its status and its notes.
-func Counters(d *lessons.DemoView) templ.Component {
+func Counters(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -274,7 +274,7 @@ func Counters(d *lessons.DemoView) templ.Component {
 
 // StepView writes out the step that led to the state shown, and the model;
 // a demo with neither shows no box.
-func StepView(d *lessons.DemoView) templ.Component {
+func StepView(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -305,7 +305,7 @@ func StepView(d *lessons.DemoView) templ.Component {
 	})
 }
 
-func stepView(d *lessons.DemoView) templ.Component {
+func stepView(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -527,7 +527,7 @@ func stepView(d *lessons.DemoView) templ.Component {
 }
 
 // Tables shows the state's per-point numbers.
-func Tables(d *lessons.DemoView) templ.Component {
+func Tables(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -8,14 +8,14 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/margin-edu/margin/internal/lessons"
+import "github.com/margin-edu/margin/internal/demo"
 
 // ParamForm is one group of a demo's controls, built from the parameter
 // declarations: a change swaps the panel and pushes the new permalink;
 // without JavaScript the Apply button submits it, to the demo's anchor.
 // A value the server refuses is reported in the form's alert, and the
 // panel keeps its state (app.js).
-func ParamForm(d *lessons.DemoView, f lessons.Form) templ.Component {
+func ParamForm(d *demo.DemoView, f demo.Form) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -414,7 +414,7 @@ func ParamForm(d *lessons.DemoView, f lessons.Form) templ.Component {
 	})
 }
 
-func hidden(fields []lessons.Field) templ.Component {
+func hidden(fields []demo.Field) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -8,12 +8,12 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/margin-edu/margin/internal/lessons"
+import "github.com/margin-edu/margin/internal/demo"
 
 // StepControls are the demo's transport buttons. Each is a plain link to
 // the state it leads to, so they work without JavaScript; with htmx they
 // swap only the demo panel and push the URL, so browser back walks steps.
-func StepControls(d *lessons.DemoView) templ.Component {
+func StepControls(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -112,7 +112,7 @@ func StepControls(d *lessons.DemoView) templ.Component {
 	})
 }
 
-func stepLink(d *lessons.DemoView, action, label, key, href string, enabled bool) templ.Component {
+func stepLink(d *demo.DemoView, action, label, key, href string, enabled bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

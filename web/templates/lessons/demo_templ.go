@@ -9,7 +9,7 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 import (
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/templates/components"
 	"github.com/margin-edu/margin/web/templates/layout"
 )
@@ -19,8 +19,8 @@ import (
 type Page struct {
 	Slug, Title, Description, Source string
 	Prose                            []string
-	TOC                              []lessons.Section
-	Demos                            []*lessons.DemoView
+	TOC                              []demo.Section
+	Demos                            []*demo.DemoView
 	Nav                              []layout.NavLink // the course's lessons
 }
 
@@ -191,7 +191,7 @@ func LessonPage(p Page) templ.Component {
 	})
 }
 
-func demoSection(d *lessons.DemoView) templ.Component {
+func demoSection(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -256,7 +256,7 @@ func demoSection(d *lessons.DemoView) templ.Component {
 
 // PresentPage is a demo alone, sized for a projector: the presenter view
 // an instructor steps through with the keyboard.
-func PresentPage(d *lessons.DemoView, setName string) templ.Component {
+func PresentPage(d *demo.DemoView, setName string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -355,7 +355,7 @@ func PresentPage(d *lessons.DemoView, setName string) templ.Component {
 
 // Demo is a demo panel. It is part of the page and, on its own, the htmx
 // swap target: a step replaces only this panel.
-func Demo(d *lessons.DemoView) templ.Component {
+func Demo(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -540,7 +540,7 @@ func Demo(d *lessons.DemoView) templ.Component {
 // figures are the demo's further figures: under the plot of a demo that
 // steps, beside it in a static demo, whose side column has no stepper or
 // history to show.
-func figures(d *lessons.DemoView) templ.Component {
+func figures(d *demo.DemoView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

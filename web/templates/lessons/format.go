@@ -4,7 +4,7 @@ package lessons
 import (
 	"strconv"
 
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -12,7 +12,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // demosAfter returns the demos the table of contents lists after section
 // i: the demo of each prose part that ends with it (the last section
 // lists the rest), so each "Live demo" entry sits where the demo is.
-func demosAfter(toc []lessons.Section, i int, demos []*lessons.DemoView) []*lessons.DemoView {
+func demosAfter(toc []demo.Section, i int, demos []*demo.DemoView) []*demo.DemoView {
 	from, to := toc[i].Part, len(demos)
 	if i+1 < len(toc) {
 		to = toc[i+1].Part

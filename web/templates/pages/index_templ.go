@@ -9,13 +9,13 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 import (
-	"github.com/margin-edu/margin/internal/lessons"
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/templates/layout"
 )
 
 // Index lists the course in the notes' order; nav is its lessons for the
 // navigation bar.
-func Index(c *lessons.Catalog, nav []layout.NavLink) templ.Component {
+func Index(c *demo.Catalog, nav []layout.NavLink) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

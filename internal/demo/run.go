@@ -1,0 +1,126 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+)
+
+// Run is a demo state with its data and the run up to the step it shows:
+// what both the page and the plot URLs draw.
+type Run struct {
+	State  State // Step resolved to the state shown
+	Points []Point
+	Result
+}
+
+// ExecuteFigure builds the data s describes and runs the demo to s.Step
+// (to the end of the run, at most MaxStep steps, for StepToEnd), for a
+// request that draws only the figure name ("" for all of them, as a page
+// does; PlotFigure for the main plot, HistoryFigure, or one of Spec.Panels):
+// a demo may then skip recording what that figure does not show (see
+// Input.Figure). A step past the end of the run shows the last state.
+//
+// The work stops when ctx ends, with an error wrapping ctx.Err(). An
+// error is of one of the kinds errors.go lists: a Compute error of none
+// of them comes back as an *InternalError.
+func (d *Demo) ExecuteFigure(ctx context.Context, s State, name string) (*Run, error) {
+	if s.d != d {
+		return nil, &InternalError{Demo: d.ID, Err: fmt.Errorf("state of demo %s given to demo %s", s.d.ID, d.ID), stack: debug.Stack()}
+	}
+	pts, err := s.Points()
+	if err != nil {
+		return nil, d.kindOf(s, err)
+	}
+	k := s.Step
+	if k == StepToEnd {
+		k = MaxStep
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := d.Compute(ctx, Input{State: s, Points: pts, Step: k, Figure: name, Cache: d.Cache})
+	if err != nil {
+		return nil, d.kindOf(s, err)
+	}
+	s.Step = res.Step
+	if !res.Done && res.Step >= MaxStep && res.Panel != nil {
+		res.Panel = atStepLimit(res.Panel)
+	}
+	return &Run{State: s, Points: pts, Result: res}, nil
+}
+
+// StepLimitStatus is the status of a run the demo stops showing at
+// MaxStep before it stops by itself: not "running", since nothing more
+// happens on the page.
+const StepLimitStatus = "step limit reached"
+
+// atStepLimit gives a panel the status of a run cut off at MaxStep, for
+// every demo alike: its own status there would still read "running".
+func atStepLimit(panel func() Panel) func() Panel {
+	return func() Panel {
+		p := panel()
+		if p.Status == "" || strings.Contains(p.Status, "running") {
+			p.Status = StepLimitStatus
+		}
+		p.Done, p.Bad = true, true
+		return p
+	}
+}
+
+// AtLimit reports whether the run goes on past the last step a demo shows.
+func (r *Run) AtLimit() bool { return !r.Done && r.State.Step >= MaxStep }
+
+// PlotOptions returns the plot size the state asks for.
+func (r *Run) PlotOptions() render.Options {
+	return render.Options{Width: r.State.Int("w"), Height: r.State.Int("h")}
+}
+
+// WriteFigure writes the figure name (PlotFigure for the main plot,
+// HistoryFigure, or one of the demo's Panels) as SVG, or the main plot as
+// PNG. ok is false for a figure the demo does not have.
+func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err error) {
+	opt := r.PlotOptions()
+	switch {
+	case name == PlotFigure:
+		_, err = r.Plot(w, png, opt)
+		return true, err
+	case png:
+		return false, nil
+	case name == HistoryFigure:
+		if r.History == nil {
+			return false, nil
+		}
+		return true, chart.HistorySVG(w, *r.History, historyOptions(opt, r.State))
+	}
+	draw, has := r.Panels[name]
+	if !has {
+		return false, nil
+	}
+	_, err = draw(w, false, opt)
+	return true, err
+}
+
+// historyOptions keeps the chart's own wide, short shape unless the URL
+// sets the height.
+func historyOptions(opt render.Options, s State) render.Options {
+	if s.Int("h") == defaultPx {
+		opt.Height = 0
+	}
+	return opt
+}
+
+// svgString renders a figure for inlining in a page.
+func svgString(draw func(w io.Writer) error) (string, error) {
+	var b bytes.Buffer
+	if err := draw(&b); err != nil {
+		return "", err
+	}
+	return string(render.InlineSVG(b.Bytes())), nil
+}

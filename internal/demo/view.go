@@ -1,0 +1,290 @@
+package demo
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+)
+
+// Panel is what a demo says beside its plot about the state shown: the
+// counters, the step written out with its numbers, the model, and notes.
+type Panel struct {
+	Counters []Counter
+	Status   string
+	Done     bool     // the run has stopped
+	Bad      bool     // … and not by succeeding (a cycle, a limit)
+	Start    string   // shown at step 0 instead of a step
+	Examined string   // "Step 3 examines x₃ = (1, 0), y = +1."
+	Changed  bool     // the step changed the model (a mistake, an update)
+	Lines    []string // the step's arithmetic
+	Model    []ModelLine
+	Notes    []Note
+	Tables   []Table // per-point numbers: slacks, probabilities
+}
+
+// Table is a small table of numbers beside the plot, such as each
+// violating point's slack. A demo keeps it short (a few dozen rows) and
+// says what it left out in More.
+type Table struct {
+	TestID  string
+	Caption string
+	Head    []string
+	Rows    [][]string
+	More    string // "and 12 more points", or ""
+}
+
+// Counter is one labelled number, such as the iteration t.
+type Counter struct{ Label, Value, TestID string }
+
+// ModelLine is one classifier or iterate: "class 0 vs rest: w = …, b = …".
+type ModelLine struct {
+	Prefix string
+	Facts  []Fact
+	Extra  string
+}
+
+// Fact is "Sym = Value".
+type Fact struct{ Sym, Value, TestID string }
+
+// Note is a paragraph under the counters: a bound, a warning, a limit.
+type Note struct {
+	TestID string
+	Text   string
+	Fine   string // small print after the text
+	Alert  bool
+	// Href and LinkText end the note with a link: to the lesson that
+	// takes over where this demo stops.
+	Href, LinkText string
+}
+
+// DemoView is the view model of a demo panel.
+type DemoView struct {
+	ID, Title string
+	SectionID string // the demo's section, which the Anchor names
+	PanelID   string // the element htmx swaps
+	Page      string // the path the controls lead to
+	// Anchor is "#" and the id of the demo's section on a lesson page, so
+	// that a link or a form without JavaScript lands on the demo, not at
+	// the top of a long page; "" in the presenter view, where the demo is
+	// the page.
+	Anchor  string
+	Present bool // the presenter view
+	Static  bool // one state: no step controls
+	Step    int
+	Speed   int
+	Plot    string // inline SVG
+	// FrameJSON tells the page's script where the data area sits inside
+	// the plot and where the points are, so a click maps to (x₁, x₂).
+	FrameJSON string
+	Click     string // "points", "graph", "start" or "" (clicks do nothing)
+	History   string // inline SVG, or ""
+	Panels    []Figure
+	Panel     Panel
+	Links     Links
+	Forms     []Form
+	Classes   []ClassChoice // labels a click or the add form can give
+	Points    bool          // the demo has points to edit
+	Real      bool          // labels are real numbers
+	Graph     bool          // points are (x, y) observations: DataSpec.Graph
+	AtLimit   bool
+	MaxStep   int
+	Hidden    func(except ...string) []Field
+}
+
+// Figure is an extra panel, inline, with its standalone URL. Label names
+// it for a reader: "KKT violation of each point".
+type Figure struct{ Name, Label, SVG, URL string }
+
+// ClassChoice is a label a click can add.
+type ClassChoice struct {
+	Value, Label string
+	Checked      bool
+}
+
+// Links are the URLs of the demo's controls, each a complete state. On a
+// lesson page the state links (Self to End, and Lesson) end with the demo's
+// anchor, so that a step without JavaScript, a copied link or a reload
+// lands on the demo; the figure and data URLs do not.
+type Links struct {
+	Self, Prev, Next, Reset, End    string
+	SVG, PNG, CSV, HistorySVG, Data string
+	Lesson, Present                 string // this state on the lesson page and in the presenter view
+}
+
+// NewView renders r's figures and builds its panel's view. page is the
+// path its controls lead to: the lesson page or the presenter view.
+func NewView(r *Run, page string) (*DemoView, error) {
+	d, s := r.State.d, r.State
+	var frame render.Frame
+	plot, err := svgString(func(w io.Writer) (err error) {
+		frame, err = r.Plot(w, false, r.PlotOptions())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	v := &DemoView{
+		ID: d.ID, Title: d.Title, SectionID: d.SectionID(), PanelID: "panel-" + d.ID, Page: page, Anchor: d.anchorOn(page),
+		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: s.Int("speed"),
+		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
+		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
+		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
+	}
+	if v.FrameJSON, err = frameJSON(frame, r.Points, d.Data.Graph); err != nil {
+		return nil, err
+	}
+	switch {
+	case d.Data.Graph:
+		v.Click = "graph"
+	case d.HasPoints():
+		v.Click = "points"
+	case d.Data.Start[0] != "":
+		v.Click = "start"
+	}
+	if r.History != nil {
+		if v.History, err = svgString(func(w io.Writer) error {
+			return chart.HistorySVG(w, *r.History, render.Options{Width: 600, Height: 260})
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range d.Panels {
+		draw := r.Panels[name]
+		if draw == nil {
+			continue
+		}
+		svg, err := svgString(func(w io.Writer) error { _, err := draw(w, false, render.Options{Width: 600, Height: 300}); return err })
+		if err != nil {
+			return nil, err
+		}
+		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: WithQuery(d.PanelPath(name), s.Encode(ForPlot))})
+	}
+	if s.Has("class") {
+		v.Classes = classChoices(d, r.Points, s.Int("class"))
+	}
+	return v, nil
+}
+
+// frameJSON gives each point where the plot draws it first: (x₁, x₂),
+// or (x, y) for graph data.
+func frameJSON(f render.Frame, pts []Point, graph bool) (string, error) {
+	tri := make([][3]float64, len(pts))
+	for i, p := range pts {
+		tri[i] = [3]float64{p.X1, p.X2, p.Y}
+		if graph {
+			tri[i][1] = p.Y
+		}
+	}
+	b, err := json.Marshal(struct {
+		Frame  render.Frame `json:"frame"`
+		Points [][3]float64 `json:"points"`
+	}{f, tri})
+	return string(b), err
+}
+
+// classChoices offers ±1 while the data are two-class, else the classes
+// present plus the next one, so a click can start a new class.
+func classChoices(d *Demo, pts []Point, current int) []ClassChoice {
+	if d.Data.Labels != ClassLabels {
+		return nil
+	}
+	binary, top := true, -1
+	for _, p := range pts {
+		if p.Y != 1 && p.Y != -1 {
+			binary = false
+		}
+		top = max(top, int(p.Y))
+	}
+	var out []ClassChoice
+	add := func(c int, label string) {
+		out = append(out, ClassChoice{strconv.Itoa(c), label, c == current})
+	}
+	if binary {
+		add(1, "+1 (blue ●)")
+		add(-1, "−1 (vermillion ■)")
+		return out
+	}
+	for c := 0; c <= min(top+1, d.Data.MaxClasses-1); c++ {
+		add(c, "class "+strconv.Itoa(c))
+	}
+	return out
+}
+
+// SectionID is the id of the demo's section on the page that shows it.
+func (d *Demo) SectionID() string { return "demo-" + d.ID }
+
+// Anchor is the fragment that names the demo's section on its lesson page.
+func (d *Demo) Anchor() string { return "#" + d.SectionID() }
+
+// anchorOn is the demo's anchor on the lesson page, "" on any other page.
+func (d *Demo) anchorOn(page string) string {
+	if page == d.LessonPath() {
+		return d.Anchor()
+	}
+	return ""
+}
+
+func (d *Demo) links(s State, final bool, page string) Links {
+	anchor := d.anchorOn(page)
+	at := func(k int) string { return s.AtStep(k).URL(page) + anchor }
+	l := Links{
+		Self:  s.URL(page) + anchor,
+		Reset: at(0),
+		Prev:  at(max(s.Step-1, 0)),
+		Next:  at(min(s.Step+1, MaxStep)),
+		End:   at(StepToEnd),
+	}
+	if final {
+		l.Next, l.End = "", ""
+	}
+	if s.Step == 0 {
+		l.Prev = ""
+	}
+	plot := s.Encode(ForPlot)
+	l.SVG = WithQuery(d.PlotPath("svg"), plot)
+	l.PNG = WithQuery(d.PlotPath("png"), plot)
+	l.HistorySVG = WithQuery(d.PanelPath(HistoryFigure), plot)
+	if d.HasPoints() {
+		l.CSV = WithQuery(d.CSVPath(), s.Encode(ForData))
+		l.Data = d.DataPath()
+	}
+	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()
+	l.Present = s.URL(d.PresentPath())
+	return l
+}
+
+// figureLabels name the demos' further figures (Spec.Panels) for a
+// reader, by figure name, or by "<demo ID>/<name>" where two demos use one
+// name for different figures. TestFigureLabels checks that every figure
+// of the course has one.
+var figureLabels = map[string]string{
+	"alpha":                "α of each point",
+	"kkt":                  "KKT violation of each point",
+	"gamma":                "Training and held-out error against γ",
+	"gram":                 "Gram matrix",
+	"eigen":                "Eigenvalues of the Gram matrix",
+	"lift":                 "Points lifted to three dimensions",
+	"k":                    "Error against k",
+	"norm":                 "‖w‖ against ε",
+	"lambda":               "Bias² and variance against λ",
+	"bias-variance/degree": "Bias² and variance against the degree",
+	"interpolation/degree": "Error against the degree",
+	"reg-losses/losses":    "The four losses of a residual",
+	"svm-sgd/losses":       "Losses of the score y·f(x)",
+}
+
+// FigureLabel names the demo's figure name for a reader, as a link to it
+// says: "KKT violation of each point". A figure without a label keeps its
+// name, which TestFigureLabels reports.
+func (d *Demo) FigureLabel(name string) string {
+	if l, ok := figureLabels[d.ID+"/"+name]; ok {
+		return l
+	}
+	if l, ok := figureLabels[name]; ok {
+		return l
+	}
+	return name
+}

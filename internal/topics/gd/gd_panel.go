@@ -1,0 +1,362 @@
+package gd
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/symeig"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// stepText is the step size the state used: "t = 0.1", or "tₖ = …" under
+// a schedule, or "Newton" for Newton's method.
+func (r *gdRun) stepText() string {
+	switch {
+	case r.st.Is("method", "newton"):
+		return "Newton's method"
+	case r.st.Is("schedule", "constant"):
+		return "t = " + textfmt.Sig(r.t0)
+	case r.k == 0:
+		return "t₁ = " + textfmt.Sig(r.t0)
+	}
+	return "tₖ = " + textfmt.Sig(r.s.Eta)
+}
+
+// figure draws the contours of f over the objective's fixed view, the
+// path so far, the start, the current iterate and the stationary points.
+func (r *gdRun) figure() (render.DataFigure, error) {
+	o := r.obj
+	lv := render.ContourLevels(o.levels...)
+	fl, err := render.NewField(func(x1, x2 float64) float64 { return o.f.Value([]float64{x1, x2}) }, nil, lv...)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	xy, current := r.trail.Iterates([2]float64{r.s.X[0], r.s.X[1]})
+	pa, err := render.NewPath(xy)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	pa.Current = current
+	pk, err := render.NewPicks(o.marks, o.labels)
+	if err != nil {
+		return render.DataFigure{}, err
+	}
+	title := fmt.Sprintf("step %d · f = %s · %s", r.k, textfmt.Sig(r.s.F), r.stepText())
+	if r.s.Status == algos.Diverged {
+		title = fmt.Sprintf("step %d · diverged: stopped on the last finite iterate · %s", r.k, r.stepText())
+	}
+	method := ""
+	if r.sgd {
+		method = fmt.Sprintf(" · batch %d", r.st.Int("batch"))
+	}
+	levels := make([]string, len(o.levels))
+	for i, v := range o.levels {
+		levels[i] = textfmt.Sig(v)
+	}
+	start := r.trail.Start()
+	markLabel := "minimiser x*"
+	if !o.convex {
+		markLabel = "stationary points"
+	}
+	return render.DataFigure{
+		Title: title + "\n" + o.name + method,
+		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %d steps, now at (%s, %s) with f = %s.",
+			o.name, strings.Join(levels, ", "), r.stepText(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
+		XLabel: o.xl, YLabel: o.yl,
+		View:   o.view,
+		Layers: []plot.Plotter{fl, pa, pk},
+		Legend: []render.LegendItem{
+			{Label: "contours of f", Thumbs: []plot.Thumbnailer{lv[0]}},
+			{Label: "iterates", Thumbs: []plot.Thumbnailer{pa}},
+			{Label: "start x⁽⁰⁾", Thumbs: []plot.Thumbnailer{pa.StartThumb()}},
+			{Label: "x⁽ᵏ⁾", Thumbs: []plot.Thumbnailer{pa.CurrentThumb()}, Hidden: current < 0},
+			{Label: markLabel, Thumbs: []plot.Thumbnailer{pk}},
+		},
+	}, nil
+}
+
+// panel gives the counters and the notes on the step size.
+func (r *gdRun) panel() demo.Panel {
+	s, o := r.s, r.obj
+	L, oneL, twoL := "none", "—", "—"
+	if o.hasL {
+		L, oneL, twoL = textfmt.Sig(o.L), textfmt.Sig(1/o.L), textfmt.Sig(2/o.L)
+	}
+	t := textfmt.Sig(r.t0)
+	if r.st.Is("method", "newton") {
+		t = "— (Newton)"
+	}
+	p := demo.Panel{
+		Counters: []demo.Counter{
+			{"iteration k", strconv.Itoa(r.k), "step"},
+			{"f(x⁽ᵏ⁾)", textfmt.Sig(s.F), "objective"},
+			{"‖∇f‖", textfmt.Sig(s.GradNorm), "grad"},
+			{"L", L, "L"},
+			{"1/L", oneL, "one-over-L"},
+			{"2/L", twoL, "two-over-L"},
+			{"t", t, "t"},
+		},
+		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged || s.Status == algos.Stalled,
+		Start: fmt.Sprintf("x⁽⁰⁾ = (%s, %s): click the plot to start elsewhere. Press → or Step for the first iteration.", iterateCoord(s.X[0]), iterateCoord(s.X[1])),
+		Model: []demo.ModelLine{{Prefix: "x⁽ᵏ⁾:", Facts: []demo.Fact{{o.xl, iterateCoord(s.X[0]), "x1"}, {o.yl, iterateCoord(s.X[1]), "x2"}}}},
+	}
+	if o.hasMin && o.convex {
+		p.Model = append(p.Model, demo.ModelLine{Prefix: "minimiser:", Facts: []demo.Fact{{o.xl + "*", textfmt.Num(o.xstar[0]), "x1-opt"},
+			{o.yl + "*", textfmt.Num(o.xstar[1]), "x2-opt"}, {"f*", textfmt.Sig(o.fstar), "f-opt"}}})
+	}
+	if r.k > 0 {
+		p.Examined = fmt.Sprintf("Iteration %d moved to (%s, %s); ‖∇f‖ is now %s.", r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm))
+		p.Changed = true
+	}
+	p.Notes = append(p.Notes, r.notes()...)
+	return p
+}
+
+// iterateCoord formats an iterate's coordinate: plainly while it is of a
+// size a view shows, with an exponent once a run has blown up.
+func iterateCoord(v float64) string {
+	if math.Abs(v) < 1e4 {
+		return textfmt.Num(v)
+	}
+	return textfmt.Sig(v)
+}
+
+// notes say what the step size means for this objective.
+func (r *gdRun) notes() []demo.Note {
+	s, o := r.s, r.obj
+	var out []demo.Note
+	if s.Status == algos.Diverged {
+		p := fmt.Sprintf("The iterates grew past what a float can hold, so the run stopped on the last finite iterate, x⁽%d⁾.", s.K)
+		if o.hasL {
+			p = fmt.Sprintf("t = %s is above 2/L = %s: each step overshoots along the steepest direction by more than it gains. %s Lower t below %s.",
+				textfmt.Sig(r.t0), textfmt.Sig(2/o.L), p, textfmt.Sig(2/o.L))
+		} else {
+			p += " On the double well a step t diverges where its curvature 12x₁² − 4 exceeds 2/t: start nearer the minima or lower t."
+		}
+		out = append(out, demo.Note{TestID: "diverged", Alert: true, Text: p})
+	}
+	if r.st.Is("method", "newton") {
+		out = append(out, r.newtonNote())
+	} else if o.hasL && s.Status != algos.Diverged {
+		out = append(out, r.rateNote())
+	}
+	if r.sgd {
+		out = append(out, demo.Note{TestID: "sgd", Text: fmt.Sprintf("Each step uses the gradient of %d of the %d points, drawn with seed %d: "+
+			"cheaper steps, a noisy path, and with a constant t it hovers near x* instead of settling.", r.st.Int("batch"), gdRows, r.st.Int("seed"))})
+	}
+	if !o.convex {
+		out = append(out, r.wellNote())
+	}
+	return out
+}
+
+// stepRegime is where a step size t lies against 1/L and 2/L.
+type stepRegime int
+
+const (
+	belowOneOverL stepRegime = iota // t < 1/L
+	atOneOverL                      // t = 1/L
+	betweenLs                       // 1/L < t < 2/L
+	atTwoOverL                      // t = 2/L
+	aboveTwoOverL                   // t > 2/L
+)
+
+// regimeOf places t against 1/L and 2/L. L is computed (an eigenvalue,
+// 10.000000000000002 for κ = 10) while t is typed, so a t within a
+// relative 1e-12 of a threshold counts as equal to it.
+func regimeOf(t, L float64) stepRegime {
+	near := func(v float64) bool { return math.Abs(t-v) <= 1e-12*v }
+	switch {
+	case near(1 / L):
+		return atOneOverL
+	case near(2 / L):
+		return atTwoOverL
+	case t < 1/L:
+		return belowOneOverL
+	case t < 2/L:
+		return betweenLs
+	}
+	return aboveTwoOverL
+}
+
+func (r *gdRun) rateNote() demo.Note {
+	o, t := r.obj, r.t0
+	switch regimeOf(t, o.L) {
+	case aboveTwoOverL:
+		if o.constHess {
+			return demo.Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: along the eigenvector of L the error grows by |1 − tL| = %s per step, so the run diverges.",
+				textfmt.Sig(t), textfmt.Sig(2/o.L), textfmt.Sig(math.Abs(1-t*o.L)))}
+		}
+		return demo.Note{TestID: "too-large", Alert: true, Text: fmt.Sprintf("t = %s > 2/L = %s: past the largest safe step; the run may diverge.", textfmt.Sig(t), textfmt.Sig(2/o.L))}
+	case atTwoOverL:
+		return r.edgeNote()
+	case betweenLs:
+		text := fmt.Sprintf("1/L = %s < t = %s < 2/L = %s: the steep directions overshoot and zigzag, yet step 1 of the proof of Theorem 1.8.5 still gives descent, "+
+			"f(x⁺) ≤ f(x) − t(1 − tL/2)‖∇f(x)‖², a decrease for every t < 2/L", textfmt.Sig(1/o.L), textfmt.Sig(t), textfmt.Sig(2/o.L))
+		switch {
+		case r.sgd:
+			text += " when the step follows the full gradient; a mini-batch's gradient is only an estimate of it."
+		case r.constantGD():
+			text += ", and the run converges."
+		default:
+			text += fmt.Sprintf(" (the schedule's steps tₖ never exceed t = %s).", textfmt.Sig(t))
+		}
+		text += " What fails above 1/L is step 2's factor ½, so the theorem's bound is proved only for t ≤ 1/L"
+		if r.constantGD() {
+			text += " and the history does not draw it."
+		} else {
+			text += "."
+		}
+		return demo.Note{TestID: "rate", Text: text, Fine: r.lNote()}
+	}
+	where := "the dashed curve in the history"
+	if r.bound == nil {
+		where = "for full-batch steps of constant size (not drawn for this run)"
+	}
+	cmp := "≤"
+	if regimeOf(t, o.L) == atOneOverL {
+		cmp = "="
+	}
+	return demo.Note{TestID: "rate", Text: fmt.Sprintf("t = %s %s 1/L = %s: by Theorem 1.8.5, f(x⁽ᵏ⁾) − f* ≤ ‖x⁽⁰⁾ − x*‖²/(2tk), %s; above 2/L = %s a quadratic diverges.",
+		textfmt.Sig(t), cmp, textfmt.Sig(1/o.L), where, textfmt.Sig(2/o.L)) + r.boundNow(), Fine: r.lNote()}
+}
+
+// boundNow is Theorem 1.8.5's bound at the current step, beside the gap
+// it bounds, when the theorem covers the run and k ≥ 1: "At step 10 the
+// bound is 6.25/2 = 3.125, and the gap f(x⁽ᵏ⁾) − f* is 0.3745."
+func (r *gdRun) boundNow() string {
+	if !r.boundApplies() || r.k < 1 || !r.obj.hasMin {
+		return ""
+	}
+	x0 := r.trail.Start()
+	d0, den := r.obj.dist2(x0[:]), 2*r.t0*float64(r.k)
+	return fmt.Sprintf(" At step %d the bound is %s/%s = %s, and the gap f(x⁽ᵏ⁾) − f* is %s.",
+		r.k, textfmt.Sig(d0), textfmt.Sig(den), textfmt.Sig(d0/den), textfmt.Sig(r.obj.gap(r.s.F)))
+}
+
+// edgeNote is the rate note at t = 2/L. On an objective whose Hessian is
+// the same everywhere it says where f ends: the error along the top
+// eigenvector v is multiplied by 1 − tL = −1 at every step while the
+// others shrink, so f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))².
+func (r *gdRun) edgeNote() demo.Note {
+	o := r.obj
+	head := fmt.Sprintf("t = 2/L = %s: ", textfmt.Sig(2/o.L))
+	if !o.constHess {
+		return demo.Note{TestID: "edge", Alert: true, Text: head + "the edge of the safe range. Step 1 of the proof of Theorem 1.8.5 promises no descent here " +
+			"(its factor 1 − tL/2 is 0), and on a quadratic of curvature L the steepest direction would bounce for ever without shrinking; " +
+			"whether this run converges depends on the curvature it meets, which can be below L.", Fine: r.lNote()}
+	}
+	c, ok := r.topComponent()
+	if !ok {
+		return demo.Note{TestID: "edge", Alert: true, Text: head + "along the eigenvector of L the error is multiplied by 1 − tL = −1 at every step, so it neither grows nor shrinks.", Fine: r.lNote()}
+	}
+	x0 := r.trail.Start()
+	if math.Abs(c) <= 1e-12*math.Sqrt(o.dist2(x0[:])) {
+		return demo.Note{TestID: "edge", Text: head + "along the eigenvector of L the error would be multiplied by 1 − tL = −1 at every step, " +
+			"but this start has no component along it, so nothing bounces and the run converges along the other directions.", Fine: r.lNote()}
+	}
+	limit := o.fstar + o.L*c*c/2
+	return demo.Note{TestID: "edge", Alert: true, Text: head + fmt.Sprintf("along the eigenvector v of L the error is multiplied by 1 − tL = −1 at every step, "+
+		"so it never shrinks: the start's component vᵀ(x⁽⁰⁾ − x*) = %s stays, the iterates end up bouncing between two points, "+
+		"and f tends to f* + ½L(vᵀ(x⁽⁰⁾ − x*))² = %s, not to f* = %s. The run does not converge; any t below 2/L would.",
+		textfmt.Sig(c), textfmt.Sig(limit), textfmt.Sig(o.fstar)), Fine: r.lNote()}
+}
+
+// topComponent is vᵀ(x⁽⁰⁾ − x*), v a unit eigenvector of the Hessian's
+// largest eigenvalue (its sign is the solver's).
+func (r *gdRun) topComponent() (float64, bool) {
+	x0 := r.trail.Start()
+	vals, vecs, ok := symeig.Decompose(r.obj.f.Hessian(x0[:]), true)
+	if !ok {
+		return 0, false
+	}
+	top := len(vals) - 1
+	c := 0.0
+	for i := range vals {
+		c += vecs.At(i, top) * (x0[i] - r.obj.xstar[i])
+	}
+	return c, true
+}
+
+// lNote says where L comes from.
+func (r *gdRun) lNote() string {
+	if r.st.Is("objective", objLogistic) {
+		return "L = λ_max(X̃ᵀX̃)/(4n) + λ bounds every Hessian's largest eigenvalue, since σ(z)σ(−z) ≤ ¼."
+	}
+	return "L is the largest eigenvalue of the Hessian ∇²f, which is the same at every point."
+}
+
+func (r *gdRun) newtonNote() demo.Note {
+	text := "Newton's method steps x ← x − ∇²f(x)⁻¹∇f(x): it solves a 2×2 system with the Hessian each step, and needs no step size."
+	s := r.s
+	switch {
+	case r.st.Is("objective", objQuadratic):
+		text += " On a quadratic its model is exact, so one step lands on x*"
+		if r.k >= 1 {
+			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, textfmt.Sig(r.obj.gap(s.F)))
+		} else {
+			text += ": press Step."
+		}
+	case s.Status == algos.Stalled:
+		return r.stallNote(text)
+	case s.Status == algos.Converged:
+		text += fmt.Sprintf(" This run converged after %d steps (‖∇f‖ = %s < %s): once near a stationary point the error roughly squares each step.",
+			r.k, textfmt.Sig(s.GradNorm), textfmt.Sig(gdTol))
+	default:
+		text += " Near a minimiser with a positive definite Hessian the error roughly squares each step (quadratic convergence); " +
+			"far from one its quadratic model can be a poor guide."
+	}
+	return demo.Note{TestID: "newton", Text: text}
+}
+
+// stallNote says why Newton's run stopped: its step would not move x.
+func (r *gdRun) stallNote(text string) demo.Note {
+	s := r.s
+	text += fmt.Sprintf(" This run stalled: step %d left x = (%s, %s) where it was, although ‖∇f‖ = %s, and every later step would do the same, so the run stops.",
+		r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm))
+	vals, _, ok := symeig.Decompose(r.obj.f.Hessian(s.X), false)
+	if ok && len(vals) == 2 {
+		lo, hi := vals[0], vals[1]
+		if math.Abs(lo) <= 1e-12*math.Abs(hi) {
+			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s: it is singular, so the quadratic model has no bottom along the eigenvector of %s; "+
+				"Margin's solve drops that direction, and what is left of the step is zero.", textfmt.Sig(lo), textfmt.Sig(hi), textfmt.Sig(lo))
+		} else {
+			text += fmt.Sprintf(" Here ∇²f has eigenvalues %s and %s, and the step is below the rounding of x.", textfmt.Sig(lo), textfmt.Sig(hi))
+		}
+	}
+	if r.obj.convex && r.obj.hasMin {
+		text += fmt.Sprintf(" The minimiser is %s away: far from it the quadratic model was a poor guide, and the steps overshot into a region where f has almost no curvature.",
+			textfmt.Sig(math.Sqrt(r.obj.dist2(s.X))))
+	}
+	return demo.Note{TestID: "newton", Alert: true, Text: text}
+}
+
+// wellFine says why the double well has no L.
+const wellFine = "No L: the Hessian diag(12x₁² − 4, 2) grows without bound, so no one step size is safe everywhere; t diverges where 12x₁² − 4 > 2/t."
+
+// wellNote says which basin the run ends in, or that it stalls at the
+// saddle: it replays the run to its end, which on two coordinates is cheap.
+func (r *gdRun) wellNote() demo.Note {
+	end, err := runGD(r.st, demo.MaxStep, false)
+	if err != nil || end.s.Status == algos.Diverged {
+		return demo.Note{TestID: "basin", Fine: wellFine, Text: "A non-convex f: which minimum gradient descent finds, if any, depends on the start."}
+	}
+	x := end.s.X
+	switch {
+	case math.Abs(x[0]) < 0.5:
+		return demo.Note{TestID: "basin", Alert: true, Text: fmt.Sprintf("This run stalls at the saddle (0, 0) after %d steps: ∇f = 0 there, so gradient descent stops, "+
+			"though it is no minimum (∇²f = diag(−4, 2)). Near the saddle the steps are tiny.", end.k), Fine: wellFine}
+	case x[0] < 0:
+		return demo.Note{TestID: "basin", Text: "This start leads into the left valley, to the minimum (−1, 0). Another start (or step size) can pick the other one: " +
+			"on a non-convex f the answer depends on where descent starts, and near the saddle (0, 0) it crawls.", Fine: wellFine}
+	}
+	return demo.Note{TestID: "basin", Text: "This start leads into the right valley, to the minimum (1, 0). Another start (or step size) can pick the other one: " +
+		"on a non-convex f the answer depends on where descent starts, and near the saddle (0, 0) it crawls.", Fine: wellFine}
+}

@@ -1,0 +1,219 @@
+package gd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// gdTol stops a run once ‖∇f‖ is this small: the iterate then sits on a
+// stationary point to plotting accuracy (Newton's one step on a
+// quadratic, a saddle it was started on).
+const gdTol = 1e-10
+
+// GDSpec declares gradient descent on a 2-D objective (notes 000 §1.8):
+// contours, the iterate path, the gap f − f* against Theorem 1.8.5's
+// bound, schedules, mini-batches and Newton's method. A click on the plot
+// sets the start x⁽⁰⁾.
+func GDSpec() demo.Spec {
+	isData := func(s demo.State) bool { return s.Is("objective", objLeastSq) || s.Is("objective", objLogistic) }
+	isQuad := func(s demo.State) bool { return s.Is("objective", objQuadratic) }
+	isGD := func(s demo.State) bool { return s.Is("method", "gd") }
+	sgd := func(s demo.State) bool { return isData(s) && isGD(s) }
+	warm := func(s demo.State) bool { return isGD(s) && s.Is("schedule", "warmup-linear") }
+	return demo.Spec{
+		ID: "gd", Title: "Gradient descent on a 2-D objective", Lesson: "gradient-descent",
+		Data: demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{"x0", "y0"}},
+		Params: []demo.Param{
+			{Key: "objective", Label: "objective f", Doc: "the function minimised", Kind: demo.Choice, Group: demo.GroupData, Default: objQuadratic,
+				Options: []demo.Option{{objQuadratic, "quadratic ½xᵀAx"}, {objLeastSq, "least squares of 8 points, over (w, b)"},
+					{objLogistic, "logistic loss of 8 points, over (w, b)"}, {objDoubleWell, "double well (two minima, a saddle)"}}},
+			{Key: "kappa", Label: "condition number κ", Doc: "ratio of the quadratic's eigenvalues (L = κ)", Kind: demo.Float, Group: demo.GroupData,
+				Default: "10", Min: 1, Max: 100, Step: "any", Log: true, When: isQuad},
+			{Key: "theta", Label: "rotation θ (degrees)", Doc: "angle of the quadratic's flat axis", Kind: demo.Float, Group: demo.GroupData,
+				Default: "30", Min: -90, Max: 90, Step: "1", When: isQuad},
+			{Key: "x0", Label: "start x₁⁽⁰⁾", Doc: "first coordinate of the start (a click on the plot sets it)", Kind: demo.Float, Group: demo.GroupData,
+				Default: "2", Min: -10, Max: 10, Step: "any"},
+			{Key: "y0", Label: "start x₂⁽⁰⁾", Doc: "second coordinate of the start", Kind: demo.Float, Group: demo.GroupData,
+				Default: "1.5", Min: -10, Max: 10, Step: "any"},
+			{Key: "method", Label: "method", Doc: "gradient descent, or Newton's method (no step size)", Kind: demo.Choice, Group: demo.GroupAlgo,
+				Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton's method"}}},
+			{Key: "t", Label: "step size t", Doc: "step size (η₀ of a schedule); above 2/L a quadratic diverges", Kind: demo.Float, Group: demo.GroupAlgo,
+				Default: "0.1", Min: 1e-4, Max: 10, Step: "any", Log: true, When: isGD},
+			{Key: "schedule", Label: "schedule", Doc: "how the step size changes over the run", Kind: demo.Choice, Group: demo.GroupAlgo, Default: "constant",
+				Options: []demo.Option{{"constant", "constant"}, {"exp-decay", "exponential decay tₖ = t·γᵏ⁻¹"}, {"warmup-linear", "warm-up, plateau, then linear decay to 0"}},
+				When:    isGD},
+			{Key: "decay", Label: "decay factor γ", Doc: "exp-decay's factor γ per step", Kind: demo.Float, Group: demo.GroupAlgo, Default: "0.99", Min: 0.5, Max: 1, Step: "any",
+				When: func(s demo.State) bool { return isGD(s) && s.Is("schedule", "exp-decay") }},
+			{Key: "warmup", Label: "warm-up steps W", Doc: "warmup-linear's rise; at most iters", Kind: demo.Int, Group: demo.GroupAlgo, Default: "20", Min: 0, Max: demo.MaxStep, Step: "1",
+				When: warm},
+			{Key: "hold", Label: "plateau steps H", Doc: "warmup-linear's steps at t after the rise; W + H at most iters", Kind: demo.Int, Group: demo.GroupAlgo, Default: "80", Min: 0, Max: demo.MaxStep, Step: "1",
+				When: warm},
+			{Key: "iters", Label: "iterations T", Doc: "warmup-linear's run length: its step reaches 0 at T", Kind: demo.Int, Group: demo.GroupAlgo, Default: "200", Min: 1, Max: demo.MaxStep, Step: "1",
+				When: warm},
+			{Key: "batch", Label: "mini-batch size", Doc: "rows per gradient step (8: full batch)", Kind: demo.Int, Group: demo.GroupAlgo, Default: strconv.Itoa(gdRows), Min: 1, Max: gdRows, Step: "1",
+				When: sgd},
+			{Key: "seed", Label: "seed", Doc: "seed of the mini-batch draws", Kind: demo.Int, Group: demo.GroupAlgo, Default: "1", Min: 0, Max: 1e6, Step: "1",
+				When: func(s demo.State) bool { return sgd(s) && s.Int("batch") < gdRows }},
+		},
+		Compute: computeGD,
+	}
+}
+
+// gdRun is a finished replay: the state shown, the trail, the series.
+type gdRun struct {
+	obj   *objective
+	s     gd.State
+	k     int
+	trail *demo.Trail
+	gap   chart.Series
+	bound *chart.Series // Theorem 1.8.5's bound, when it applies
+	t0    float64
+	sgd   bool
+	st    demo.State
+}
+
+// stepper is what GD and SGD share.
+type stepper interface {
+	algos.Method[gd.State]
+	Init(x0 []float64) (gd.State, error)
+}
+
+// Runs go on to MaxStep unless they stop sooner; only the warm-up
+// schedule has a length of its own, since its step falls to 0 at the end.
+func newStepper(s demo.State, obj *objective) (stepper, error) {
+	iters := demo.MaxStep
+	if s.Is("method", "gd") && s.Is("schedule", "warmup-linear") {
+		iters = s.Int("iters")
+	}
+	if s.Is("method", "newton") {
+		return &gd.GD{F: obj.f, Method: gd.Newton, Iters: iters, Tol: gdTol}, nil
+	}
+	sch := gd.Schedule{}
+	switch s.Str("schedule") {
+	case "exp-decay":
+		sch = gd.Schedule{Kind: gd.ExpDecay, Decay: s.Float("decay")}
+	case "warmup-linear":
+		w, h := s.Int("warmup"), s.Int("hold")
+		if w > iters {
+			return nil, demo.Problems{"warmup": fmt.Sprintf("%d is more than the run's %d iterations; give at most iters", w, iters)}
+		}
+		if w+h > iters {
+			return nil, demo.Problems{"hold": fmt.Sprintf("%d plateau steps after %d warm-up steps overrun the run's %d iterations; give at most %d", h, w, iters, iters-w)}
+		}
+		sch = gd.Schedule{Kind: gd.WarmupLinear, Warmup: w, Hold: h}
+	}
+	t := s.Float("t")
+	if sum, ok := obj.f.(gd.Sum); ok && s.Int("batch") < gdRows {
+		return &gd.SGD{F: sum, Eta: t, Schedule: sch, Batch: s.Int("batch"), Seed: uint64(s.Int("seed")), Iters: iters, Tol: gdTol}, nil
+	}
+	return &gd.GD{F: obj.f, Eta: t, Schedule: sch, Iters: iters, Tol: gdTol}, nil
+}
+
+// runGD replays the demo to step k, recording the trail and, when the
+// history is drawn, the gap and the bound.
+func runGD(st demo.State, k int, history bool) (*gdRun, error) {
+	obj, err := newObjective(st)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newStepper(st, obj)
+	if err != nil {
+		return nil, err
+	}
+	s0, err := m.Init([]float64{st.Float("x0"), st.Float("y0")})
+	if err != nil {
+		return nil, demo.Problems{"x0": err.Error()}
+	}
+	_, isSGD := m.(*gd.SGD)
+	r := &gdRun{obj: obj, trail: demo.NewTrail(), t0: st.Float("t"), sgd: isSGD, st: st}
+	r.gap = chart.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
+	if r.boundApplies() {
+		r.bound = &chart.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
+	}
+	d0 := obj.dist2(s0.X)
+	rec := algos.RecorderFunc[gd.State](func(k int, s gd.State) error {
+		r.trail.Add(k, [2]float64{s.X[0], s.X[1]})
+		if history {
+			r.gap.T, r.gap.Y = append(r.gap.T, float64(k)), append(r.gap.Y, obj.gap(s.F))
+			if r.bound != nil && k > 0 {
+				r.bound.T, r.bound.Y = append(r.bound.T, float64(k)), append(r.bound.Y, d0/(2*r.t0*float64(k)))
+			}
+		}
+		return nil
+	})
+	r.s, r.k, err = algos.Replay[gd.State](m, s0, k, rec)
+	return r, err
+}
+
+func computeGD(ctx context.Context, in demo.Input) (demo.Result, error) {
+	r, err := runGD(in.State, in.Step, in.Wants(demo.HistoryFigure))
+	if err != nil {
+		return demo.Result{}, err
+	}
+	plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+		f, err := r.figure()
+		if err != nil {
+			return render.Frame{}, err
+		}
+		return f.Write(w, png, opt)
+	}
+	return demo.Result{
+		Step: r.k, Done: r.s.Status.Done(), Plot: plotFig,
+		History: r.history(),
+		Panel:   r.panel,
+	}, nil
+}
+
+// constantGD reports whether the run is full-batch gradient descent
+// with a constant step, the method Theorem 1.8.5 is about.
+func (r *gdRun) constantGD() bool {
+	return r.st.Is("method", "gd") && r.st.Is("schedule", "constant") && !r.sgd
+}
+
+// boundApplies reports whether Theorem 1.8.5 covers the run: full-batch
+// constant steps t ≤ 1/L on a convex L-smooth f (t = 1/L up to rounding
+// counts, see regimeOf).
+func (r *gdRun) boundApplies() bool {
+	return r.obj.convex && r.obj.hasL && r.constantGD() && regimeOf(r.t0, r.obj.L) <= atOneOverL
+}
+
+// methodName is the run's method as the history names it.
+func (r *gdRun) methodName() string {
+	switch {
+	case r.st.Is("method", "newton"):
+		return "Newton's method"
+	case r.sgd:
+		return "mini-batch gradient descent"
+	}
+	return "gradient descent"
+}
+
+// history is the gap per iteration on a log scale, with the bound where
+// Theorem 1.8.5 applies.
+func (r *gdRun) history() *chart.History {
+	if len(r.gap.T) == 0 {
+		return nil
+	}
+	g := r.gap
+	g.Compare = r.bound
+	title := fmt.Sprintf("after iteration %d: f − f* = %s", r.k, textfmt.Sig(r.obj.gap(r.s.F)))
+	desc := fmt.Sprintf("The gap f(x⁽ᵏ⁾) − f* of %s for k = 0 to %d on a log scale (zeros are left out)", r.methodName(), r.k)
+	switch {
+	case r.bound != nil:
+		desc += ", with Theorem 1.8.5's bound ‖x⁽⁰⁾ − x*‖²/(2tk) dashed: it holds for convex f and t ≤ 1/L"
+	case r.obj.convex && r.obj.hasL && r.constantGD():
+		desc += fmt.Sprintf(", without Theorem 1.8.5's bound: it is proved only for t ≤ 1/L = %s, and this run's t = %s is larger", textfmt.Sig(1/r.obj.L), textfmt.Sig(r.t0))
+	}
+	return &chart.History{Title: title, Name: strings.ToUpper(r.methodName()[:1]) + r.methodName()[1:] + ": " + title, Desc: desc + ".",
+		XLabel: "iteration k", Now: float64(r.k), Series: []chart.Series{g}}
+}

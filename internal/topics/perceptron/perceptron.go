@@ -1,0 +1,265 @@
+package perceptron
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// Perceptron limits its page in docs/demos lists with the demo's parameters.
+const (
+	MaxEpochs = 1000  // epoch budget of a demo run
+	MaxEta    = 100.0 // learning rate η in (0, MaxEta]
+	MaxGamma  = 10.0  // margin γ of the margin perceptron in [0, MaxGamma]
+)
+
+// PerceptronSpec declares the perceptron demo: Algorithm 1 and its
+// variants on the notes' truth tables, seeded random sets or the
+// learner's own points.
+func PerceptronSpec() demo.Spec {
+	return demo.Spec{
+		ID: "perceptron", Title: "Perceptron", Lesson: "perceptron",
+		Data: demo.DataSpec{
+			Labels: demo.ClassLabels, MaxClasses: perceptron.MaxClasses, Default: "or",
+			Sets: []demo.Option{{"or", "or (notes)"}, {"and", "and"}, {"xor", "xor"},
+				{"separable", "separable (random)"}, {"noisy", "noisy (random)"}, {"blobs", "blobs (3 classes)"}},
+			Make: pointset.Points,
+		},
+		Params: append(pointset.Params("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"), []demo.Param{
+			{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)", Kind: demo.Choice,
+				Group: demo.GroupAlgo, Default: "cyclic", Options: []demo.Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}},
+			{Key: "aseed", Label: "order seed", Doc: "seeds the random order (`order=random` only)", Kind: demo.Int, Group: demo.GroupAlgo,
+				DefaultFrom: "seed", Min: 0, Max: demo.MaxSeed, When: func(s demo.State) bool { return s.Is("order", "random") }},
+			{Key: "variant", Label: "variant", Doc: "perceptron variant", Kind: demo.Choice, Group: demo.GroupAlgo, Default: "classic",
+				Options: []demo.Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}},
+			{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Kind: demo.Float, Group: demo.GroupAlgo,
+				Default: "1", Min: 0, Max: MaxGamma, Step: "0.1", When: func(s demo.State) bool { return s.Is("variant", "margin") }},
+			{Key: "eta", Label: "η", Doc: "learning rate η", Kind: demo.Float, Group: demo.GroupAlgo,
+				Default: "1", Min: 0, OpenMin: true, Max: MaxEta, Step: "any"},
+			{Key: "multi", Label: "classes", Doc: "multiclass scheme: one-vs-all or one-vs-one", Kind: demo.Choice, Group: demo.GroupAlgo,
+				Default: "ova", Options: []demo.Option{{"ova", "one-vs-all"}, {"ovo", "one-vs-one"}}},
+			{Key: "epochs", Label: "max epochs", Doc: "epoch budget", Kind: demo.Int, Group: demo.GroupAlgo,
+				Default: strconv.Itoa(MaxEpochs), Min: 1, Max: MaxEpochs},
+			{Key: "stop", Label: "stop", Doc: "`clean`: at the first epoch with no update; `epochs`: after all epochs, as Algorithm 7",
+				Kind: demo.Choice, Group: demo.GroupAlgo, Default: "clean",
+				Options: []demo.Option{{"clean", "at the first clean epoch"}, {"epochs", "after all epochs"}}},
+		}...),
+		Compute: computePerceptron,
+	}
+}
+
+// perceptronParams returns the algorithm's parameters s selects.
+func perceptronParams(s demo.State) perceptron.Params {
+	p := perceptron.DefaultParams()
+	p.Eta, p.MaxEpochs = s.Float("eta"), s.Int("epochs")
+	p.Seed = uint64(s.Int("aseed"))
+	if s.Is("order", "random") {
+		p.Order = perceptron.Random
+	}
+	if s.Is("multi", "ovo") {
+		p.Multiclass = perceptron.OneVsOne
+	}
+	switch s.Str("variant") {
+	case "averaged":
+		p.Average = true
+	case "margin":
+		p.Margin = s.Float("gamma")
+	}
+	p.FixedEpochs = s.Is("stop", "epochs")
+	return p
+}
+
+func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) {
+	x, y := demo.Columns(in.Points)
+	labels := make([]int, len(y))
+	for i, v := range y {
+		labels[i] = int(v)
+	}
+	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: labels}, perceptronParams(in.State))
+	if errors.Is(err, perceptron.ErrLabel) {
+		// Each label is allowed alone, but added points mix −1/+1 with
+		// classes 0, 2, ….
+		return demo.Result{}, demo.BadInput(demo.KeyAdd, "%s", strings.TrimPrefix(err.Error(), perceptron.ErrLabel.Error()+": "))
+	}
+	if err != nil {
+		return demo.Result{}, err
+	}
+	rec := newPerceptronRecorder(pr, in.Step)
+	s, k, err := algos.Replay(pr, s0, in.Step, algos.Recorder[perceptron.State](rec))
+	if err != nil {
+		return demo.Result{}, err
+	}
+	rec.finish(k, s)
+	return demo.Result{
+		Step: k,
+		Done: s.Status.Done(),
+		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
+			sc := perceptronScene(pr, s)
+			if png {
+				return render.Frame{}, render.PerceptronPNG(w, sc, opt)
+			}
+			return render.PerceptronSVGFrame(w, sc, opt)
+		},
+		History: rec.history(pr, s),
+		Panel:   func() demo.Panel { return perceptronPanel(ctx, pr, s, in.State) },
+	}, nil
+}
+
+// perceptronScene is state s of problem pr as the plain data the plot
+// draws: render knows nothing of the algorithm, so whatever needs its
+// types (the classifier a task predicts with, which points it gets wrong,
+// the tasks' names, whether an update is a mistake, what a status means)
+// is worked out here. A state not from pr gives a scene render refuses
+// (ErrNoState, ErrShape), never a panic.
+func perceptronScene(pr *perceptron.Problem, s perceptron.State) render.PerceptronScene {
+	ps := render.PerceptronScene{
+		X: pr.X, Y: pr.Y, Classes: pr.Classes, Binary: pr.Binary(),
+		Scheme: "one-vs-all",
+		Eta:    pr.P.Eta, Margin: pr.P.Margin, Average: pr.P.Average,
+		UpdatesAreMistakes: pr.UpdatesAreMistakes(),
+		T:                  s.T, Mistakes: s.Mistakes,
+		Event: render.PerceptronEvent{I: s.Event.I},
+	}
+	if pr.P.Multiclass == perceptron.OneVsOne {
+		ps.Scheme = "one-vs-one"
+	}
+	ev := s.Event
+	if len(s.Order()) == 0 || len(s.Models) != len(pr.Tasks) || len(pr.X) == 0 || ev.I >= len(pr.X) ||
+		ev.I >= 0 && (len(ev.Updated) < len(pr.Tasks) || len(ev.Margin) < len(pr.Tasks) || len(ev.Before) < len(pr.Tasks)) {
+		return ps // no tasks: render says the state is not from this problem
+	}
+	for _, m := range s.Models {
+		if len(m.W) != len(pr.X[0]) {
+			return ps
+		}
+	}
+	ps.Epoch = s.CurrentEpoch()
+	if s.Status.Done() {
+		ps.Stopped = s.Status.String()
+	}
+	switch s.Status {
+	case algos.Converged:
+		ps.StoppedNote = "Converged: a whole epoch made no update."
+	case algos.CycleDetected:
+		ps.StoppedNote = "Cycle detected: the weights repeat an earlier epoch's, so the data are not linearly separable."
+	case algos.IterationLimit:
+		ps.StoppedNote = "Stopped at the epoch limit without converging."
+	}
+	ps.Wrong = make([]bool, len(pr.X))
+	for i, x := range pr.X {
+		ps.Wrong[i] = pr.Predict(s, x) != pr.Y[i]
+	}
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		pt := render.PerceptronTask{Pos: t.Pos, Neg: t.Neg, Rest: t.Rest, W: w, B: b,
+			CurW: s.Models[k].W, CurB: s.Models[k].B, Name: fmt.Sprintf("%d vs %d", t.Pos, t.Neg)}
+		if t.Rest {
+			pt.Name = fmt.Sprintf("%d vs rest", t.Pos)
+		}
+		if ev.I >= 0 {
+			pt.Updated, pt.Margin = ev.Updated[k], ev.Margin[k]
+			pt.BeforeW, pt.BeforeB = ev.Before[k].W, ev.Before[k].B
+		}
+		ps.Tasks = append(ps.Tasks, pt)
+	}
+	if ev.I >= 0 && ps.Binary {
+		// The two-class update η·y·x, η·y the step made or would have made.
+		a := pr.P.Eta * float64(pr.Y[ev.I])
+		ps.Event.DeltaW = make([]float64, len(pr.X[ev.I]))
+		for j, v := range pr.X[ev.I] {
+			ps.Event.DeltaW[j] = a * v
+		}
+		ps.Event.DeltaB = a
+	}
+	return ps
+}
+
+// perceptronRecorder keeps the two scalar series of the history chart:
+// updates at every step, and the training error at up to maxErrorSamples
+// evenly spaced steps (always the first and the last).
+type perceptronRecorder struct {
+	pr        *perceptron.Problem
+	clock     demo.SampleClock
+	upd, errs chart.Series
+	// lastMistakes is the update count at the last sample: equal counts
+	// mean an unchanged classifier.
+	lastMistakes int
+}
+
+func newPerceptronRecorder(pr *perceptron.Problem, k int) *perceptronRecorder {
+	return &perceptronRecorder{pr: pr, clock: demo.NewSampleClock(k)}
+}
+
+// Record implements algos.Recorder.
+func (r *perceptronRecorder) Record(k int, s perceptron.State) error {
+	r.upd.T = append(r.upd.T, float64(s.T))
+	r.upd.Y = append(r.upd.Y, float64(s.Mistakes))
+	if r.clock.Due(k) {
+		r.sampleError(s)
+	}
+	return nil
+}
+
+// sampleError records the training error of s. Only an update changes the
+// classifier (and, averaged, the counters change it every step), so a
+// step that updated nothing repeats the last value without predicting.
+func (r *perceptronRecorder) sampleError(s perceptron.State) {
+	e := 0.0
+	if n := len(r.errs.Y); n > 0 && !r.pr.P.Average && !updated(s) && r.lastMistakes == s.Mistakes {
+		e = r.errs.Y[n-1]
+	} else {
+		e = 100 * r.pr.TrainingError(s)
+	}
+	r.lastMistakes = s.Mistakes
+	r.errs.T = append(r.errs.T, float64(s.T))
+	r.errs.Y = append(r.errs.Y, e)
+}
+
+func updated(s perceptron.State) bool {
+	for _, u := range s.Event.Updated {
+		if u {
+			return true
+		}
+	}
+	return false
+}
+
+// finish samples the last state when the spacing skipped it.
+func (r *perceptronRecorder) finish(k int, s perceptron.State) {
+	if n := len(r.errs.T); n == 0 || r.errs.T[n-1] != float64(s.T) {
+		r.sampleError(s)
+	}
+}
+
+func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State) *chart.History {
+	word := "updates"
+	if pr.UpdatesAreMistakes() {
+		word = "mistakes"
+	}
+	errLabel := "error %"
+	lastErr := strconv.FormatFloat(r.errs.Y[len(r.errs.Y)-1], 'f', 1, 64)
+	r.upd.Label, r.upd.Integer = word, true
+	r.errs.Label = errLabel
+	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, textfmt.Plural(s.Mistakes, word), lastErr)
+	return &chart.History{
+		Title:  title,
+		Name:   "Perceptron history: " + title,
+		XLabel: "iteration t",
+		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the cumulative number of %s, now %d. "+
+			"Bottom: the training error in percent, now %s %%.", s.T, word, s.Mistakes, lastErr),
+		Now:    float64(s.T),
+		Period: float64(len(pr.X)),
+		Series: []chart.Series{r.upd, r.errs},
+	}
+}

@@ -1,0 +1,264 @@
+package svm
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// KernelPegasosSpec declares the kernel lesson's second trainer: 001's
+// kernelized SGD procedure, stepped one sampled point at a time, against
+// the exact optimum of the same objective.
+func KernelPegasosSpec() demo.Spec {
+	params := append(pointset.ShapeParams("60", "seeds the random set (and the sampling, unless `aseed` is set)"), kernelParams(false)...)
+	params = append(params,
+		demo.LambdaParam("regularisation λ of λ αᵀKα + (1/n)Σ hinge (log slider)", nil),
+		demo.AseedParam("seeds the points SGD samples", nil),
+		demo.IterationsParam())
+	return demo.Spec{
+		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
+		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
+	}
+}
+
+func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, error) {
+	x, yf := demo.Columns(in.Points)
+	y := pointset.SignLabels(yf)
+	if !pointset.BothClasses(y) {
+		return demo.OneClassResult(x, y, in, demo.SvmOneClass), nil
+	}
+	st := in.State
+	k := kernelOf(st)
+	p := svm.KernelPegasosParams{Kernel: k, Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	kp, s0, err := svm.NewKernelPegasos(x, y, p)
+	if err != nil {
+		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
+	}
+	_, optVal, err := svm.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
+	if errors.Is(err, algos.ErrIterationLimit) {
+		return demo.Result{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
+			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", textfmt.Sig(p.Lambda)))
+	}
+	if err != nil {
+		return demo.Result{}, err
+	}
+	tr := newKernelTracker(kp)
+	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
+	var recs []algos.Recorder[svm.KernelPegasosState]
+	if in.Wants(demo.HistoryFigure) {
+		rec.On = true
+		recs = []algos.Recorder[svm.KernelPegasosState]{tr, rec}
+	}
+	s, _, err := algos.Replay(kp, s0, in.Step, recs...)
+	if err != nil {
+		return demo.Result{}, err
+	}
+	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: optVal}
+	run.objective = kp.Objective(s.Avg)
+	return demo.Result{
+		Step:    s.T,
+		Done:    s.Status.Done(),
+		Plot:    demo.SceneDrawer(run.scene()),
+		History: rec.History(s, "objective of ᾱ", optVal),
+		Panel:   func() demo.Panel { return run.panel(st) },
+	}, nil
+}
+
+// kernelRun is the state of a kernelized SGD run the demo shows.
+type kernelRun struct {
+	kp                 *svm.KernelPegasos
+	s                  svm.KernelPegasosState
+	margins            []float64 // yᵢ(Kᾱ)ᵢ
+	objective, optimum float64
+}
+
+// scene draws f(x) = Σᵢ ᾱᵢK(xᵢ, x) with no bias, each point sized by
+// |ᾱᵢ|: the representer theorem's weights, on the points that carry them.
+// An SGD iterate is not an optimum, so no point is ringed as a kind of
+// support vector (the scene marks its sampled point, which tells the
+// figure so); the <desc> sorts the points by yᵢf(xᵢ) instead.
+func (r kernelRun) scene() render.SVMScene {
+	e := r.kp.Expansion(r.s)
+	w := make([]float64, len(r.s.Avg))
+	for i, a := range r.s.Avg {
+		w[i] = math.Abs(a)
+	}
+	return render.SVMScene{
+		X: r.kp.X, Y: r.labels(), Alpha: r.s.Avg, C: math.Inf(1), Size: w,
+		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
+		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
+		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + textfmt.Sig(r.kp.P.Lambda),
+		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
+		Desc:    r.marginWords(),
+	}
+}
+
+// labels are the points' labels as ints.
+func (r kernelRun) labels() []int {
+	y := make([]int, len(r.kp.Y))
+	for i, v := range r.kp.Y {
+		y[i] = int(v)
+	}
+	return y
+}
+
+// marginCounts sorts the points by yᵢf(xᵢ) for the averaged iterate:
+// active have yᵢf(xᵢ) < 1 (inside the band |f| < 1 or beyond it on the
+// wrong side: their hinge loss is positive), wrong are predicted wrong
+// (sgn(0) = −1), a subset of them.
+func (r kernelRun) marginCounts() (active, wrong int) {
+	for i, m := range r.margins {
+		if m < 1 {
+			active++
+		}
+		if y := int(r.kp.Y[i]); demo.Predict(float64(y)*m) != y {
+			wrong++
+		}
+	}
+	return active, wrong
+}
+
+// marginWords describes the iterate's points by yᵢf(xᵢ), for the <desc>.
+func (r kernelRun) marginWords() string {
+	active, wrong := r.marginCounts()
+	return fmt.Sprintf("The averaged iterate ᾱ after %s is not an optimum, so its points are not sorted into kinds of support vector but counted by yᵢf(xᵢ): "+
+		"yᵢf(xᵢ) < 1 (hinge loss active) at %s of %d, and %s predicted wrong (sgn(0) = −1).",
+		textfmt.Plural(r.s.T, "iterations"), strconv.Itoa(active), len(r.margins), textfmt.Plural(wrong, "points"))
+}
+
+func nonzero(v []float64) int {
+	n := 0
+	for _, a := range v {
+		if a != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (r kernelRun) panel(st demo.State) demo.Panel {
+	s := r.s
+	active, _ := r.marginCounts()
+	p := demo.Panel{
+		Counters: []demo.Counter{
+			{"iteration t", strconv.Itoa(s.T), "step"},
+			{"objective", textfmt.Sig(r.objective), "objective"},
+			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{"training error", textfmt.Pct(predictionError(r.margins, r.labels()), 1), "error"},
+			{"points with yᵢf(xᵢ) < 1", strconv.Itoa(active), "active"},
+			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
+		},
+		Status: s.Status.String(), Done: s.Status.Done(),
+		Start: "Start: every βᵢ = 0, so f = 0 and nothing is drawn yet. Press → or Step for the first iteration.",
+	}
+	if tx, ty, ok := pointset.HeldOut(st); ok {
+		f := func(x []float64) float64 { return r.kp.Score(s, x) }
+		p.Counters = append(p.Counters, demo.HeldOutCounter(demo.ErrorRate(f, tx, ty), len(tx)))
+	}
+	if s.Status == algos.IterationLimit {
+		p.Status = "ran its T iterations"
+	}
+	if s.I >= 0 {
+		j := s.I
+		p.Examined = fmt.Sprintf("Iteration %d samples j = %s (yⱼ = %s); αᵢ⁽ᵗ⁾ = βᵢ⁽ᵗ⁾/(2λt) with 2λt = %s.",
+			s.T, render.PointName(j), textfmt.Signed(r.kp.Y[j]), textfmt.Sig(2*r.kp.P.Lambda*float64(s.T)))
+		if s.Violated {
+			p.Changed = true
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s < 1, so βⱼ ← βⱼ + yⱼ = %s.", textfmt.Sig(s.Margin), textfmt.Sig(s.Beta[j]))}
+		} else {
+			p.Lines = []string{fmt.Sprintf("yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s ≥ 1, so β stays.", textfmt.Sig(s.Margin))}
+		}
+	}
+	p.Notes = append(p.Notes, demo.Note{TestID: "gap", Text: fmt.Sprintf(
+		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
+			"found by coordinate descent on the dual of the same problem.", textfmt.Sig(r.objective-r.optimum))})
+	p.Notes = append(p.Notes, demo.RuleNote(demo.SignRule))
+	p.Tables = append(p.Tables, weightTable(r))
+	return p
+}
+
+// maxWeightRows bounds the representer table: the heaviest points.
+const maxWeightRows = 12
+
+// weightTable lists the points with the largest |ᾱᵢ|: the training points
+// the answer is a weighted sum over.
+func weightTable(r kernelRun) demo.Table {
+	idx := make([]int, 0, len(r.s.Avg))
+	for i, a := range r.s.Avg {
+		if a != 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Compare(math.Abs(r.s.Avg[b]), math.Abs(r.s.Avg[a]))
+	})
+	t := demo.Table{TestID: "weights", Caption: "The heaviest weights of f = Σᵢ ᾱᵢK(xᵢ, ·)",
+		Head: []string{"point", "y", "ᾱᵢ", "βᵢ", "yᵢf(xᵢ)"}}
+	for n, i := range idx {
+		if n == maxWeightRows {
+			t.More = fmt.Sprintf("and %d more points with a weight", len(idx)-n)
+			break
+		}
+		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(r.kp.Y[i]), textfmt.Sig(r.s.Avg[i]), textfmt.Sig(r.s.Beta[i]), textfmt.Sig(r.margins[i])})
+	}
+	return t
+}
+
+// kernelTracker follows a kernelized SGD run step by step and keeps Kᾱ
+// without recomputing it: g = Kβ changes by yⱼK(·, xⱼ) when iteration t
+// updates βⱼ, and the sum of Kα⁽ᵗ⁾ = g/(2λt) over t is Kᾱ times t. The
+// objective of ᾱ at a sampled step then costs O(n), not O(n²).
+type kernelTracker struct {
+	kp          *svm.KernelPegasos
+	g, sum, col []float64
+}
+
+func newKernelTracker(kp *svm.KernelPegasos) *kernelTracker {
+	n := len(kp.X)
+	return &kernelTracker{kp: kp, g: make([]float64, n), sum: make([]float64, n)}
+}
+
+// Record implements algos.Recorder; it must see every step in order.
+func (t *kernelTracker) Record(k int, s svm.KernelPegasosState) error {
+	if k == 0 {
+		return nil
+	}
+	c := 2 * t.kp.P.Lambda * float64(k)
+	for i, v := range t.g {
+		t.sum[i] += v / c
+	}
+	if s.Violated {
+		yj := t.kp.Y[s.I]
+		t.col = t.kp.Column(s.I, t.col)
+		for i, v := range t.col {
+			t.g[i] += yj * v
+		}
+	}
+	return nil
+}
+
+// objective is λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢ(Kᾱ)ᵢ) at state s, which the
+// tracker has recorded: Kᾱ is the tracked sum over the T iterations.
+func (t *kernelTracker) objective(s svm.KernelPegasosState) float64 {
+	if s.T == 0 {
+		return 1 // ᾱ = 0: every hinge is 1
+	}
+	var quad, hinge float64
+	for i, a := range s.Avg {
+		ka := t.sum[i] / float64(s.T)
+		quad += a * ka
+		hinge += math.Max(0, 1-t.kp.Y[i]*ka)
+	}
+	return t.kp.P.Lambda*quad + hinge/float64(len(s.Avg))
+}

@@ -1,0 +1,228 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// SVM demo limits docs/demos lists with the parameters.
+const (
+	MinC = 1e-3 // the soft-margin C runs over [MinC, MaxC] on a log slider
+	MaxC = 1e3
+	// svmMaxIter is the solver's own budget; the demo shows MaxStep of it.
+	svmMaxIter = 1000000
+)
+
+// svmSets are the built-in data sets of the SVM demos: two classes only.
+var svmSets = []demo.Option{{"separable", "separable (random)"}, {"noisy", "noisy (random)"},
+	{"or", "or (notes)"}, {"and", "and"}, {"xor", "xor"}}
+
+// SVMSpec declares an SMO demo: the hard-margin SVM (C = ∞, lesson
+// hard-margin-svm) or the soft-margin one with a C control (lesson
+// soft-margin-svm). Both are one demo with one flag, so that what the
+// lessons share (the solver's stepping, the α and KKT charts, the
+// history, the side panel) is written once.
+func SVMSpec(hard bool) demo.Spec {
+	sp := demo.Spec{
+		ID: "svm-soft", Title: "Soft-margin SVM, solved by SMO", Lesson: "soft-margin-svm",
+		Data: demo.DataSpec{
+			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
+		},
+		Panels:  []string{"alpha", "kkt"},
+		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) { return computeSVM(ctx, in, hard, nil) },
+	}
+	if hard {
+		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
+	}
+	sp.Params = pointset.Params("`separable`, `noisy`", "seeds the random set")
+	if !hard {
+		sp.Params = append(sp.Params, cParam())
+	}
+	sp.Params = append(sp.Params, tolParam(),
+		demo.Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: demo.Choice,
+			Group: demo.GroupAlgo, Default: "none", Options: []demo.Option{{"none", "nothing"}, {"perceptron", "perceptron"}}},
+	)
+	return sp
+}
+
+// cParam is the soft margin's C, on a log slider.
+func cParam() demo.Param {
+	return demo.Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: demo.Float,
+		Group: demo.GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true}
+}
+
+// tolParam is SMO's stopping tolerance.
+func tolParam() demo.Param {
+	return demo.Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: demo.Choice,
+		Group: demo.GroupAlgo, Default: "0.001", Options: []demo.Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
+}
+
+func SvmParams(s demo.State, hard bool) svm.Params {
+	p := svm.DefaultParams()
+	p.Hard = hard
+	if !hard {
+		p.C = s.Float("C")
+	}
+	if s.Applies("kernel") {
+		p.Kernel = kernelOf(s)
+	}
+	p.Tol, _ = strconv.ParseFloat(s.Str("tol"), 64)
+	p.MaxIter = svmMaxIter
+	return p
+}
+
+// svmExtra adds a demo's own figures and counters to the SMO demo's
+// result for the state reached, given its problem (the kernel demo's
+// held-out error and γ sweep).
+type svmExtra func(ctx context.Context, in demo.Input, pr *svm.Problem, s svm.State, res *demo.Result)
+
+func computeSVM(ctx context.Context, in demo.Input, hard bool, extra svmExtra) (demo.Result, error) {
+	x, yf := demo.Columns(in.Points)
+	y := pointset.SignLabels(yf)
+	if !pointset.BothClasses(y) {
+		return demo.OneClassResult(x, y, in, demo.SvmOneClass), nil
+	}
+	pr, s0, err := svm.New(x, y, SvmParams(in.State, hard))
+	if err != nil {
+		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
+	}
+	var recs []algos.Recorder[svm.State]
+	rec := newSVMRecorder(pr, in.Step)
+	if in.Wants(demo.HistoryFigure) {
+		recs = append(recs, rec)
+	}
+	s, k, err := algos.Replay(pr, s0, in.Step, recs...)
+	if err != nil {
+		return demo.Result{}, err
+	}
+	var cmp *render.SceneLine
+	if in.State.Has("compare") && in.State.Is("compare", "perceptron") {
+		cmp = perceptronLine(x, y)
+	}
+	scene := svmScene(pr, s, cmp)
+	res := demo.Result{
+		Step: k,
+		Done: s.Status.Done(),
+		Plot: demo.SceneDrawer(scene),
+		Panels: map[string]demo.Drawer{
+			"alpha": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, chart.BarsSVG(w, alphaBars(pr, s), barOptions(opt))
+			},
+			"kkt": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+				return render.Frame{}, chart.BarsSVG(w, kktBars(pr, s), barOptions(opt))
+			},
+		},
+		History: rec.history(pr, s, len(recs) > 0),
+		Panel:   func() demo.Panel { return svmPanel(pr, s, in.State, cmp) },
+	}
+	if s.Status == algos.Infeasible {
+		res.Panels = nil // no α to chart: the problem has no solution
+	} else if extra != nil {
+		extra(ctx, in, pr, s, &res)
+	}
+	return res, nil
+}
+
+// barOptions draws a bar chart at the plot's width and its own short
+// height.
+func barOptions(opt render.Options) render.Options {
+	return render.Options{Width: opt.Width}
+}
+
+// svmScene is what the data figure shows of state s.
+func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMScene {
+	n := len(pr.X)
+	sc := render.SVMScene{
+		X: pr.X, Y: labelsOf(pr), Alpha: s.Alpha, C: pr.P.C,
+		Kind: make([]string, n), Pair: [2]int{s.I, s.J}, Slack: !pr.P.Hard, Overlay: cmp, Stepping: true,
+		Title: svmTitle(pr, s),
+	}
+	if pr.P.Hard {
+		sc.C = math.Inf(1)
+	}
+	if s.Status == algos.Infeasible {
+		sc.Hull = pr.Certificate()
+		return sc
+	}
+	for _, i := range pr.Support(s) {
+		sc.Kind[i] = pr.Kind(s, i).String()
+	}
+	if _, _, free := pr.BiasRange(s); s.Status == algos.Converged && free == 0 {
+		if r, ok := biasInterval(pr, s, scoresWithoutBias(pr, s)); ok {
+			sc.Desc = fmt.Sprintf("No multiplier is free, so b is not unique: every b from %s to %s is optimal, "+
+				"and the figure draws SMO's midpoint, b = %s.", textfmt.Sig(r.lo), textfmt.Sig(r.hi), textfmt.Sig(r.b))
+		}
+	}
+	if pr.P.Kernel.Kind == svm.Linear {
+		sc.W, sc.B = pr.Weights(s), s.B
+		return sc
+	}
+	// A kernel SVM: f is drawn from its expansion over the support
+	// vectors, each sized by its αᵢ, the weight the representer theorem
+	// puts on it; slack segments belong to a linear picture only.
+	e := pr.Expansion(s)
+	sc.Decision = func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) }
+	sc.DecisionGrid, sc.Size, sc.Slack = e.Grid, s.Alpha, false
+	return sc
+}
+
+func labelsOf(pr *svm.Problem) []int {
+	y := make([]int, len(pr.Y))
+	for i, v := range pr.Y {
+		y[i] = int(v)
+	}
+	return y
+}
+
+// svmTitle states the state in the figure's title.
+func svmTitle(pr *svm.Problem, s svm.State) string {
+	if s.Status == algos.Infeasible {
+		return "not linearly separable: the hard-margin problem has no solution"
+	}
+	t := "SMO step " + strconv.Itoa(s.T) + " · " + textfmt.Plural(len(pr.Support(s)), "support vectors")
+	if svmAtLimit(s) {
+		t += " (step limit: not converged)"
+	}
+	if w := pr.Weights(s); w != nil && floats.Norm(w, 2) > 0 {
+		t += " · band 2/‖w‖ = " + textfmt.Sig(2/floats.Norm(w, 2))
+	}
+	if k := pr.P.Kernel; k.Kind != svm.Linear {
+		t += "\n" + kernelName(k) + ", C = " + textfmt.Sig(pr.P.C)
+	}
+	return t
+}
+
+// perceptronLine runs Algorithm 1 on the same points, as far as the demo
+// would show it, for the hard-margin lesson's comparison: a separating
+// line, but not the widest.
+func perceptronLine(x [][]float64, y []int) *render.SceneLine {
+	p := perceptron.DefaultParams()
+	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: y}, p)
+	if err != nil {
+		return nil
+	}
+	s, _, err := algos.Replay(pr, s0, demo.MaxStep)
+	if err != nil || len(s.Models) != 1 {
+		return nil
+	}
+	m := s.Models[0]
+	label := "perceptron"
+	if s.Status != algos.Converged {
+		label = "perceptron (not converged)"
+	}
+	return &render.SceneLine{W: m.W, B: m.B, Label: label}
+}

@@ -1,0 +1,461 @@
+package svm
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// svmRecorder keeps the history chart's series while SMO steps: the dual
+// value and the KKT gap at every step (both are in the state), and the
+// primal, which costs a pass over the points, at up to maxErrorSamples
+// evenly spaced steps (always the first and the last).
+type svmRecorder struct {
+	pr     *svm.Problem
+	clock  demo.SampleClock
+	dual   chart.Series // −D(α)
+	primal chart.Series
+	dgap   chart.Series // primal + D(α), the duality gap
+	kkt    chart.Series // m(α) − M(α)
+}
+
+func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
+	return &svmRecorder{pr: pr, clock: demo.NewSampleClock(k)}
+}
+
+// Record implements algos.Recorder.
+func (r *svmRecorder) Record(k int, s svm.State) error {
+	if s.Status == algos.Infeasible {
+		return nil
+	}
+	t := float64(s.T)
+	r.dual.T, r.dual.Y = append(r.dual.T, t), append(r.dual.Y, -s.Dual)
+	r.kkt.T, r.kkt.Y = append(r.kkt.T, t), append(r.kkt.Y, s.Gap)
+	if r.clock.Due(k) {
+		r.sample(s)
+	}
+	return nil
+}
+
+func (r *svmRecorder) sample(s svm.State) {
+	p, t := r.pr.Primal(s), float64(s.T)
+	r.primal.T, r.primal.Y = append(r.primal.T, t), append(r.primal.Y, p)
+	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+s.Dual))
+}
+
+// finish samples the last state when the spacing skipped it.
+func (r *svmRecorder) finish(s svm.State) {
+	if s.Status == algos.Infeasible {
+		return
+	}
+	if n := len(r.primal.T); n == 0 || r.primal.T[n-1] != float64(s.T) {
+		r.sample(s)
+	}
+}
+
+// history finishes the chart of the run to s; nil when the recorder did
+// not record (recorded false) or there was nothing to solve.
+func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *chart.History {
+	if s.Status == algos.Infeasible || !recorded {
+		return nil
+	}
+	r.finish(s)
+	primalName := "primal"
+	if pr.P.Hard {
+		primalName = "½‖w‖²"
+	}
+	r.primal.Label, r.primal.Lines = primalName, true
+	r.dual.Label, r.dual.Lines, r.dual.Compare = "−D(α)", true, &r.primal
+	r.dgap.Label, r.dgap.Log, r.dgap.Lines = "duality gap", true, true
+	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "KKT violation m − M", true, true
+	p := pr.Primal(s)
+	dgap := math.Abs(p + s.Dual)
+	kkt, kktDesc := "m − M = "+textfmt.Sig(s.Gap), "now "+textfmt.Sig(s.Gap)
+	switch {
+	// A log axis has no place for a value ≤ 0: say so rather than print
+	// it under a curve that stops.
+	case s.Gap < 0:
+		kkt += " (< 0: off the log axis)"
+		kktDesc = fmt.Sprintf("now %s, which a log scale cannot show: the curve stops where m − M falls below 0, "+
+			"where every KKT condition holds and a whole interval of b is optimal", textfmt.Sig(s.Gap))
+	case s.Gap == 0:
+		kkt += " (off the log axis)"
+		kktDesc = "now exactly 0, which a log scale cannot show: every KKT condition holds exactly"
+	}
+	dgapText := "duality gap " + textfmt.Sig(dgap)
+	if dgap == 0 {
+		dgapText += " (off the log axis)"
+	}
+	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, textfmt.Sig(s.Dual), primalName, textfmt.Sig(p), dgapText, kkt)
+	return &chart.History{
+		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
+		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
+			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
+			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
+			s.T, primalName, textfmt.Sig(-s.Dual), textfmt.Sig(p), primalName, textfmt.Sig(dgap), kktDesc),
+		Series: []chart.Series{r.dual, r.dgap, r.kkt},
+	}
+}
+
+// alphaBars is every αᵢ in its box [0, C], with the pair just optimised.
+func alphaBars(pr *svm.Problem, s svm.State) chart.Bars {
+	b := chart.Bars{
+		Title:  fmt.Sprintf("α after step %d · %s", s.T, textfmt.Plural(len(pr.Support(s)), "support vectors")),
+		YLabel: "αᵢ", Values: s.Alpha, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if !pr.P.Hard {
+		b.Bounds = []chart.Bound{{Value: pr.P.C, Label: "C = " + textfmt.Sig(pr.P.C)}}
+	}
+	if s.I >= 0 {
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
+
+// kktBars is each point's KKT violation: zero for a point whose αᵢ
+// agrees with its position (αᵢ = 0 outside the band, 0 < αᵢ < C on it,
+// αᵢ = C inside it), so the bars show what SMO still has to fix.
+func kktBars(pr *svm.Problem, s svm.State) chart.Bars {
+	v := pr.Violations(s)
+	worst := slices.Max(v)
+	b := chart.Bars{
+		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, textfmt.Sig(worst)),
+		YLabel: "violation", Values: v, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if s.I >= 0 {
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
+
+// svmPanel writes the step out with its numbers: which pair SMO chose,
+// how their α moved, and where the objective and the KKT violation stand.
+func svmPanel(pr *svm.Problem, s svm.State, st demo.State, cmp *render.SceneLine) demo.Panel {
+	p := demo.Panel{
+		Status: s.Status.String(),
+		Done:   s.Status.Done(),
+		Bad:    s.Status.Done() && s.Status != algos.Converged,
+		Start:  "Start: every αᵢ = 0, so w = 0. Press → or Step to let SMO optimise its first pair.",
+	}
+	if s.Status == algos.Infeasible {
+		p.Examined = "SMO has nothing to solve: the hard-margin problem has no solution on these points."
+		p.Notes = append(p.Notes, demo.Note{TestID: "infeasible", Alert: true,
+			Text: "No line separates these points: the convex hulls of the two classes meet. The marked points, weighted, " +
+				"average to the same place from both classes, so every line puts some point on its wrong side, and the " +
+				"dual objective falls without bound. The soft-margin SVM allows such violations at a price C.",
+			Href: softLink(st), LinkText: "Solve these points with a soft margin →"})
+		return p
+	}
+	if svmAtLimit(s) {
+		p.Status, p.Done, p.Bad = demo.StepLimitStatus, true, true
+	}
+	sv := pr.Support(s)
+	w := pr.Weights(s)
+	band := "—"
+	if w != nil && floats.Norm(w, 2) > 0 {
+		band = textfmt.Sig(2 / floats.Norm(w, 2))
+	}
+	u := scoresWithoutBias(pr, s)
+	p.Counters = []demo.Counter{
+		{"SMO step t", strconv.Itoa(s.T), "step"},
+		{"support vectors", strconv.Itoa(len(sv)), "support"},
+		{"band width 2/‖w‖", band, "band"},
+		{"training error", textfmt.Pct(errorAt(pr.Y, u, s.B), 1), "error"},
+		{"D(α)", textfmt.Sig(s.Dual), "dual"},
+		{"KKT violation m − M", textfmt.Sig(s.Gap), "gap"},
+	}
+	if pr.P.Kernel.Kind != svm.Linear {
+		p.Counters = slices.Delete(p.Counters, 2, 3) // the band 2/‖w‖ lives in feature space
+	}
+	if s.I >= 0 {
+		svmStep(&p, pr, s)
+	}
+	p.Model = []demo.ModelLine{{Facts: modelFacts(w, s.B)}}
+	// The prediction rule first, under the training error it defines.
+	p.Notes = append([]demo.Note{errorRuleNote()}, svmNotes(pr, s, sv, u, cmp)...)
+	if r, ok := biasInterval(pr, s, u); ok {
+		p.Model[0].Extra = fmt.Sprintf("(any b from %s to %s is optimal; SMO reports the midpoint)", textfmt.Sig(r.lo), textfmt.Sig(r.hi))
+		p.Notes = append(p.Notes, r.note())
+	}
+	if pr.P.Hard {
+		p.Tables = append(p.Tables, supportTable(pr, s, sv))
+	} else {
+		p.Tables = append(p.Tables, slackTable(pr, s))
+	}
+	return p
+}
+
+// svmAtLimit reports whether the demo stopped SMO at its last step,
+// MaxStep, before the run converged: the run has stopped, but not by
+// succeeding.
+func svmAtLimit(s svm.State) bool { return s.Status == algos.Running && s.T >= demo.MaxStep }
+
+func modelFacts(w []float64, b float64) []demo.Fact {
+	if w == nil {
+		return []demo.Fact{{"b", textfmt.Num(b), "b"}}
+	}
+	return []demo.Fact{{"w", textfmt.Vec(w), "w"}, {"b", textfmt.Num(b), "b"}}
+}
+
+// svmStep writes out the pair SMO optimised and what it did.
+func svmStep(p *demo.Panel, pr *svm.Problem, s svm.State) {
+	i, j := s.I, s.J
+	p.Changed = true
+	p.Examined = fmt.Sprintf("Step %d optimises the pair i = %s (y = %s) and j = %s (y = %s): the most violating pair, "+
+		"with j chosen by the second-order rule.", s.T, render.PointName(i), textfmt.Signed(pr.Y[i]), render.PointName(j), textfmt.Signed(pr.Y[j]))
+	p.Lines = []string{
+		fmt.Sprintf("αᵢ: %s → %s and αⱼ: %s → %s; yᵢαᵢ + yⱼαⱼ is unchanged, so Σ αₖyₖ = 0 still holds.",
+			textfmt.Sig(s.OldI), textfmt.Sig(s.Alpha[i]), textfmt.Sig(s.OldJ), textfmt.Sig(s.Alpha[j])),
+		fmt.Sprintf("D(α) = %s; the KKT violation m(α) − M(α) = %s (SMO stops at ε = %s).", textfmt.Sig(s.Dual), textfmt.Sig(s.Gap), textfmt.Sig(pr.P.Tol)),
+	}
+}
+
+// scoresWithoutBias is f(xᵢ) − b at every training point of state s.
+func scoresWithoutBias(pr *svm.Problem, s svm.State) []float64 {
+	s.B = 0
+	u := make([]float64, len(pr.X))
+	for i, x := range pr.X {
+		u[i] = pr.Decision(s, x)
+	}
+	return u
+}
+
+// errorAt is the training error with offset b, given u = f − b at the
+// points: the fraction of points whose prediction differs from their label.
+func errorAt(y, u []float64, b float64) float64 {
+	wrong := 0
+	for i, v := range u {
+		if float64(demo.Predict(v+b)) != y[i] {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(u))
+}
+
+// errorRuleNote states the prediction rule beside the training error.
+func errorRuleNote() demo.Note { return demo.RuleNote(demo.SignRule) }
+
+// biasRange is the interval of optimal offsets when no multiplier is
+// free, with the training error over it.
+type biasRange struct {
+	lo, hi, b          float64
+	errLo, errHi, errB float64
+}
+
+// biasInterval returns the offsets the KKT conditions allow at a
+// converged state with no free multiplier, when they form an interval
+// wider than the tolerance; ok is false when b is unique.
+func biasInterval(pr *svm.Problem, s svm.State, u []float64) (biasRange, bool) {
+	if s.Status != algos.Converged {
+		return biasRange{}, false
+	}
+	lo, hi, free := pr.BiasRange(s)
+	if free > 0 || !(hi-lo > pr.P.Tol) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return biasRange{}, false
+	}
+	r := biasRange{lo: lo, hi: hi, b: s.B, errLo: 1, errB: errorAt(pr.Y, u, s.B)}
+	// The error changes only where some f(xᵢ) = uᵢ + b crosses 0: try both
+	// ends, each crossing and a point between each two.
+	cuts := []float64{lo, hi}
+	for _, v := range u {
+		if c := -v; c > lo && c < hi {
+			cuts = append(cuts, c)
+		}
+	}
+	slices.Sort(cuts)
+	for k, c := range cuts {
+		try := []float64{c}
+		if k > 0 {
+			try = append(try, (cuts[k-1]+c)/2)
+		}
+		for _, b := range try {
+			e := errorAt(pr.Y, u, b)
+			r.errLo, r.errHi = min(r.errLo, e), max(r.errHi, e)
+		}
+	}
+	return r, true
+}
+
+// note says that b is not unique and what that does to the error.
+func (r biasRange) note() demo.Note {
+	text := fmt.Sprintf("b is not unique: no multiplier is free (0 < αᵢ < C), so no point pins the line to H₊ or H₋, "+
+		"and every b from %s to %s satisfies the KKT conditions with this α and gives the same optimal objective. "+
+		"SMO reports the midpoint, b = %s, as LIBSVM does.", textfmt.Sig(r.lo), textfmt.Sig(r.hi), textfmt.Sig(r.b))
+	if r.errLo == r.errHi {
+		text += fmt.Sprintf(" The training error is %.1f %% for every one of them.", 100*r.errLo)
+	} else {
+		text += fmt.Sprintf(" Over that interval the training error runs from %.1f %% to %.1f %% (%.1f %% at the midpoint).",
+			100*r.errLo, 100*r.errHi, 100*r.errB)
+	}
+	return demo.Note{TestID: "bias-range", Text: text}
+}
+
+func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.SceneLine) []demo.Note {
+	var notes []demo.Note
+	if !pr.P.Hard {
+		counts := map[svm.SVKind]int{}
+		onH, onHPos := 0, 0
+		for _, i := range sv {
+			k := pr.Kind(s, i)
+			counts[k]++
+			if k == svm.Inside && u[i]+s.B == 0 {
+				onH++
+				if pr.Y[i] > 0 {
+					onHPos++
+				}
+			}
+		}
+		text := fmt.Sprintf("Support vectors: %d on the margin (0 < αᵢ < C), "+
+			"%d inside it and %d misclassified (both αᵢ = C).", counts[svm.OnMargin], counts[svm.Inside], counts[svm.Misclassified])
+		if onH > 0 {
+			verb := "lie"
+			if onH == 1 {
+				verb = "lies"
+			}
+			text += fmt.Sprintf(" %d of the points inside %s on H itself, f(xᵢ) = 0, which predicts −1: ", onH, verb)
+			switch onHPos {
+			case 0:
+				text += "none of them has y = +1, so none is a training error."
+			case 1:
+				text += "the one with y = +1 is a training error, though not misclassified in the sense yᵢf(xᵢ) < 0."
+			default:
+				text += fmt.Sprintf("the %d with y = +1 are training errors, though not misclassified in the sense yᵢf(xᵢ) < 0.", onHPos)
+			}
+		}
+		notes = append(notes, demo.Note{TestID: "kinds", Text: text})
+	}
+	if s.Status == algos.Converged {
+		rest := "every point is one"
+		if k := len(pr.X) - len(sv); k > 0 {
+			rest = fmt.Sprintf("the other %s αᵢ = 0 and could move or go without moving the line", textfmt.Plural(k, "points have"))
+			if k == 1 {
+				rest = "the other point has αᵢ = 0 and could move or go without moving the line"
+			}
+		}
+		sum := "w = Σ αᵢyᵢxᵢ"
+		if pr.P.Kernel.Kind != svm.Linear {
+			sum = "f(x) = Σ αᵢyᵢK(xᵢ, x) + b"
+			rest = strings.Replace(rest, "the line", "the boundary", 1)
+		}
+		text := fmt.Sprintf("Solved: every KKT condition holds to within ε. "+
+			"%s sums over the %s only; %s.", sum, textfmt.Plural(len(sv), "support vectors"), rest)
+		if w := pr.Weights(s); pr.P.Hard && w != nil {
+			nw := floats.Norm(w, 2)
+			text += fmt.Sprintf(" The margin, the distance from H to the closest points, is 1/‖w‖ = %s; the band between H₋ and H₊ is 2/‖w‖ = %s wide.",
+				textfmt.Sig(1/nw), textfmt.Sig(2/nw))
+		}
+		notes = append(notes, demo.Note{TestID: "solved", Text: text})
+	}
+	if svmAtLimit(s) {
+		notes = append(notes, demo.Note{TestID: "not-converged", Alert: true, Text: fmt.Sprintf("The demo stops at step %d, its last: "+
+			"SMO has not converged, since the KKT violation m(α) − M(α) = %s is still above ε = %s. "+
+			"The line drawn is SMO's iterate at that step, not the solution.", s.T, textfmt.Sig(s.Gap), textfmt.Sig(pr.P.Tol))})
+	}
+	if cmp != nil {
+		notes = append(notes, demo.Note{TestID: "compare", Text: fmt.Sprintf("Dashed grey: the %s line, w = %s, b = %s. %s",
+			cmp.Label, textfmt.Vec(cmp.W), textfmt.Num(cmp.B), compareMargins(pr, s, cmp))})
+	}
+	return notes
+}
+
+// compareMargins sets the perceptron's margin beside the SVM's: the
+// smallest distance of a point to each line.
+func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string {
+	pm := lineMargin(pr, cmp.W, cmp.B)
+	w := pr.Weights(s)
+	if pm <= 0 {
+		return "It does not separate the points."
+	}
+	if w == nil || floats.Norm(w, 2) == 0 {
+		return fmt.Sprintf("Its closest point is %s away; the SVM has no line while w = 0.", textfmt.Sig(pm))
+	}
+	return fmt.Sprintf("Its closest point is %s away; the SVM's closest points are %s away.", textfmt.Sig(pm), textfmt.Sig(lineMargin(pr, w, s.B)))
+}
+
+// lineMargin is minᵢ yᵢ(w·xᵢ + b)/‖w‖: the distance of the closest point
+// when the line separates the points, ≤ 0 when it does not.
+func lineMargin(pr *svm.Problem, w []float64, b float64) float64 {
+	nw := floats.Norm(w, 2)
+	if nw == 0 {
+		return 0
+	}
+	m := math.Inf(1)
+	for i, x := range pr.X {
+		m = math.Min(m, pr.Y[i]*(floats.Dot(w, x)+b)/nw)
+	}
+	return m
+}
+
+// maxTableRows keeps a panel table short enough to read beside the plot.
+const maxTableRows = 12
+
+// supportTable lists the support vectors with their αᵢ and yᵢf(xᵢ), which
+// is 1 for each at the solution.
+func supportTable(pr *svm.Problem, s svm.State, sv []int) demo.Table {
+	t := demo.Table{TestID: "support-table", Caption: "Support vectors: αᵢ > 0, and yᵢf(xᵢ) = 1 at the solution",
+		Head: []string{"point", "y", "αᵢ", "yᵢf(xᵢ)"}}
+	for _, i := range sv[:min(len(sv), maxTableRows)] {
+		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(pr.Y[i]), textfmt.Sig(s.Alpha[i]), textfmt.Sig(pr.Y[i] * pr.Decision(s, pr.X[i]))})
+	}
+	if len(sv) > maxTableRows {
+		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
+	}
+	if len(sv) == 0 {
+		t.More = "none: every αᵢ = 0"
+	}
+	return t
+}
+
+// slackTable lists the points with slack ξᵢ = max(0, 1 − yᵢf(xᵢ)) > 0,
+// largest first: the violations the segments on the plot show.
+func slackTable(pr *svm.Problem, s svm.State) demo.Table {
+	type row struct {
+		i        int
+		f, slack float64
+	}
+	var rows []row
+	for i, x := range pr.X {
+		f := pr.Decision(s, x)
+		if xi := 1 - pr.Y[i]*f; xi > 1e-9 {
+			rows = append(rows, row{i, f, xi})
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.slack, a.slack) })
+	t := demo.Table{TestID: "slack-table", Caption: "Slack ξᵢ = max(0, 1 − yᵢf(xᵢ)) of the points that violate the margin",
+		Head: []string{"point", "y", "f(xᵢ)", "ξᵢ", "αᵢ", "kind"}}
+	for _, r := range rows[:min(len(rows), maxTableRows)] {
+		kind := pr.Kind(s, r.i).String()
+		if kind == "" {
+			kind = "not a support vector"
+		}
+		t.Rows = append(t.Rows, []string{render.PointName(r.i), textfmt.Signed(pr.Y[r.i]), textfmt.Sig(r.f), textfmt.Sig(r.slack), textfmt.Sig(s.Alpha[r.i]), kind})
+	}
+	switch {
+	case len(rows) > maxTableRows:
+		t.More = fmt.Sprintf("and %d more points with slack", len(rows)-maxTableRows)
+	case len(rows) == 0:
+		t.More = "no point violates the margin"
+	}
+	return t
+}
+
+// softLink is the soft-margin lesson on the same points.
+func softLink(st demo.State) string {
+	q := st.Encode(demo.ForData)
+	if q == "" {
+		return "/lessons/soft-margin-svm"
+	}
+	return "/lessons/soft-margin-svm?" + q
+}

@@ -1,0 +1,242 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// Limits of the primal trainers' demo, listed in docs/demos/svm-sgd.md.
+const (
+	MaxSubEta = 1.0 // subgradient descent's step size η in (0, MaxSubEta]
+)
+
+// SGDSpec declares the soft-margin lesson's second demo: the primal
+// trained by 001's SGD procedure (Pegasos) or by full-batch subgradient
+// descent, each against the exact optimum of its own objective, which
+// the SMO solver computes.
+func SGDSpec() demo.Spec {
+	pegasos := func(s demo.State) bool { return s.Is("method", "pegasos") }
+	sub := func(s demo.State) bool { return s.Is("method", "subgradient") }
+	return demo.Spec{
+		ID: "svm-sgd", Title: "Soft-margin SVM in the primal: SGD and subgradient descent", Lesson: "soft-margin-svm",
+		Data: demo.DataSpec{
+			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
+		},
+		Params: append(pointset.Params("`separable`, `noisy`", "seeds the random set (and the sampling, unless `aseed` is set)"), []demo.Param{
+			{Key: "method", Label: "method", Doc: "`pegasos`: 001's SGD procedure; `subgradient`: full-batch subgradient descent on (1.6.a)",
+				Kind: demo.Choice, Group: demo.GroupAlgo, Default: "pegasos",
+				Options: []demo.Option{{"pegasos", "SGD (001, Pegasos)"}, {"subgradient", "full-batch subgradient"}}},
+			demo.LambdaParam("regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", pegasos),
+			demo.AseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
+			{Key: "C", Label: "C", Doc: "C of ½‖w‖² + CΣ hinge (`subgradient` only; log slider)", Kind: demo.Float,
+				Group: demo.GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true, When: sub},
+			{Key: "eta", Label: "η", Doc: "step size η (`subgradient` only)", Kind: demo.Float, Group: demo.GroupAlgo,
+				Default: "0.01", Min: 0, OpenMin: true, Max: MaxSubEta, Step: "any", When: sub},
+			{Key: "decay", Label: "schedule", Doc: "step size: constant η or η/√t (`subgradient` only)", Kind: demo.Choice, Group: demo.GroupAlgo,
+				Default: "sqrt", Options: []demo.Option{{"sqrt", "η/√t"}, {"constant", "constant η"}}, When: sub},
+			demo.IterationsParam(),
+		}...),
+		Panels:  []string{"losses"},
+		Compute: computeSGD,
+	}
+}
+
+// primalRun is what the demo shows of either trainer at the state
+// reached, in the same terms: the model, its objective, the optimum.
+type primalRun struct {
+	t         int
+	status    algos.Status
+	w         []float64
+	b         float64
+	objective float64
+	optimum   float64
+	optW      []float64
+	optB      float64
+	sampled   int // Pegasos: the point iteration t drew; −1 otherwise
+	// trainingError is the fraction of points the drawn line predicts
+	// wrongly, with sgn(0) = −1.
+	trainingError float64
+	problem       string   // names the trainer and its parameter, for the figure
+	lines         []string // the step written out
+	examined      string
+	changed       bool
+	model         []demo.ModelLine
+	history       *chart.History
+}
+
+func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
+	x, yf := demo.Columns(in.Points)
+	y := pointset.SignLabels(yf)
+	if !pointset.BothClasses(y) {
+		return demo.OneClassResult(x, y, in, demo.SvmOneClass), nil
+	}
+	var (
+		r   primalRun
+		err error
+	)
+	if in.State.Is("method", "pegasos") {
+		r, err = runPegasos(ctx, x, y, in)
+	} else {
+		r, err = runSubgradient(ctx, x, y, in)
+	}
+	if err != nil {
+		return demo.Result{}, err
+	}
+	scene := render.SVMScene{
+		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
+		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
+		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
+	}
+	margins := make([]float64, len(x))
+	labels, u := make([]float64, len(x)), make([]float64, len(x))
+	for i, row := range x {
+		labels[i], u[i] = float64(y[i]), floats.Dot(r.w, row)
+		margins[i] = labels[i] * (u[i] + r.b)
+	}
+	r.trainingError = errorAt(labels, u, r.b)
+	return demo.Result{
+		Step: r.t,
+		Done: r.status.Done(),
+		Plot: demo.SceneDrawer(scene),
+		Panels: map[string]demo.Drawer{"losses": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
+			return render.Frame{}, render.LossChartSVG(w, render.LossChart{
+				Losses:  []string{render.LossZeroOne, render.LossPerceptron, render.LossHinge, render.LossLogistic},
+				Margins: margins,
+				Title:   fmt.Sprintf("losses of the score z = y·f(x) · the points at iteration %d", r.t),
+			}, render.Options{Width: opt.Width})
+		}},
+		History: r.history,
+		Panel:   func() demo.Panel { return sgdPanel(r, margins) },
+	}, nil
+}
+
+func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
+	st := in.State
+	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	pg, s0, err := svm.NewPegasos(x, y, p)
+	if err != nil {
+		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
+	}
+	opt, optVal, err := svm.PegasosOptimum(ctx, x, y, p.Lambda)
+	if errors.Is(err, algos.ErrIterationLimit) {
+		return primalRun{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
+			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", textfmt.Sig(p.Lambda)))
+	}
+	if err != nil {
+		return primalRun{}, err
+	}
+	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
+	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[svm.PegasosState](in, rec)...)
+	if err != nil {
+		return primalRun{}, err
+	}
+	d := len(x[0])
+	r := primalRun{
+		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: optVal,
+		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + textfmt.Sig(p.Lambda),
+		history: rec.History(s, "objective of W̄", optVal),
+		model: []demo.ModelLine{
+			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []demo.Fact{{"w", textfmt.Vec(s.Avg[:d]), "w"}, {"b", textfmt.Num(s.Avg[d]), "b"}}},
+			{Prefix: "current:", Facts: []demo.Fact{{"θ", textfmt.Vec(s.Theta), "theta"}}},
+		},
+	}
+	if s.I >= 0 {
+		i := s.I
+		m := pg.Y[i] * (floats.Dot(s.W[:d], x[i]) + s.W[d])
+		r.examined = fmt.Sprintf("Iteration %d samples i = %s (y = %s). W_t = θ_t/(2λt) = %s.", s.T, render.PointName(i), textfmt.Signed(pg.Y[i]), textfmt.Vec(s.W))
+		if s.Violated {
+			r.changed = true
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s < 1, so θ ← θ + yᵢX̃ᵢ = %s.", textfmt.Sig(m), textfmt.Vec(s.Theta))}
+		} else {
+			r.lines = []string{fmt.Sprintf("yᵢ W_t·X̃ᵢ = %s ≥ 1, so θ stays.", textfmt.Sig(m))}
+		}
+	}
+	return r, nil
+}
+
+func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
+	st := in.State
+	p := svm.SubgradientParams{C: st.Float("C"), Eta: st.Float("eta"), Decay: st.Is("decay", "sqrt"), T: st.Int("T")}
+	sg, s0, err := svm.NewSubgradient(x, y, p)
+	if err != nil {
+		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
+	}
+	sp := svm.DefaultParams()
+	sp.C, sp.Tol, sp.MaxIter = p.C, 1e-9, svmMaxIter
+	pr, _, err := svm.New(x, y, sp)
+	if err != nil {
+		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
+	}
+	opt, err := pr.Solve(ctx)
+	if err != nil {
+		return primalRun{}, err
+	}
+	optVal := pr.Primal(opt)
+	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.SubgradientState) (int, float64) { return s.T, s.Objective })
+	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[svm.SubgradientState](in, rec)...)
+	if err != nil {
+		return primalRun{}, err
+	}
+	r := primalRun{
+		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: optVal,
+		optW: pr.Weights(opt), optB: opt.B, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
+		history: rec.History(s, "primal (1.6.a)", optVal),
+		model:   []demo.ModelLine{{Facts: []demo.Fact{{"w", textfmt.Vec(s.W), "w"}, {"b", textfmt.Num(s.B), "b"}}}},
+	}
+	if s.T > 0 {
+		eta := p.Eta
+		if p.Decay {
+			eta /= math.Sqrt(float64(s.T))
+		}
+		r.changed = true
+		r.examined = fmt.Sprintf("Iteration %d steps along minus a subgradient of the whole objective, with η_t = %s.", s.T, textfmt.Sig(eta))
+		r.lines = []string{
+			"w ← w − η_t (w − C Σ yᵢxᵢ) and b ← b + η_t C Σ yᵢ, both sums over the points with yᵢf(xᵢ) ≤ 1.",
+			fmt.Sprintf("Now %d points have yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", s.Violators, textfmt.Sig(s.Best)),
+		}
+	}
+	return r, nil
+}
+
+// sgdPanel describes the primal trainer's state; margins are the points'
+// yᵢf(xᵢ), which the loss chart draws too.
+func sgdPanel(r primalRun, margins []float64) demo.Panel {
+	p := demo.Panel{
+		Counters: []demo.Counter{
+			{"iteration t", strconv.Itoa(r.t), "step"},
+			{"objective", textfmt.Sig(r.objective), "objective"},
+			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{"training error", textfmt.Pct(r.trainingError, 1), "error"},
+		},
+		Status:   r.status.String(),
+		Done:     r.status.Done(),
+		Bad:      r.status.Done() && r.status != algos.IterationLimit,
+		Start:    "Start: θ = 0, so the line is not drawn yet. Press → or Step for the first iteration.",
+		Examined: r.examined, Lines: r.lines, Changed: r.changed, Model: r.model,
+	}
+	if r.status == algos.IterationLimit {
+		p.Status = "ran its T iterations"
+	}
+	p.Notes = append(p.Notes, errorRuleNote()) // under the training error it defines
+	if r.status == algos.Diverged {
+		p.Notes = append(p.Notes, demo.Note{TestID: "diverged", Alert: true,
+			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
+	}
+	p.Notes = append(p.Notes, demo.Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
+		textfmt.Sig(r.objective-r.optimum))})
+	return p
+}
