@@ -81,7 +81,7 @@ func TestStepEndEveryDemo(t *testing.T) {
 func stepEndQueries(d *demo.Demo) []url.Values {
 	var qs []url.Values
 	for _, p := range d.Params() {
-		if p.Kind != demo.Choice || p.PageOnly || p.Hidden {
+		if p.Kind != demo.KindChoice || p.PageOnly || p.Hidden {
 			continue
 		}
 		for _, o := range p.Options {

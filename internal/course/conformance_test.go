@@ -76,15 +76,15 @@ func randomState(d *demo.Demo, rng *rand.Rand) url.Values {
 			continue // leave some at their defaults
 		}
 		switch p.Kind {
-		case demo.Choice:
+		case demo.KindChoice:
 			o := p.Options[rng.IntN(len(p.Options))].Value
 			if o == demo.Custom {
 				continue // a custom set needs added points
 			}
 			q.Set(p.Key, o)
-		case demo.Int:
+		case demo.KindInt:
 			q.Set(p.Key, strconv.Itoa(int(p.Min)+rng.IntN(int(p.Max-p.Min)+1)))
-		case demo.Float:
+		case demo.KindFloat:
 			v := p.Min + rng.Float64()*(p.Max-p.Min)
 			if p.Log && p.Min > 0 {
 				v = math.Exp(math.Log(p.Min) + rng.Float64()*(math.Log(p.Max)-math.Log(p.Min)))
@@ -104,9 +104,9 @@ func randomState(d *demo.Demo, rng *rand.Rand) url.Values {
 // badValues are values a parameter must refuse.
 func badValues(p demo.Param) []string {
 	switch p.Kind {
-	case demo.Choice:
+	case demo.KindChoice:
 		return []string{"no-such-" + p.Key} // a blank value means the default (an empty form field)
-	case demo.Int:
+	case demo.KindInt:
 		return []string{"x", fmt.Sprint(p.Max + 1), fmt.Sprint(p.Min - 1), "1.5", "NaN"}
 	}
 	bad := []string{"x", "NaN", "Inf", strconv.FormatFloat(p.Max*2+1, 'g', -1, 64)}

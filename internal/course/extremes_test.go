@@ -30,15 +30,15 @@ func TestExtremesAreNoBug(t *testing.T) {
 		for _, p := range d.Spec.Params {
 			var vals []string
 			switch p.Kind {
-			case demo.Int:
+			case demo.KindInt:
 				vals = []string{strconv.Itoa(int(p.Min)), strconv.Itoa(int(p.Max))}
-			case demo.Float:
+			case demo.KindFloat:
 				lo := p.Min
 				if p.OpenMin {
 					lo = p.Min + 1e-300
 				}
 				vals = []string{strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(p.Max, 'g', -1, 64)}
-			case demo.Choice:
+			case demo.KindChoice:
 				for _, o := range p.Options {
 					vals = append(vals, o.Value)
 				}

@@ -113,7 +113,7 @@ func TestKitRealLabels(t *testing.T) {
 // lesson is refused when the course is built.
 func TestCourseChecks(t *testing.T) {
 	bad := demotest.ObjectiveSpec("perceptron")
-	bad.Params = append(bad.Params, demo.Param{Key: "step", Kind: demo.Int, Max: 1, Default: "0"})
+	bad.Params = append(bad.Params, demo.Param{Key: "step", Kind: demo.KindInt, Max: 1, Default: "0"})
 	if _, err := demo.NewCourse(bad); err == nil {
 		t.Error("a demo declaring step was accepted")
 	}

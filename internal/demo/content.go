@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// content holds the lesson prose. Each lesson has a source
+// Content holds the lesson prose. Each lesson has a source
 // content/<slug>.src.html, with TeX between dollar signs, and the file
 // generated from it by tools/katex/render.mjs, content/<slug>.html, in which
 // every TeX span is already typeset by KaTeX. The pattern matches both

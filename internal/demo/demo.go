@@ -84,7 +84,7 @@ const (
 	HistoryFigure = "history"
 )
 
-// wants reports whether the request draws figure name.
+// Wants reports whether the request draws figure name.
 func (in Input) Wants(name string) bool { return in.Figure == "" || in.Figure == name }
 
 // Drawer draws a figure of one state at opt's size, as SVG or PNG. The
@@ -132,7 +132,7 @@ type Demo struct {
 	Spec
 	params []Param // the demo's and the kit's, in form order
 	index  map[string]int
-	// secondary demos are not the first of their lesson page, so their
+	// Secondary demos are not the first of their lesson page, so their
 	// page URLs say demo=<ID>.
 	Secondary bool
 	Cache     *Cache // the course's; nil outside a course
@@ -163,19 +163,19 @@ func NewDemo(spec Spec) (*Demo, error) {
 	if spec.Data.Labels != NoLabels {
 		sets := append(slices.Clone(spec.Data.Sets), Option{Custom, "custom (only your points)"})
 		d.params = append(d.params, Param{Key: KeyData, Label: "set", Doc: "data set (`custom`: only added points)",
-			Kind: Choice, Group: GroupData, Default: spec.Data.Default, Options: sets})
+			Kind: KindChoice, Group: GroupData, Default: spec.Data.Default, Options: sets})
 	}
 	d.params = append(d.params, spec.Params...)
 	d.params = append(d.params, Param{Key: "speed", Label: "speed", Doc: "ms per step when playing",
-		Kind: Int, Group: GroupView, Default: "500", Min: 20, Max: 5000, PageOnly: true, Hidden: true})
+		Kind: KindInt, Group: GroupView, Default: "500", Min: 20, Max: 5000, PageOnly: true, Hidden: true})
 	if spec.Data.Labels == ClassLabels {
 		d.params = append(d.params, Param{Key: "class", Label: "class", Doc: "class a click adds",
-			Kind: Int, Group: GroupView, Default: "1", Min: -1, Max: float64(spec.Data.MaxClasses - 1), PageOnly: true, Hidden: true,
+			Kind: KindInt, Group: GroupView, Default: "1", Min: -1, Max: float64(spec.Data.MaxClasses - 1), PageOnly: true, Hidden: true,
 			AllowedDoc: fmt.Sprintf("a label: −1, +1 or 0–%d", spec.Data.MaxClasses-1)})
 	}
 	for _, k := range []string{"w", "h"} {
 		d.params = append(d.params, Param{Key: k, Label: k, Doc: "plot size in pixels",
-			Kind: Int, Group: GroupView, Default: strconv.Itoa(defaultPx), Min: MinPlotPx, Max: MaxPlotPx, Hidden: true})
+			Kind: KindInt, Group: GroupView, Default: strconv.Itoa(defaultPx), Min: MinPlotPx, Max: MaxPlotPx, Hidden: true})
 	}
 	for i := range d.params {
 		p := &d.params[i]

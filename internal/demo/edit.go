@@ -25,11 +25,11 @@ type Edit struct {
 // editParams declares the query keys of an Edit; they are not part of
 // the state.
 func editParams() []Param {
-	coord := func(key string) Param { return Param{Key: key, Kind: Float, Min: -MaxCoord, Max: MaxCoord} }
+	coord := func(key string) Param { return Param{Key: key, Kind: KindFloat, Min: -MaxCoord, Max: MaxCoord} }
 	return []Param{
-		{Key: "op", Kind: Choice, Options: []Option{{"add", ""}, {"remove", ""}}},
+		{Key: "op", Kind: KindChoice, Options: []Option{{"add", ""}, {"remove", ""}}},
 		coord("px"), coord("py"), coord("pl"),
-		{Key: "pi", Kind: Int, Min: 0, Max: MaxPoints - 1},
+		{Key: "pi", Kind: KindInt, Min: 0, Max: MaxPoints - 1},
 	}
 }
 

@@ -100,12 +100,12 @@ func (d *Demo) kindOf(s State, err error) error {
 	return &InternalError{Demo: d.ID, Query: s.Encode(ForPage), Err: err, stack: debug.Stack()}
 }
 
-// isContextErr reports whether err says that a context ended.
+// IsContextErr reports whether err says that a context ended.
 func IsContextErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// uncomputableIf returns err as an Uncomputable error, its own message
+// UncomputableIf returns err as an Uncomputable error, its own message
 // saying what to change, when it wraps one of kinds (such as an
 // algorithm's overflow or no-minimiser sentinel), and err otherwise.
 func UncomputableIf(err error, kinds ...error) error {

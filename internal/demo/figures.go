@@ -11,14 +11,14 @@ import (
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
-// fieldRes is the probability field's grid: its contours are exact at
+// FieldRes is the probability field's grid: its contours are exact at
 // any resolution (the score is linear), and the fill is a smooth ramp
 // that browsers and the PNG writer interpolate, so a coarse grid looks
 // like the default one at a ninth of its cells (and of the embedded
 // raster's bytes, whose encoding was the figure's largest cost).
 const FieldRes = 40
 
-// scoreLevels turns the levels P = p of a probability into the levels
+// ScoreLevels turns the levels P = p of a probability into the levels
 // f = logit p of the score under it.
 func ScoreLevels(ls []render.Level) []render.Level {
 	out := make([]render.Level, len(ls))
@@ -29,15 +29,15 @@ func ScoreLevels(ls []render.Level) []render.Level {
 	return out
 }
 
-// heldOutCounter shows the error on n held-out points.
+// HeldOutCounter shows the error on n held-out points.
 func HeldOutCounter(r float64, n int) Counter {
 	return Counter{fmt.Sprintf("held-out error (%d points)", n), textfmt.Pct(r, 1), "heldout"}
 }
 
-// svmOneClass is why an SVM demo cannot run on one class.
+// SvmOneClass is why an SVM demo cannot run on one class.
 const SvmOneClass = "An SVM separates two classes; these points have one."
 
-// oneClassResult shows points of a single class: no two-class model
+// OneClassResult shows points of a single class: no two-class model
 // exists until the other class has a point, which the panel asks for;
 // why says so in the demo's own terms.
 func OneClassResult(x [][]float64, y []int, in Input, why string) Result {
@@ -54,7 +54,7 @@ func OneClassResult(x [][]float64, y []int, in Input, why string) Result {
 	}
 }
 
-// sceneDrawer draws an SVM scene, the main plot of every SVM demo.
+// SceneDrawer draws an SVM scene, the main plot of every SVM demo.
 func SceneDrawer(scene render.SVMScene) Drawer {
 	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 		f, err := render.SVMFigure(scene)

@@ -34,7 +34,7 @@ type SelectOption struct {
 	Selected     bool
 }
 
-// forms returns the data form (for demos with data) and the algorithm
+// Forms returns the data form (for demos with data) and the algorithm
 // form, each with the controls that apply in s. A data form carries the
 // added points along but not the removed ones, whose indices belong to
 // the set being replaced; every form starts again from step 0.
@@ -71,7 +71,7 @@ func (d *Demo) Forms(s State) []Form {
 func control(p Param, value string) Control {
 	c := Control{Key: p.Key, Label: p.Label, Value: value}
 	switch p.Kind {
-	case Choice:
+	case KindChoice:
 		c.Select = true
 		for _, o := range p.Options {
 			label := o.Label
@@ -80,9 +80,9 @@ func control(p Param, value string) Control {
 			}
 			c.Options = append(c.Options, SelectOption{o.Value, label, o.Value == value})
 		}
-	case Int:
+	case KindInt:
 		c.Min, c.Max, c.Step = FmtNum(p.Min), FmtNum(p.Max), "1"
-	case Float:
+	case KindFloat:
 		c.Min, c.Max, c.Step = FmtNum(p.Min), FmtNum(p.Max), p.Step
 		if p.OpenMin {
 			c.Min = "" // the input cannot say "greater than"; the server checks

@@ -16,7 +16,7 @@ import (
 // records: each costs a prediction per point.
 const maxErrorSamples = 2000
 
-// sampleClock picks up to maxErrorSamples evenly spaced steps of a run of
+// SampleClock picks up to maxErrorSamples evenly spaced steps of a run of
 // k steps, always the first (and the recorders add the last): the steps
 // at which a history records a scalar that costs a pass over the points,
 // such as a training error or a primal objective.
@@ -33,7 +33,7 @@ func NewSampleClock(k int) SampleClock {
 	return c
 }
 
-// due reports whether step k is sampled, and if so moves on to the next.
+// Due reports whether step k is sampled, and if so moves on to the next.
 func (c *SampleClock) Due(k int) bool {
 	if k != c.next {
 		return false
@@ -69,7 +69,7 @@ func (r *objectiveRecorder[S]) sample(s S) {
 	r.s.T, r.s.Y = append(r.s.T, float64(t)), append(r.s.Y, v)
 }
 
-// recorders is rec when the request draws the history, else none.
+// Recorders is rec when the request draws the history, else none.
 func Recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
 	if !in.Wants(HistoryFigure) {
 		return nil
@@ -78,7 +78,7 @@ func Recorders[S any](in Input, rec *objectiveRecorder[S]) []algos.Recorder[S] {
 	return []algos.Recorder[S]{rec}
 }
 
-// history charts the objective against the optimum, and their difference
+// History charts the objective against the optimum, and their difference
 // on a log scale, after sampling the last state; nil when the recorder was
 // not used.
 func (r *objectiveRecorder[S]) History(s S, name string, optimum float64) *chart.History {

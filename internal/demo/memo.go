@@ -94,7 +94,7 @@ func (c *Cache) Get(k CacheKey) (any, bool) {
 	return e.Value.(*cacheEntry).val, true
 }
 
-// put stores v under k, charged size bytes. An entry larger than the
+// Put stores v under k, charged size bytes. An entry larger than the
 // whole budget is not stored.
 func (c *Cache) Put(k CacheKey, v any, size int64) {
 	c.mu.Lock()
@@ -146,7 +146,7 @@ func (c *Cache) evict() {
 	}
 }
 
-// memoise returns the value of key in c, or computes it with compute(ctx)
+// Memoise returns the value of key in c, or computes it with compute(ctx)
 // and stores it, charged size(value) bytes. Concurrent callers that miss
 // the same key share one computation; a caller whose ctx ends stops
 // waiting with ctx's error. A computation that returns an error, or whose
@@ -200,7 +200,7 @@ func Memoise[V any](ctx context.Context, c *Cache, key CacheKey, size func(V) in
 	}
 }
 
-// floatsBytes estimates the memory of float slices: 8 bytes a number
+// FloatsBytes estimates the memory of float slices: 8 bytes a number
 // and a slice header each.
 func FloatsBytes(parts ...[]float64) int64 {
 	n := int64(0)
@@ -210,7 +210,7 @@ func FloatsBytes(parts ...[]float64) int64 {
 	return n
 }
 
-// floatsKey names a tag and a tuple of float slices, each slice
+// FloatsKey names a tag and a tuple of float slices, each slice
 // length-prefixed so that different splits of the same numbers differ.
 func FloatsKey(tag string, parts ...[]float64) [sha256.Size]byte {
 	h := sha256.New()

@@ -13,12 +13,12 @@ import (
 type Kind int
 
 const (
-	// Int is a whole number in [Min, Max].
-	Int Kind = iota
-	// Float is a finite number in [Min, Max], or (Min, Max] when OpenMin.
-	Float
-	// Choice is one of Choices.
-	Choice
+	// KindInt is a whole number in [Min, Max].
+	KindInt Kind = iota
+	// KindFloat is a finite number in [Min, Max], or (Min, Max] when OpenMin.
+	KindFloat
+	// KindChoice is one of Choices.
+	KindChoice
 )
 
 // Group says which form of a demo a parameter sits in.
@@ -82,13 +82,13 @@ type Param struct {
 // spelling, or a problem that names what is allowed.
 func (p *Param) parse(raw string) (string, error) {
 	switch p.Kind {
-	case Int:
+	case KindInt:
 		v, err := strconv.Atoi(raw)
 		if err != nil || float64(v) < p.Min || float64(v) > p.Max {
 			return "", fmt.Errorf("%s is not a whole number from %s to %s", textfmt.Quote(raw), FmtNum(p.Min), FmtNum(p.Max))
 		}
 		return strconv.Itoa(v), nil
-	case Float:
+	case KindFloat:
 		v, err := strconv.ParseFloat(raw, 64)
 		if err != nil || math.IsNaN(v) || v < p.Min || v > p.Max || (p.OpenMin && v == p.Min) {
 			return "", fmt.Errorf("%s is not a number %s", textfmt.Quote(raw), p.rangeText())
@@ -127,9 +127,9 @@ func (p *Param) Allowed() string {
 		return p.AllowedDoc
 	}
 	switch p.Kind {
-	case Int:
+	case KindInt:
 		return FmtNum(p.Min) + "–" + FmtNum(p.Max)
-	case Float:
+	case KindFloat:
 		if p.OpenMin {
 			return "(" + FmtNum(p.Min) + ", " + FmtNum(p.Max) + "]"
 		}
@@ -138,7 +138,7 @@ func (p *Param) Allowed() string {
 	return strings.Join(p.values(), ", ")
 }
 
-// fmtNum writes the shortest decimal that parses back to v exactly: in
+// FmtNum writes the shortest decimal that parses back to v exactly: in
 // plain form while that takes at most 21 characters, in exponent form
 // beyond, so values round-trip and 5e-324 stays six characters long
 // instead of 326. It is the form used in URLs and CSV.
@@ -152,5 +152,5 @@ func FmtNum(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// maxSeed is the largest seed a URL may give.
-const MaxSeed = float64(math.MaxInt32)
+// MaxSeed is the largest seed a URL may give.
+const MaxSeed = math.MaxInt32

@@ -7,19 +7,19 @@ import "math"
 // learn's: a score of exactly 0 predicts −1 (decision_function(x) > 0),
 // and a tie between classes goes to the lowest label.
 
-// signRule is the rule for two classes and a score f(x).
+// SignRule is the rule for two classes and a score f(x).
 const SignRule = "A prediction is sgn(f(x)) with sgn(0) = −1: f(x) > 0 predicts +1 and f(x) ≤ 0 predicts −1, " +
 	"as scikit-learn's decision_function(x) > 0 does, so while f = 0 every point is predicted −1. " +
 	"The training error is the fraction of points predicted wrong."
 
-// argmaxRule is signRule for several classes.
+// ArgmaxRule is signRule for several classes.
 const ArgmaxRule = "A prediction is the class with the largest score; a tie goes to the lowest class, " +
 	"so while every score is 0 every point is predicted class 0. The training error is the fraction of points predicted wrong."
 
-// ruleNote states the rule in the small print of a panel.
+// RuleNote states the rule in the small print of a panel.
 func RuleNote(rule string) Note { return Note{TestID: "prediction-rule", Fine: rule} }
 
-// predict is the class a score predicts by the rule: +1 when f > 0, else
+// Predict is the class a score predicts by the rule: +1 when f > 0, else
 // −1 (sgn(0) = −1).
 func Predict(f float64) int {
 	if f > 0 {
@@ -28,7 +28,7 @@ func Predict(f float64) int {
 	return -1
 }
 
-// errorRate is the fraction of the points (x, y) whose prediction
+// ErrorRate is the fraction of the points (x, y) whose prediction
 // predict(f(x)) is not y: 0 = right for y = −1 and wrong for y = +1.
 func ErrorRate(f func([]float64) float64, x [][]float64, y []int) float64 {
 	wrong := 0

@@ -9,21 +9,29 @@ const (
 	MaxLambda = 10.0
 )
 
-// lambdaParam is the λ of 001's SGD procedures, on a log slider.
+var (
+	// Lambda is the λ of 001's SGD procedures, on a log slider.
+	Lambda = Float{Key: "lambda", Label: "λ", Doc: "regularisation λ", Group: GroupAlgo,
+		Default: 0.01, Min: MinLambda, Max: MaxLambda, Step: "any", Log: true}
+	// Aseed seeds a stochastic method's sampling, the data's seed unless
+	// set.
+	Aseed = Int{Key: "aseed", Label: "sampling seed", Doc: "seeds the sampling", Group: GroupAlgo,
+		DefaultFrom: "seed", Min: 0, Max: MaxSeed}
+	// Iterations is the T of an iterative trainer.
+	Iterations = Int{Key: "T", Label: "iterations T", Doc: "iterations to run", Group: GroupAlgo,
+		Default: 2000, Min: 1, Max: MaxStep}
+)
+
+// LambdaParam is Lambda with a demo's own wording, applying when when says.
 func LambdaParam(doc string, when func(State) bool) Param {
-	return Param{Key: "lambda", Label: "λ", Doc: doc, Kind: Float,
-		Group: GroupAlgo, Default: "0.01", Min: MinLambda, Max: MaxLambda, Step: "any", Log: true, When: when}
+	p := Lambda
+	p.Doc, p.When = doc, when
+	return p.Param()
 }
 
-// aseedParam seeds a stochastic method's sampling, the data's seed unless
-// set.
+// AseedParam is Aseed with a demo's own wording, applying when when says.
 func AseedParam(doc string, when func(State) bool) Param {
-	return Param{Key: "aseed", Label: "sampling seed", Doc: doc, Kind: Int, Group: GroupAlgo,
-		DefaultFrom: "seed", Min: 0, Max: MaxSeed, When: when}
-}
-
-// iterationsParam is the T of an iterative trainer.
-func IterationsParam() Param {
-	return Param{Key: "T", Label: "iterations T", Doc: "iterations to run", Kind: Int, Group: GroupAlgo,
-		Default: "2000", Min: 1, Max: MaxStep}
+	p := Aseed
+	p.Doc, p.When = doc, when
+	return p.Param()
 }

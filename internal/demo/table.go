@@ -21,7 +21,7 @@ func (d *Demo) ParamTable() string {
 			def = "`" + p.DefaultFrom + "`"
 		}
 		allowed := p.Allowed()
-		if p.Kind == Choice && p.AllowedDoc == "" {
+		if p.Kind == KindChoice && p.AllowedDoc == "" {
 			allowed = "`" + strings.Join(p.values(), "`, `") + "`"
 		}
 		row(p.Key, p.Doc, def, allowed)

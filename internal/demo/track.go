@@ -9,7 +9,7 @@ import (
 	"github.com/margin-edu/margin/internal/render/chart"
 )
 
-// problemKey names a regression problem by everything its solution
+// ProblemKey names a regression problem by everything its solution
 // depends on: the kind, the points, their labels and the numbers.
 func ProblemKey(kind string, x [][]float64, y []float64, nums ...float64) [sha256.Size]byte {
 	return FloatsKey(kind, append([][]float64{nums, y}, x...)...)
@@ -34,7 +34,7 @@ type track[S any] struct {
 // iterations from one.
 const markEvery = 32
 
-// runTracked returns state k of m's run from start (or the last, if the
+// RunTracked returns state k of m's run from start (or the last, if the
 // run stops before k), its step and the scalars of the states up to it,
 // from the track of key in cache, which it starts or extends as needed.
 // Tracks are kept by everything their run depends on (the points, labels,
@@ -90,7 +90,7 @@ func (t *track[S]) at(m algos.Method[S], start S, k int, scalars func(S) (float6
 	return s, base + i, err
 }
 
-// sampled returns a track's scalars v (t.a or t.b) at the steps a
+// Sampled returns a track's scalars v (t.a or t.b) at the steps a
 // sampleClock picks from 0 to k, and at k: the series a history draws.
 func Sampled(v []float64, k int) chart.Series {
 	var s chart.Series
@@ -103,7 +103,7 @@ func Sampled(v []float64, k int) chart.Series {
 	return s
 }
 
-// b2f is 1 for true, for hashing a flag with numbers.
+// B2f is 1 for true, for hashing a flag with numbers.
 func B2f(b bool) float64 {
 	if b {
 		return 1

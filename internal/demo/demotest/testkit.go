@@ -21,7 +21,7 @@ func Execute(d *demo.Demo, s demo.State) (*demo.Run, error) {
 	return d.ExecuteFigure(context.Background(), s, "")
 }
 
-// runSVM runs demo spec at the state query q gives.
+// Run runs demo spec at the state query q gives.
 func Run(t *testing.T, spec demo.Spec, q string) *demo.Run {
 	t.Helper()
 	d, err := demo.NewDemo(spec)
@@ -70,7 +70,7 @@ func Note(p demo.Panel, id string) *demo.Note {
 	return nil
 }
 
-// parseSig reads a number sig or signed wrote (real minus signs).
+// ParseSig reads a number sig or signed wrote (real minus signs).
 func ParseSig(t *testing.T, s string) float64 {
 	t.Helper()
 	s = strings.NewReplacer("−", "-", "+", "", "·10", "e", "⁻", "-", "⁰", "0", "¹", "1", "²", "2", "³", "3",
@@ -82,7 +82,7 @@ func ParseSig(t *testing.T, s string) float64 {
 	return v
 }
 
-// svgText is the <title> and <desc> of an SVG.
+// SVGText is the <title> and <desc> of an SVG.
 func SVGText(svg string) string {
 	var out []string
 	for _, tag := range []string{"title", "desc"} {
@@ -93,14 +93,14 @@ func SVGText(svg string) string {
 	return strings.Join(out, "\n")
 }
 
-// svmHrefFrag matches an in-page link, capturing the id it points to.
+// HrefFrag matches an in-page link, capturing the id it points to.
 var HrefFrag = regexp.MustCompile(`href="#([^"]+)"`)
 
-// svmDeepLink matches a link from the prose to a lesson page with a demo
+// DeepLink matches a link from the prose to a lesson page with a demo
 // state: the slug, the raw query (HTML-escaped) and the fragment.
 var DeepLink = regexp.MustCompile(`href="/lessons/([a-z0-9-]+)\?([^"#]*)(#[^"]*)?"`)
 
-// figureText writes figure name of r (PlotFigure for the plot) and returns its
+// FigureText writes figure name of r (PlotFigure for the plot) and returns its
 // <title> and <desc>, unescaped.
 func FigureText(t *testing.T, r *demo.Run, name string) (title, desc string) {
 	t.Helper()
@@ -133,7 +133,7 @@ func Excerpt(s string, i int) string {
 	return s[lo:hi]
 }
 
-// proseClaim is a run of numbers the prose quotes from a demo state it
+// Claim is a run of numbers the prose quotes from a demo state it
 // links to: in the source, in the paragraph or list item of the link
 // whose query is Query, the text from From to To holds them, in order, each rounded from what Want
 // computes from the linked state.
@@ -173,7 +173,7 @@ func quotedNumbers(t *testing.T, s string) (vals, tols []float64) {
 	return vals, tols
 }
 
-// checkClaims runs each claim's linked state and compares the numbers
+// CheckClaims runs each claim's linked state and compares the numbers
 // the prose quotes with the ones it computes.
 func CheckClaims(t *testing.T, course *demo.Course, claims []Claim) {
 	t.Helper()
@@ -230,7 +230,7 @@ func CheckClaims(t *testing.T, course *demo.Course, claims []Claim) {
 	}
 }
 
-// proseNumber reads a number, and the half-width of the interval its
+// ProseNumber reads a number, and the half-width of the interval its
 // digits stand for: 0.0311 is [0.03105, 0.03115].
 func ProseNumber(s string) (v, half float64, ok bool) {
 	s = strings.NewReplacer("−", "-", " ", "", " ", "").Replace(s)
@@ -262,7 +262,7 @@ func ProseNumber(s string) (v, half float64, ok bool) {
 	return v * scale, 0.5 * math.Pow(10, float64(-d)) * scale, true
 }
 
-// proseOf is a lesson's prose as one string (KaTeX keeps each formula's
+// Prose is a lesson's prose as one string (KaTeX keeps each formula's
 // TeX source in an annotation, so "$f = 0.043$" is found as "f = 0.043").
 func Prose(t *testing.T, slug string) string {
 	t.Helper()
@@ -273,7 +273,7 @@ func Prose(t *testing.T, slug string) string {
 	return strings.Join(Strings(parts), "")
 }
 
-// mustCourse returns the course build makes, or ends the test.
+// MustCourse returns the course build makes, or ends the test.
 func MustCourse(t *testing.T, build func() (*demo.Course, error)) *demo.Course {
 	t.Helper()
 	c, err := build()

@@ -1,5 +1,7 @@
-// Package demotest holds two small demos that exercise the demo kit
-// where the perceptron does not: a demo with no data points, whose plot
+// Package demotest is what the tests of topics and of the server share:
+// Run(t, spec, query), panel look-ups (Counter, Note), prose claims checked
+// against the states they link to, and two small demos that exercise the
+// demo kit where the perceptron does not: a demo with no data points, whose plot
 // click sets a start point (gradient descent on a 2-D objective), and a
 // regression demo with real-valued labels and an extra panel. Tests of
 // the kit and of the server build courses from them.
@@ -60,9 +62,9 @@ func ObjectiveSpec(lesson string) demo.Spec {
 		ID: "toy-gd", Title: "Toy gradient descent", Lesson: lesson,
 		Data: demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{"x0", "y0"}},
 		Params: []demo.Param{
-			{Key: "x0", Label: "x₁⁽⁰⁾", Doc: "start x₁", Kind: demo.Float, Group: demo.GroupData, Default: "2", Min: -5, Max: 5, Step: "any"},
-			{Key: "y0", Label: "x₂⁽⁰⁾", Doc: "start x₂", Kind: demo.Float, Group: demo.GroupData, Default: "1", Min: -5, Max: 5, Step: "any"},
-			{Key: "t", Label: "step size t", Doc: "step size", Kind: demo.Float, Group: demo.GroupAlgo, Default: "0.1", Min: 0, OpenMin: true, Max: 2, Step: "any"},
+			{Key: "x0", Label: "x₁⁽⁰⁾", Doc: "start x₁", Kind: demo.KindFloat, Group: demo.GroupData, Default: "2", Min: -5, Max: 5, Step: "any"},
+			{Key: "y0", Label: "x₂⁽⁰⁾", Doc: "start x₂", Kind: demo.KindFloat, Group: demo.GroupData, Default: "1", Min: -5, Max: 5, Step: "any"},
+			{Key: "t", Label: "step size t", Doc: "step size", Kind: demo.KindFloat, Group: demo.GroupAlgo, Default: "0.1", Min: 0, OpenMin: true, Max: 2, Step: "any"},
 		},
 		Panels: []string{"iterate"},
 		Compute: func(_ context.Context, in demo.Input) (demo.Result, error) {

@@ -46,7 +46,7 @@ func LossGallerySpec() demo.Spec {
 	return demo.Spec{
 		ID: "loss-gallery", Title: "Classification losses", Lesson: "gradient-descent", Static: true,
 		Data: demo.DataSpec{Labels: demo.NoLabels},
-		Params: []demo.Param{{Key: "losses", Label: "losses shown", Doc: "which losses the chart draws", Kind: demo.Choice, Group: demo.GroupAlgo, Default: "all",
+		Params: []demo.Param{{Key: "losses", Label: "losses shown", Doc: "which losses the chart draws", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "all",
 			Options: []demo.Option{{"all", "all five"}, {"convex", "the convex ones"}, {"calibrated", "the calibrated ones"}, {"margin", "0-1, perceptron, hinge"}}}},
 		Compute: computeLossGallery,
 	}

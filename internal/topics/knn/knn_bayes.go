@@ -38,15 +38,15 @@ func isMixture(s demo.State) bool { return s.Is(demo.KeyData, mixtureSet) }
 // else it drives.
 func mixtureParams(when func(demo.State) bool, seedDoc string) []demo.Param {
 	return []demo.Param{
-		{Key: "delta", Label: "Δ (mean gap)", Doc: "distance Δ between the class means (±Δ/2, 0)", Kind: demo.Float, Group: demo.GroupData,
+		{Key: "delta", Label: "Δ (mean gap)", Doc: "distance Δ between the class means (±Δ/2, 0)", Kind: demo.KindFloat, Group: demo.GroupData,
 			Default: "2", Min: 0, Max: MaxMixtureDelta, Step: "0.1", When: when},
-		{Key: "sigma", Label: "σ", Doc: "standard deviation σ of both classes (covariance σ²I)", Kind: demo.Float, Group: demo.GroupData,
+		{Key: "sigma", Label: "σ", Doc: "standard deviation σ of both classes (covariance σ²I)", Kind: demo.KindFloat, Group: demo.GroupData,
 			Default: "1", Min: 0, OpenMin: true, Max: MaxMixtureSigma, Step: "0.05", When: when},
-		{Key: "prior", Label: "π = P(y = +1)", Doc: "prior probability π of class +1", Kind: demo.Float, Group: demo.GroupData,
+		{Key: "prior", Label: "π = P(y = +1)", Doc: "prior probability π of class +1", Kind: demo.KindFloat, Group: demo.GroupData,
 			Default: "0.5", Min: MinMixturePrior, Max: 1 - MinMixturePrior, Step: "0.01", When: when},
-		{Key: "n", Label: "points", Doc: "points in the sample (or random set)", Kind: demo.Int, Group: demo.GroupData, Default: "200", Min: 4, Max: demo.MaxPoints,
+		{Key: "n", Label: "points", Doc: "points in the sample (or random set)", Kind: demo.KindInt, Group: demo.GroupData, Default: "200", Min: 4, Max: demo.MaxPoints,
 			When: func(s demo.State) bool { return !s.Is(demo.KeyData, demo.Custom) }},
-		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: demo.Int, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
+		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: demo.KindInt, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
 	}
 }
 

@@ -34,9 +34,9 @@ func CurseSpec() demo.Spec {
 		ID: "curse", Title: "The curse of dimensionality", Lesson: "knn-bayes",
 		Data: demo.DataSpec{Labels: demo.NoLabels},
 		Params: []demo.Param{
-			{Key: "n", Label: "points", Doc: "uniform points in [0, 1]^D per dimension D", Kind: demo.Int, Group: demo.GroupData,
+			{Key: "n", Label: "points", Doc: "uniform points in [0, 1]^D per dimension D", Kind: demo.KindInt, Group: demo.GroupData,
 				Default: "1000", Min: 2, Max: MaxCurseN},
-			{Key: "seed", Label: "seed", Doc: "seeds the points and queries (each dimension its own stream)", Kind: demo.Int,
+			{Key: "seed", Label: "seed", Doc: "seeds the points and queries (each dimension its own stream)", Kind: demo.KindInt,
 				Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
 		},
 		Static:  true,

@@ -29,10 +29,10 @@ func KNNSpec() demo.Spec {
 	params := mixtureParams(isMixture, "seeds the random set (the held-out points use another seed)")
 	params = append(params,
 		demo.Param{Key: "noise", Label: "noise", Doc: "standard deviation of the jitter added to each coordinate (`moons`, `circles`)",
-			Kind: demo.Float, Group: demo.GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: pointset.Shape},
-		demo.Param{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Kind: demo.Int, Group: demo.GroupAlgo,
+			Kind: demo.KindFloat, Group: demo.GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: pointset.Shape},
+		demo.Param{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Kind: demo.KindInt, Group: demo.GroupAlgo,
 			Default: "5", Min: 1, Max: demo.MaxPoints},
-		demo.Param{Key: "metric", Label: "metric", Doc: "distance that ranks the neighbours", Kind: demo.Choice, Group: demo.GroupAlgo,
+		demo.Param{Key: "metric", Label: "metric", Doc: "distance that ranks the neighbours", Kind: demo.KindChoice, Group: demo.GroupAlgo,
 			Default: "euclidean", Options: []demo.Option{{"euclidean", "Euclidean ‖x − q‖₂"}, {"manhattan", "Manhattan ‖x − q‖₁"}}},
 	)
 	return demo.Spec{

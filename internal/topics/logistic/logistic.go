@@ -42,13 +42,13 @@ func LogisticSpec() demo.Spec {
 	gd := func(s demo.State) bool { return s.Is("method", "gd") }
 	params := pointset.Params("`noisy`, `separable`, `moons`", "seeds the random set (its held-out points use another seed)")
 	// shapeParams' second entry is the shapes' noise, which moons takes.
-	noise := pointset.ShapeParams("", "")[1]
+	noise := pointset.Noise.Param()
 	noise.Doc = "standard deviation of the jitter added to each coordinate (`moons` only)"
 	params = append(params, noise,
 		demo.Param{Key: "method", Label: "method", Doc: "`gd`: gradient descent with a fixed step η; `newton`: Newton's method with a backtracking line search",
-			Kind: demo.Choice, Group: demo.GroupAlgo, Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton (line search)"}}},
+			Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton (line search)"}}},
 		etaParam("step size η of gradient descent (`gd` only; log slider)", gd),
-		demo.Param{Key: "lambda", Label: "λ", Doc: "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)", Kind: demo.Float,
+		demo.Param{Key: "lambda", Label: "λ", Doc: "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)", Kind: demo.KindFloat,
 			Group: demo.GroupAlgo, Default: "0", Min: 0, Max: MaxLogisticLambda, Step: "any", Log: true, LogZero: demo.MinLambda},
 	)
 	return demo.Spec{
@@ -62,7 +62,7 @@ func LogisticSpec() demo.Spec {
 // etaParam is the fixed step size of the regression demos' gradient
 // descent, on a log slider.
 func etaParam(doc string, when func(demo.State) bool) demo.Param {
-	return demo.Param{Key: "eta", Label: "η", Doc: doc, Kind: demo.Float, Group: demo.GroupAlgo,
+	return demo.Param{Key: "eta", Label: "η", Doc: doc, Kind: demo.KindFloat, Group: demo.GroupAlgo,
 		Default: "1", Min: MinLogisticEta, Max: MaxLogisticEta, Step: "any", Log: true, When: when}
 }
 

@@ -30,7 +30,7 @@ const MaxProbe = 10.0
 func SoftmaxSpec() demo.Spec {
 	probe := func(key, label string) demo.Param {
 		return demo.Param{Key: key, Label: label, Doc: "a coordinate of the probe point q, whose class probabilities the panel lists",
-			Kind: demo.Float, Group: demo.GroupAlgo, Default: "0", Min: -MaxProbe, Max: MaxProbe, Step: "0.1"}
+			Kind: demo.KindFloat, Group: demo.GroupAlgo, Default: "0", Min: -MaxProbe, Max: MaxProbe, Step: "0.1"}
 	}
 	// The blobs have no gap to set, so the point sets' sep is left out.
 	sets := slices.DeleteFunc(pointset.Params("`blobs`", "seeds the random set"), func(p demo.Param) bool { return p.Key == "sep" })

@@ -35,7 +35,7 @@ func BiasVarianceSpec() demo.Spec {
 		ID: "bias-variance", Title: "Bias and variance over many noisy resamples", Lesson: "linear-regression",
 		Data: curveData(nil, "sine", "line", "cubic"),
 		Params: append(curveParams("15", maxBVN, "0.3"),
-			demo.Param{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Kind: demo.Int, Group: demo.GroupAlgo,
+			demo.Param{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Kind: demo.KindInt, Group: demo.GroupAlgo,
 				Default: "50", Min: 2, Max: maxFits},
 			degreeParam("3", maxBVDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
 		Panels: []string{"lambda", "degree"}, Static: true,

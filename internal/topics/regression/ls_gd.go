@@ -24,7 +24,7 @@ func LSGDSpec() demo.Spec {
 		ID: "ls-gd", Title: "Gradient descent on least squares", Lesson: "linear-regression",
 		Data: curveData(nil, "line", "sine", "cubic"),
 		Params: append(curveParams("20", 200, "0.2"),
-			demo.Param{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Kind: demo.Float, Group: demo.GroupAlgo,
+			demo.Param{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Kind: demo.KindFloat, Group: demo.GroupAlgo,
 				Default: "0.25", Min: 1e-3, Max: 10, Step: "any", Log: true},
 			ridgeParam("ridge penalty λw² on the slope (not the intercept)")),
 		Compute: computeLSGD,

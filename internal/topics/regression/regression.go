@@ -59,11 +59,11 @@ func builtIn(s demo.State) bool { return !s.Is(demo.KeyData, demo.Custom) }
 // curveParams are the knobs of the built-in curves.
 func curveParams(n string, maxN int, noise string) []demo.Param {
 	return []demo.Param{
-		{Key: "n", Label: "points", Doc: "observations of a built-in curve", Kind: demo.Int, Group: demo.GroupData,
+		{Key: "n", Label: "points", Doc: "observations of a built-in curve", Kind: demo.KindInt, Group: demo.GroupData,
 			Default: n, Min: dataset.MinN, Max: float64(maxN), When: builtIn},
-		{Key: "noise", Label: "noise σ", Doc: "standard deviation of the Gaussian noise on y", Kind: demo.Float, Group: demo.GroupData,
+		{Key: "noise", Label: "noise σ", Doc: "standard deviation of the Gaussian noise on y", Kind: demo.KindFloat, Group: demo.GroupData,
 			Default: noise, Min: 0, Max: 1, Step: "0.01", When: builtIn},
-		{Key: "seed", Label: "seed", Doc: "seeds the noise and the inputs", Kind: demo.Int, Group: demo.GroupData,
+		{Key: "seed", Label: "seed", Doc: "seeds the noise and the inputs", Kind: demo.KindInt, Group: demo.GroupData,
 			Default: "1", Min: 0, Max: demo.MaxSeed, When: builtIn},
 	}
 }
@@ -71,14 +71,14 @@ func curveParams(n string, maxN int, noise string) []demo.Param {
 // ridgeParam is the ridge λ of the regression demos: 0 (plain least
 // squares) by default, on a log slider whose leftmost stop is 0.
 func ridgeParam(doc string) demo.Param {
-	return demo.Param{Key: "lambda", Label: "ridge λ", Doc: doc, Kind: demo.Float, Group: demo.GroupAlgo,
+	return demo.Param{Key: "lambda", Label: "ridge λ", Doc: doc, Kind: demo.KindFloat, Group: demo.GroupAlgo,
 		Default: "0", Min: 0, Max: 100, Step: "any", Log: true, LogZero: 1e-8}
 }
 
 // degreeParam is the degree p of the polynomial feature map.
 func degreeParam(def string, most int) demo.Param {
 	return demo.Param{Key: "degree", Label: "degree p", Doc: "degree of the polynomial feature map (x, x², …, xᵖ)",
-		Kind: demo.Int, Group: demo.GroupAlgo, Default: def, Min: 0, Max: float64(most)}
+		Kind: demo.KindInt, Group: demo.GroupAlgo, Default: def, Min: 0, Max: float64(most)}
 }
 
 // graphXY returns the observations as (x, y) pairs and as columns.

@@ -26,9 +26,9 @@ func RidgeSpec() demo.Spec {
 		ID: "ridge", Title: "Least squares blows up; ridge does not", Lesson: "linear-regression",
 		Data: demo.DataSpec{Labels: demo.NoLabels},
 		Params: []demo.Param{
-			{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Kind: demo.Float, Group: demo.GroupData,
+			{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Kind: demo.KindFloat, Group: demo.GroupData,
 				Default: "0.1", Min: 1e-6, Max: 1, Step: "any", Log: true},
-			{Key: "lambda", Label: "ridge λ", Doc: "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", Kind: demo.Float, Group: demo.GroupAlgo,
+			{Key: "lambda", Label: "ridge λ", Doc: "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", Kind: demo.KindFloat, Group: demo.GroupAlgo,
 				Default: "0", Min: 0, Max: 10, Step: "any", Log: true, LogZero: 1e-6},
 		},
 		Panels: []string{"norm"}, Static: true,

@@ -24,7 +24,7 @@ func KernelGramSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-gram", Title: "Mercer's theorem: the Gram matrix and its eigenvalues", Lesson: "kernels",
 		Data:   kernelData(),
-		Params: append(pointset.ShapeParams("30", "seeds the random set"), kernelParams(true)...),
+		Params: append(pointset.ShapeParams(30, "seeds the random set"), kernelParams(true)...),
 		Panels: []string{"gram", "eigen"}, Static: true,
 		Compute: computeGram,
 	}

@@ -30,7 +30,7 @@ var (
 // psi is 001's feature map ψ(x) = (x₁², x₁x₂, x₂²).
 func psi(x1, x2 float64) [3]float64 { return [3]float64{x1 * x1, x1 * x2, x2 * x2} }
 
-// psiScore is w·ψ(x) + b for 001's w and b.
+// PsiScore is w·ψ(x) + b for 001's w and b.
 func PsiScore(x1, x2 float64) float64 {
 	z := psi(x1, x2)
 	return psiW[0]*z[0] + psiW[1]*z[1] + psiW[2]*z[2] + psiB
@@ -42,7 +42,7 @@ func PsiScore(x1, x2 float64) float64 {
 // (⟨x, z⟩ + 1)² = ⟨φ(x), φ(z)⟩ checked on two points the learner picks.
 func KernelMapSpec() demo.Spec {
 	coord := func(key, label, def string) demo.Param {
-		return demo.Param{Key: key, Label: label, Doc: "a coordinate of the two points of the kernel check", Kind: demo.Float,
+		return demo.Param{Key: key, Label: label, Doc: "a coordinate of the two points of the kernel check", Kind: demo.KindFloat,
 			Group: demo.GroupAlgo, Default: def, Min: -10, Max: 10, Step: "0.1"}
 	}
 	return demo.Spec{
@@ -50,15 +50,15 @@ func KernelMapSpec() demo.Spec {
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "psi",
 			Sets: []demo.Option{{"psi", "labelled by 001's curve (random)"}}, Make: psiPoints},
 		Params: []demo.Param{
-			{Key: "n", Label: "points", Doc: "points of the random set", Kind: demo.Int, Group: demo.GroupData,
+			{Key: "n", Label: "points", Doc: "points of the random set", Kind: demo.KindInt, Group: demo.GroupData,
 				Default: "40", Min: 4, Max: 200, When: pointset.Random},
-			{Key: "seed", Label: "seed", Doc: "seeds the random set", Kind: demo.Int, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
+			{Key: "seed", Label: "seed", Doc: "seeds the random set", Kind: demo.KindInt, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
 			coord("x1", "x₁", "1"), coord("x2", "x₂", "2"), coord("z1", "z₁", "3"), coord("z2", "z₂", "-1"),
 			// The view's angles are form controls (GroupView has no form):
 			// the prose sends the reader to them to turn the lifted points.
-			{Key: "azim", Label: "rotate (azimuth °)", Doc: "azimuth of the 3-D view, in degrees", Kind: demo.Int, Group: demo.GroupAlgo,
+			{Key: "azim", Label: "rotate (azimuth °)", Doc: "azimuth of the 3-D view, in degrees", Kind: demo.KindInt, Group: demo.GroupAlgo,
 				Default: "-20", Min: -180, Max: 180},
-			{Key: "elev", Label: "tilt (elevation °)", Doc: "elevation of the 3-D view, in degrees", Kind: demo.Int, Group: demo.GroupAlgo,
+			{Key: "elev", Label: "tilt (elevation °)", Doc: "elevation of the 3-D view, in degrees", Kind: demo.KindInt, Group: demo.GroupAlgo,
 				Default: "15", Min: -90, Max: 90},
 		},
 		Panels: []string{"lift"}, Static: true,

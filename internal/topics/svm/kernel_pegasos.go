@@ -21,11 +21,11 @@ import (
 // kernelized SGD procedure, stepped one sampled point at a time, against
 // the exact optimum of the same objective.
 func KernelPegasosSpec() demo.Spec {
-	params := append(pointset.ShapeParams("60", "seeds the random set (and the sampling, unless `aseed` is set)"), kernelParams(false)...)
+	params := append(pointset.ShapeParams(60, "seeds the random set (and the sampling, unless `aseed` is set)"), kernelParams(false)...)
 	params = append(params,
 		demo.LambdaParam("regularisation λ of λ αᵀKα + (1/n)Σ hinge (log slider)", nil),
 		demo.AseedParam("seeds the points SGD samples", nil),
-		demo.IterationsParam())
+		demo.Iterations.Param())
 	return demo.Spec{
 		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
 		Data: kernelData(), Params: params, Compute: computeKernelPegasos,

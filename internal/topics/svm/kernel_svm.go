@@ -23,7 +23,7 @@ import (
 // SVM of the SVM lessons, stepped the same way, with a kernel; its extra
 // figure is training and held-out error against γ.
 func KernelSVMSpec() demo.Spec {
-	params := append(pointset.ShapeParams("60", "seeds the random set (its held-out points use another seed)"), kernelParams(false)...)
+	params := append(pointset.ShapeParams(60, "seeds the random set (its held-out points use another seed)"), kernelParams(false)...)
 	params = append(params, cParam(), tolParam())
 	return demo.Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",

@@ -58,14 +58,14 @@ func kernelParams(functions bool) []demo.Param {
 		minCoef0 = -MaxCoef0
 	}
 	return []demo.Param{
-		{Key: "kernel", Label: "kernel", Doc: "kernel k(x, z)", Kind: demo.Choice, Group: demo.GroupAlgo, Default: "rbf",
+		{Key: "kernel", Label: "kernel", Doc: "kernel k(x, z)", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "rbf",
 			Options: kernelKinds(functions)},
-		{Key: "gamma", Label: "γ (σ = 1/γ)", Doc: "kernel γ; the notes' Gaussian width is σ = 1/γ (log slider)", Kind: demo.Float,
+		{Key: "gamma", Label: "γ (σ = 1/γ)", Doc: "kernel γ; the notes' Gaussian width is σ = 1/γ (log slider)", Kind: demo.KindFloat,
 			Group: demo.GroupAlgo, Default: "1", Min: MinKernelGamma, Max: MaxKernelGamma, Step: "any", Log: true,
 			When: uses("poly", "rbf", "laplace", "sigmoid")},
-		{Key: "degree", Label: "degree", Doc: "polynomial degree", Kind: demo.Int, Group: demo.GroupAlgo, Default: "2",
+		{Key: "degree", Label: "degree", Doc: "polynomial degree", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "2",
 			Min: 1, Max: svm.MaxDegree, When: uses("poly")},
-		{Key: "coef0", Label: "coef0", Doc: "constant term of the polynomial (and sigmoid) function", Kind: demo.Float,
+		{Key: "coef0", Label: "coef0", Doc: "constant term of the polynomial (and sigmoid) function", Kind: demo.KindFloat,
 			Group: demo.GroupAlgo, Default: "1", Min: minCoef0, Max: MaxCoef0, Step: "0.1", When: uses("poly", "sigmoid")},
 	}
 }

@@ -457,7 +457,7 @@ func gammaSweepOf(t *testing.T, r *demo.Run) (chart.Curves, error) {
 	return gammaSweep(context.Background(), nil, pr, tx, ty, ok)
 }
 
-// replayKernelPegasos replays r's run of kernelized SGD independently of
+// ReplayKernelPegasos replays r's run of kernelized SGD independently of
 // the demo, from its points and parameters.
 func ReplayKernelPegasos(t *testing.T, r *demo.Run) (*svm.KernelPegasos, svm.KernelPegasosState) {
 	t.Helper()

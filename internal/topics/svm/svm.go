@@ -53,7 +53,7 @@ func SVMSpec(hard bool) demo.Spec {
 		sp.Params = append(sp.Params, cParam())
 	}
 	sp.Params = append(sp.Params, tolParam(),
-		demo.Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: demo.Choice,
+		demo.Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: demo.KindChoice,
 			Group: demo.GroupAlgo, Default: "none", Options: []demo.Option{{"none", "nothing"}, {"perceptron", "perceptron"}}},
 	)
 	return sp
@@ -61,13 +61,13 @@ func SVMSpec(hard bool) demo.Spec {
 
 // cParam is the soft margin's C, on a log slider.
 func cParam() demo.Param {
-	return demo.Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: demo.Float,
+	return demo.Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: demo.KindFloat,
 		Group: demo.GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true}
 }
 
 // tolParam is SMO's stopping tolerance.
 func tolParam() demo.Param {
-	return demo.Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: demo.Choice,
+	return demo.Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: demo.KindChoice,
 		Group: demo.GroupAlgo, Default: "0.001", Options: []demo.Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
 }
 

@@ -1,0 +1,144 @@
+package demo
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// Typed parameters. A demo declares each of its URL parameters once, as a
+// value of one of these types, puts the value in its Spec's Params, and
+// reads the parameter's value through the same value:
+//
+//	var eta = demo.Float{Key: "eta", Label: "η", Doc: "learning rate", Group: demo.GroupAlgo,
+//		Default: 1, Min: 0, OpenMin: true, Max: 100, Step: "any"}
+//	…
+//	Params:  demo.Params(eta, …),
+//	…
+//	p.Eta = eta.Get(in.State)
+//
+// so the key is written once, the Go type of the value is the declaration's,
+// and a read of a parameter the demo does not declare panics in a test
+// binary (the conformance and caption loops run every demo, so they find
+// it); Choice.Is also refuses a value that is not one of its options.
+
+// Declarer is anything that declares one parameter: Int, Float, Choice, or
+// a Param itself.
+type Declarer interface{ Param() Param }
+
+// Params lists the declarations of ps, in form order.
+func Params(ps ...Declarer) []Param {
+	out := make([]Param, len(ps))
+	for i, p := range ps {
+		out[i] = p.Param()
+	}
+	return out
+}
+
+// Param returns p itself, so a raw Param can stand among typed ones.
+func (p Param) Param() Param { return p }
+
+// Int declares a whole-number parameter in [Min, Max].
+type Int struct {
+	Key, Label, Doc string
+	Group           Group
+	Default         int
+	// DefaultFrom names a parameter whose value is the default instead
+	// (an algorithm seed that follows the data seed).
+	DefaultFrom      string
+	Min, Max         int
+	When             func(s State) bool
+	PageOnly, Hidden bool
+	AllowedDoc       string
+}
+
+// Param is p's declaration.
+func (p Int) Param() Param {
+	d := strconv.Itoa(p.Default)
+	if p.DefaultFrom != "" {
+		d = ""
+	}
+	return Param{Key: p.Key, Label: p.Label, Doc: p.Doc, Kind: KindInt, Group: p.Group, Default: d,
+		DefaultFrom: p.DefaultFrom, Min: float64(p.Min), Max: float64(p.Max), When: p.When,
+		PageOnly: p.PageOnly, Hidden: p.Hidden, AllowedDoc: p.AllowedDoc}
+}
+
+// Get returns p's value in s.
+func (p Int) Get(s State) int {
+	v, _ := strconv.Atoi(s.valOf(p.Key, KindInt))
+	return v
+}
+
+// Float declares a finite real parameter in [Min, Max], or (Min, Max]
+// when OpenMin.
+type Float struct {
+	Key, Label, Doc string
+	Group           Group
+	Default         float64
+	Min, Max        float64
+	OpenMin         bool
+	// Step is the number input's step attribute: "0.1", or "any" (the
+	// default).
+	Step string
+	// Log puts a slider on a log scale beside the number input (Min > 0),
+	// for a value that matters by its order of magnitude; LogZero, with
+	// Min 0, starts that slider at LogZero and makes its leftmost stop 0.
+	Log              bool
+	LogZero          float64
+	When             func(s State) bool
+	PageOnly, Hidden bool
+	AllowedDoc       string
+}
+
+// Param is p's declaration.
+func (p Float) Param() Param {
+	return Param{Key: p.Key, Label: p.Label, Doc: p.Doc, Kind: KindFloat, Group: p.Group, Default: FmtNum(p.Default),
+		Min: p.Min, Max: p.Max, OpenMin: p.OpenMin, Step: p.Step, Log: p.Log, LogZero: p.LogZero, When: p.When,
+		PageOnly: p.PageOnly, Hidden: p.Hidden, AllowedDoc: p.AllowedDoc}
+}
+
+// Get returns p's value in s.
+func (p Float) Get(s State) float64 {
+	v, _ := strconv.ParseFloat(s.valOf(p.Key, KindFloat), 64)
+	return v
+}
+
+// Choice declares a parameter whose value is one of Options.
+type Choice struct {
+	Key, Label, Doc  string
+	Group            Group
+	Default          string
+	Options          []Option
+	When             func(s State) bool
+	PageOnly, Hidden bool
+	AllowedDoc       string
+}
+
+// Param is p's declaration.
+func (p Choice) Param() Param {
+	return Param{Key: p.Key, Label: p.Label, Doc: p.Doc, Kind: KindChoice, Group: p.Group, Default: p.Default,
+		Options: p.Options, When: p.When, PageOnly: p.PageOnly, Hidden: p.Hidden, AllowedDoc: p.AllowedDoc}
+}
+
+// Get returns p's value in s.
+func (p Choice) Get(s State) string { return s.valOf(p.Key, KindChoice) }
+
+// Is reports whether p has the value v in s. Asking about a value that is
+// not one of p's options is a typo: it panics in a test binary.
+func (p Choice) Is(s State, v string) bool {
+	if testing.Testing() && !slices.ContainsFunc(p.Options, func(o Option) bool { return o.Value == v }) {
+		panic(fmt.Sprintf("demo: %s has no option %q", p.Key, v))
+	}
+	return p.Get(s) == v
+}
+
+// valOf is the canonical value of key, which a typed parameter of kind k
+// reads: in a test binary, reading a key the demo does not declare, or
+// declares with another kind, panics.
+func (s State) valOf(key string, k Kind) string {
+	if i, ok := s.d.index[key]; ok && s.d.params[i].Kind != k && testing.Testing() {
+		panic(fmt.Sprintf("demo: demo %s reads %q as another kind than it declares", s.d.ID, key))
+	}
+	return s.val(key)
+}
