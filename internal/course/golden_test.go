@@ -2,58 +2,63 @@ package course
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/goldentest"
-	"github.com/margin-edu/margin/internal/topics/gd"
-	"github.com/margin-edu/margin/internal/topics/knn"
-	"github.com/margin-edu/margin/internal/topics/logistic"
-	"github.com/margin-edu/margin/internal/topics/regression"
 )
 
-// TestDemoGoldens draws the main figure and the extra figures of the
-// demos of the regression, gradient descent and nearest-neighbour
-// lessons at fixed states and compares them byte for byte with
-// testdata/<demo>_<case>_golden.svg (make golden rewrites them). The
+// TestDemoGoldens draws every figure of every example state a demo
+// declares (Spec.Examples) and compares it byte for byte with
+// testdata/<demo>_<example>_golden.svg (make golden rewrites them). The
 // render package's goldens cover each plotter; these cover how a demo
-// composes them: its view, title, legend and layers.
+// composes them: its view, title, legend and layers. A demo gets its
+// goldens by declaring examples.
 func TestDemoGoldens(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		spec demo.Spec
-		q    string
-	}{
-		{"interpolation_degree9", regression.InterpolationSpec(), "degree=9"},
-		{"ridge_lambda", regression.RidgeSpec(), "eps=0.01&lambda=0.01"},
-		{"reg-losses_default", regression.RegLossesSpec(), ""},
-		{"ls-gd_step20", regression.LSGDSpec(), "step=20"},
-		{"bias-variance_fits20", regression.BiasVarianceSpec(), "fits=20"},
-		{"logistic_separable", logistic.LogisticSpec(), "data=separable&n=30&step=50"},
-		{"softmax_step100", logistic.SoftmaxSpec(), "n=30&step=100&q1=1&q2=1"},
-		{"gd_quadratic", gd.GDSpec(), "step=15"},
-		{"gd_doublewell", gd.GDSpec(), "objective=double-well&step=30"},
-		{"loss-gallery_default", gd.LossGallerySpec(), ""},
-		{"bayes_default", knn.BayesSpec(), "n=60"},
-		{"knn_k5", knn.KNNSpec(), "n=60"},
-		{"curse_default", knn.CurseSpec(), "n=200"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			r := demotest.Run(t, c.spec, c.q)
-			var b bytes.Buffer
-			if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil {
-				t.Fatal(err)
+	course := demotest.MustCourse(t, Default)
+	claimed := map[string]bool{}
+	t.Cleanup(func() { orphanGoldens(t, claimed) })
+	for _, d := range course.Demos {
+		for _, ex := range d.Examples {
+			name := d.ID + "_" + ex.Name
+			claimed[name+"_golden.svg"] = true
+			for _, panel := range d.Panels {
+				claimed[name+"_"+strings.ReplaceAll(panel, "/", "-")+"_golden.svg"] = true
 			}
-			goldentest.Check(t, c.name, b.Bytes())
-			for _, name := range c.spec.Panels {
-				var p bytes.Buffer
-				if _, err := r.WriteFigure(&p, name, false); err != nil {
+			t.Run(name, func(t *testing.T) {
+				r, err := demotest.Execute(d, demotest.MustParse(t, d, ex.Query))
+				if err != nil {
 					t.Fatal(err)
 				}
-				goldentest.Check(t, c.name+"_"+strings.ReplaceAll(name, "/", "-"), p.Bytes())
-			}
-		})
+				var b bytes.Buffer
+				if _, err := r.Plot(&b, false, r.PlotOptions()); err != nil {
+					t.Fatal(err)
+				}
+				goldentest.Check(t, name, b.Bytes())
+				for _, panel := range d.Panels {
+					var p bytes.Buffer
+					if _, err := r.WriteFigure(&p, panel, false); err != nil {
+						t.Fatal(err)
+					}
+					goldentest.Check(t, name+"_"+strings.ReplaceAll(panel, "/", "-"), p.Bytes())
+				}
+			})
+		}
+	}
+}
+
+// orphanGoldens fails on a golden file no example draws any more: a
+// renamed or dropped example leaves one behind.
+func orphanGoldens(t *testing.T, claimed map[string]bool) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*_golden.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !claimed[filepath.Base(f)] {
+			t.Errorf("%s belongs to no example of any demo; delete it or declare the example", f)
+		}
 	}
 }

@@ -163,14 +163,20 @@ func TestFormAttributesFromParams(t *testing.T) {
 
 // FuzzParse: no query of any demo, however odd, panics or computes to an
 // internal error (a 500); a valid one round-trips. The seeds are the shared corpus in the repository's
-// testdata: a line "svm-soft:C=0.01" seeds that demo, a line without a
-// demo's ID seeds every demo. Run with make fuzz.
+// testdata (a line "svm-soft:C=0.01" seeds that demo, a line without a
+// demo's ID seeds every demo) and every demo's declared examples. Run with
+// make fuzz.
 func FuzzParse(f *testing.F) {
 	course, err := Default()
 	if err != nil {
 		f.Fatal(err)
 	}
 	demos := course.Demos
+	for k, d := range demos {
+		for _, ex := range d.Examples {
+			f.Add(uint8(k), ex.Query)
+		}
+	}
 	for _, s := range fuzzSeeds(f) {
 		for k, d := range demos {
 			if q, ok := strings.CutPrefix(s, d.ID+":"); ok {

@@ -118,6 +118,12 @@ type Spec struct {
 	// Gram matrix and its eigenvalues): the kit offers them no step
 	// controls, and a URL's step other than 0 is a problem to report.
 	Static bool
+	// Examples are named states worth seeing (and keeping): the course's
+	// one loop draws each as a golden figure, seeds the URL fuzzer with it
+	// and serves its pages in the server's tests, so a demo gets those
+	// tests by declaring them. Names are short words ("step20"); the
+	// goldens are testdata/<ID>_<name>_golden.svg.
+	Examples []Example
 	// Compute runs the demo to in.Step. It passes ctx to every solver
 	// that takes one and stops with an error wrapping ctx.Err() when ctx
 	// ends. Its errors say what kind they are (errors.go): BadInput for a
@@ -125,6 +131,10 @@ type Spec struct {
 	// other error is a bug (a 500).
 	Compute func(ctx context.Context, in Input) (Result, error)
 }
+
+// Example is a named state of a demo: Query is its URL query, canonical
+// or not ("" is the default state).
+type Example struct{ Name, Query string }
 
 // Demo is a validated Spec with the parameters the kit adds to every
 // demo. Build it with NewDemo.

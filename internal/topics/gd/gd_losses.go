@@ -48,7 +48,8 @@ func LossGallerySpec() demo.Spec {
 		Data: demo.DataSpec{Labels: demo.NoLabels},
 		Params: []demo.Param{{Key: "losses", Label: "losses shown", Doc: "which losses the chart draws", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "all",
 			Options: []demo.Option{{"all", "all five"}, {"convex", "the convex ones"}, {"calibrated", "the calibrated ones"}, {"margin", "0-1, perceptron, hinge"}}}},
-		Compute: computeLossGallery,
+		Examples: []demo.Example{{Name: "default", Query: ""}},
+		Compute:  computeLossGallery,
 	}
 }
 

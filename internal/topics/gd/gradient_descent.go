@@ -65,7 +65,8 @@ func GDSpec() demo.Spec {
 			{Key: "seed", Label: "seed", Doc: "seed of the mini-batch draws", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "1", Min: 0, Max: 1e6, Step: "1",
 				When: func(s demo.State) bool { return sgd(s) && s.Int("batch") < gdRows }},
 		},
-		Compute: computeGD,
+		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"}},
+		Compute:  computeGD,
 	}
 }
 

@@ -85,9 +85,10 @@ func BayesSpec() demo.Spec {
 		ID: "bayes", Title: "The Bayes classifier of a known mixture", Lesson: "knn-bayes",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet,
 			Sets: []demo.Option{{mixtureSet, "two Gaussians (sampled)"}}, Make: mixturePoints},
-		Params:  mixtureParams(always, "seeds the sample"),
-		Static:  true,
-		Compute: computeBayes,
+		Params:   mixtureParams(always, "seeds the sample"),
+		Static:   true,
+		Examples: []demo.Example{{Name: "default", Query: "n=60"}},
+		Compute:  computeBayes,
 	}
 }
 

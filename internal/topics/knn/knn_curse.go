@@ -39,8 +39,9 @@ func CurseSpec() demo.Spec {
 			{Key: "seed", Label: "seed", Doc: "seeds the points and queries (each dimension its own stream)", Kind: demo.KindInt,
 				Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
 		},
-		Static:  true,
-		Compute: computeCurse,
+		Static:   true,
+		Examples: []demo.Example{{Name: "default", Query: "n=200"}},
+		Compute:  computeCurse,
 	}
 }
 

@@ -39,7 +39,8 @@ func KNNSpec() demo.Spec {
 		ID: "knn", Title: "k nearest neighbours against the Bayes classifier", Lesson: "knn-bayes",
 		Data:   demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet, Sets: knnSets, Make: knnPoints},
 		Params: params, Panels: []string{"k"}, Static: true,
-		Compute: computeKNN,
+		Examples: []demo.Example{{Name: "k5", Query: "n=60"}},
+		Compute:  computeKNN,
 	}
 }
 

@@ -53,9 +53,10 @@ func LogisticSpec() demo.Spec {
 	)
 	return demo.Spec{
 		ID: "logistic", Title: "Logistic regression, step by step", Lesson: "logistic-regression",
-		Data:    demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: logisticSets, Make: pointset.Points},
-		Params:  params,
-		Compute: computeLogistic,
+		Data:     demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: logisticSets, Make: pointset.Points},
+		Params:   params,
+		Examples: []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}},
+		Compute:  computeLogistic,
 	}
 }
 

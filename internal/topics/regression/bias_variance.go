@@ -39,7 +39,8 @@ func BiasVarianceSpec() demo.Spec {
 				Default: "50", Min: 2, Max: maxFits},
 			degreeParam("3", maxBVDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
 		Panels: []string{"lambda", "degree"}, Static: true,
-		Compute: computeBiasVariance,
+		Examples: []demo.Example{{Name: "fits20", Query: "fits=20"}},
+		Compute:  computeBiasVariance,
 	}
 }
 

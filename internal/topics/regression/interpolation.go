@@ -32,7 +32,8 @@ func InterpolationSpec() demo.Spec {
 		Data:   curveData(nil, "sine", "line", "cubic"),
 		Params: append(curveParams("10", 100, "0.2"), degreeParam("3", maxDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
 		Panels: []string{"degree"}, Static: true,
-		Compute: computeInterpolation,
+		Examples: []demo.Example{{Name: "degree9", Query: "degree=9"}},
+		Compute:  computeInterpolation,
 	}
 }
 

@@ -27,7 +27,8 @@ func LSGDSpec() demo.Spec {
 			demo.Param{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Kind: demo.KindFloat, Group: demo.GroupAlgo,
 				Default: "0.25", Min: 1e-3, Max: 10, Step: "any", Log: true},
 			ridgeParam("ridge penalty λw² on the slope (not the intercept)")),
-		Compute: computeLSGD,
+		Examples: []demo.Example{{Name: "step20", Query: "step=20"}},
+		Compute:  computeLSGD,
 	}
 }
 

@@ -36,7 +36,8 @@ func RegLossesSpec() demo.Spec {
 				Default: "0.2", Min: 0, Max: 2, Step: "0.05"},
 		),
 		Panels: []string{"losses"}, Static: true,
-		Compute: computeRegLosses,
+		Examples: []demo.Example{{Name: "default", Query: ""}},
+		Compute:  computeRegLosses,
 	}
 }
 

@@ -32,7 +32,8 @@ func RidgeSpec() demo.Spec {
 				Default: "0", Min: 0, Max: 10, Step: "any", Log: true, LogZero: 1e-6},
 		},
 		Panels: []string{"norm"}, Static: true,
-		Compute: computeRidge,
+		Examples: []demo.Example{{Name: "lambda", Query: "eps=0.01&lambda=0.01"}},
+		Compute:  computeRidge,
 	}
 }
 
