@@ -1,3 +1,23 @@
+// Package demo is Margin's demo kit: what every demo gets from one
+// declaration, the course catalogue of lessons in the notes' order, and each
+// lesson's prose. The demos themselves live in internal/topics, one package
+// per topic; internal/course puts them together.
+//
+// # The demo kit
+//
+// A demo is declared once as a Spec: its URL parameters (Param: key,
+// label, default, range or choices, form group, when it applies), its data
+// (DataSpec), its extra figures and a Compute function that runs its
+// stepper to the step asked for, under the request's context, and says
+// what kind each of its errors is (errors.go: a refused key, valid input
+// it cannot compute, or a bug). From that one declaration the kit parses
+// and validates a URL (Demo.Parse, with a Problems entry naming the key and
+// what is allowed), writes its canonical form (State.Encode: one state,
+// one URL), builds the parameter forms (min, max and step come from the
+// declaration), edits points (SplitEdit, State.Apply), reads and writes
+// CSV, and builds the view model of the demo panel (NewView). The
+// handlers in cmd/web only glue these together, one loop over the
+// course's demos; nothing here speaks HTTP.
 package demo
 
 import (
@@ -6,7 +26,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
@@ -158,6 +177,18 @@ const (
 	Custom  = "custom"
 )
 
+// The view parameters the kit adds to every demo: the play speed, the
+// class a click adds (demos with class labels; its Max is the demo's) and
+// the plot size.
+var (
+	speedParam = Int{Key: "speed", Label: "speed", Doc: "ms per step when playing", Group: GroupView,
+		Default: 500, Min: 20, Max: 5000, PageOnly: true, Hidden: true}
+	classParam = Int{Key: "class", Label: "class", Doc: "class a click adds", Group: GroupView,
+		Default: 1, Min: -1, PageOnly: true, Hidden: true}
+	widthParam  = Int{Key: "w", Label: "w", Doc: "plot size in pixels", Group: GroupView, Default: defaultPx, Min: MinPlotPx, Max: MaxPlotPx, Hidden: true}
+	heightParam = Int{Key: "h", Label: "h", Doc: "plot size in pixels", Group: GroupView, Default: defaultPx, Min: MinPlotPx, Max: MaxPlotPx, Hidden: true}
+)
+
 // NewDemo checks spec (unique keys, defaults that parse, a Run) and adds
 // the kit's parameters: data (for demos with points), speed, class (for
 // demos with class labels) and the plot size w, h. step, add and del are
@@ -176,17 +207,13 @@ func NewDemo(spec Spec) (*Demo, error) {
 			Kind: KindChoice, Group: GroupData, Default: spec.Data.Default, Options: sets})
 	}
 	d.params = append(d.params, spec.Params...)
-	d.params = append(d.params, Param{Key: "speed", Label: "speed", Doc: "ms per step when playing",
-		Kind: KindInt, Group: GroupView, Default: "500", Min: 20, Max: 5000, PageOnly: true, Hidden: true})
+	d.params = append(d.params, speedParam.Param())
 	if spec.Data.Labels == ClassLabels {
-		d.params = append(d.params, Param{Key: "class", Label: "class", Doc: "class a click adds",
-			Kind: KindInt, Group: GroupView, Default: "1", Min: -1, Max: float64(spec.Data.MaxClasses - 1), PageOnly: true, Hidden: true,
-			AllowedDoc: fmt.Sprintf("a label: −1, +1 or 0–%d", spec.Data.MaxClasses-1)})
+		c := classParam
+		c.Max, c.AllowedDoc = spec.Data.MaxClasses-1, fmt.Sprintf("a label: −1, +1 or 0–%d", spec.Data.MaxClasses-1)
+		d.params = append(d.params, c.Param())
 	}
-	for _, k := range []string{"w", "h"} {
-		d.params = append(d.params, Param{Key: k, Label: k, Doc: "plot size in pixels",
-			Kind: KindInt, Group: GroupView, Default: strconv.Itoa(defaultPx), Min: MinPlotPx, Max: MaxPlotPx, Hidden: true})
-	}
+	d.params = append(d.params, widthParam.Param(), heightParam.Param())
 	for i := range d.params {
 		p := &d.params[i]
 		if _, dup := d.index[p.Key]; dup || p.Key == KeyAdd || p.Key == keyDel || p.Key == KeyStep || p.Key == KeyDemo {

@@ -1,14 +1,230 @@
 package demo
 
 import (
+	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/textfmt"
 )
+
+// Edit is a change to a demo's points, asked for by a click or a form:
+// op=add with px, py, pl (x₁, x₂, label), or op=remove with pi (the index
+// of the point in the demo's data). On a demo without points, op=add sets
+// its start point (DataSpec.Start) to (px, py) instead.
+type Edit struct {
+	Op    string
+	Point Point
+	Index int
+}
+
+// editParams declares the query keys of an Edit; they are not part of
+// the state.
+func editParams() []Param {
+	coord := func(key string) Param { return Param{Key: key, Kind: KindFloat, Min: -MaxCoord, Max: MaxCoord} }
+	return []Param{
+		{Key: "op", Kind: KindChoice, Options: []Option{{"add", ""}, {"remove", ""}}},
+		coord("px"), coord("py"), coord("pl"),
+		{Key: "pi", Kind: KindInt, Min: 0, Max: MaxPoints - 1},
+	}
+}
+
+// SplitEdit splits an edit off a query. ok is false when q has no op. The
+// returned rest holds q without the edit keys.
+func (d *Demo) SplitEdit(q url.Values) (e Edit, rest url.Values, ok bool, probs Problems) {
+	rest = maps.Clone(q)
+	probs = Problems{}
+	given := map[string]string{}
+	for _, p := range editParams() {
+		delete(rest, p.Key)
+		raw, has := single(q, p.Key, probs)
+		if !has {
+			continue
+		}
+		v, err := p.parse(raw)
+		if err != nil {
+			probs[p.Key] = err.Error()
+			continue
+		}
+		given[p.Key] = v
+	}
+	if _, hasOp := q["op"]; !hasOp {
+		for _, p := range editParams() {
+			if _, has := q[p.Key]; has {
+				return e, rest, false, Problems{p.Key: "belongs to an edit; give op=add or op=remove with it"}
+			}
+		}
+		return e, rest, false, nil
+	}
+	num := func(key string) float64 { v, _ := strconv.ParseFloat(given[key], 64); return v }
+	e = Edit{Op: given["op"], Point: Point{num("px"), num("py"), num("pl")}, Index: int(num("pi"))}
+	_, px := given["px"]
+	_, py := given["py"]
+	_, pl := given["pl"]
+	_, pi := given["pi"]
+	switch {
+	case len(probs) > 0:
+	case e.Op == "":
+		probs["op"] = "give op=add or op=remove"
+	case e.Op == "add" && d.Data.Graph && !(px && pl):
+		probs["op"] = "op=add needs px and pl (x and y)"
+	case e.Op == "add" && d.HasPoints() && !d.Data.Graph && !(px && py && pl):
+		probs["op"] = "op=add needs px, py and pl (x₁, x₂ and the label)"
+	case e.Op == "add" && !d.Data.Graph && !(px && py):
+		probs["op"] = "op=add needs px and py"
+	case e.Op == "remove" && !pi:
+		probs["op"] = "op=remove needs pi, the index of the point"
+	case e.Op == "add" && d.HasPoints():
+		if err := d.checkLabel(strings.TrimSpace(q.Get("pl")), e.Point.Y, nil); err != nil {
+			probs["pl"] = err.Error()
+		}
+	}
+	return e, rest, true, probs
+}
+
+// Apply returns s with e applied and the step reset to 0: the old steps
+// belong to other data.
+func (s State) Apply(e Edit) (State, error) {
+	c := s.clone()
+	c.Step = 0
+	x1, x2 := round3(e.Point.X1), round3(e.Point.X2)
+	switch {
+	case !s.d.HasPoints() && e.Op == "add":
+		var err error
+		if c, err = c.With(s.d.Data.Start[0], FmtNum(x1)); err == nil {
+			c, err = c.With(s.d.Data.Start[1], FmtNum(x2))
+		}
+		return c, err
+	case !s.d.HasPoints():
+		return s, errors.New("op: this demo has no points to remove")
+	case e.Op == "add" && s.d.Data.Graph:
+		// A click's y is a coordinate like x; x₂ does not exist.
+		c.Add = append(c.Add, Point{x1, 0, round3(e.Point.Y)})
+	case e.Op == "add":
+		c.Add = append(c.Add, Point{x1, x2, e.Point.Y})
+	default:
+		return c.remove(e.Index)
+	}
+	_, err := c.Points()
+	return c, err
+}
+
+// remove drops point k of s.Points(): an added point leaves Add, a data
+// set point joins Del.
+func (s State) remove(k int) (State, error) {
+	pts, err := s.Points()
+	if err != nil {
+		return s, err
+	}
+	if k < 0 || k >= len(pts) {
+		return s, fmt.Errorf("pi: there is no point %d; points are 0 to %d", k, len(pts)-1)
+	}
+	if len(pts) == 1 {
+		return s, errors.New("pi: that is the last point; a demo needs at least one")
+	}
+	kept := len(pts) - len(s.Add) // points of the data set still in
+	if k >= kept {
+		s.Add = slices.Delete(s.Add, k-kept, k-kept+1)
+		return s, nil
+	}
+	// Map k to the data set index: the k-th index not yet removed.
+	for i := 0; ; i++ {
+		if _, removed := slices.BinarySearch(s.Del, i); removed {
+			continue
+		}
+		if k == 0 {
+			s.Del = append(s.Del, i)
+			slices.Sort(s.Del)
+			return s, nil
+		}
+		k--
+	}
+}
+
+func round3(v float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 3, 64), 64)
+	return f
+}
+
+// MaxCSV bounds the CSV a demo reads, in bytes: 500 points of long
+// numbers fit with room to spare.
+const MaxCSV = 1 << 20
+
+// ParseCSV reads points as x1,x2,label lines (x,y for graph data), as
+// the demo's labels allow.
+// A first line with a field that is not a number is a header and is
+// skipped; any other line that does not parse is an error naming it.
+// Blank lines are skipped.
+func (d *Demo) ParseCSV(r io.Reader) ([]Point, error) {
+	cr := csv.NewReader(io.LimitReader(r, MaxCSV))
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	var pts []Point
+	for line := 1; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d is not CSV; each line is %s", line, d.PointFormat())
+		}
+		pt, perr := d.parsePoint(strings.Join(rec, ","))
+		if perr != nil {
+			if line == 1 && isHeader(rec) {
+				continue
+			}
+			return nil, fmt.Errorf("line %d: %v; each line is %s", line, perr, d.PointFormat())
+		}
+		if len(pts) == MaxPoints {
+			return nil, fmt.Errorf("more than %d points; a demo takes at most %d", MaxPoints, MaxPoints)
+		}
+		pts = append(pts, pt)
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("no points found; each line is %s, e.g. %s", d.PointFormat(), d.csvExample())
+	}
+	return pts, nil
+}
+
+// isHeader reports whether a first line names columns: some field of it
+// is not a number at all.
+func isHeader(rec []string) bool {
+	for _, f := range rec {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Demo) csvExample() string {
+	if d.Data.Graph {
+		return "0.5,1.25"
+	}
+	return "0.5,1,-1"
+}
+
+// WriteCSV writes points with a header, in the form ParseCSV reads.
+func (d *Demo) WriteCSV(w io.Writer, pts []Point) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(strings.Split(d.PointFormat(), ",")); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		if err := cw.Write(d.fields(p)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
 
 // Point is a labelled point of a demo's data. Y is a class (−1/+1 or
 // 0…K−1) for classifiers and a real number for regression.

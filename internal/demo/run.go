@@ -79,7 +79,7 @@ func (r *Run) AtLimit() bool { return !r.Done && r.State.Step >= MaxStep }
 
 // PlotOptions returns the plot size the state asks for.
 func (r *Run) PlotOptions() render.Options {
-	return render.Options{Width: r.State.Int("w"), Height: r.State.Int("h")}
+	return render.Options{Width: widthParam.Get(r.State), Height: heightParam.Get(r.State)}
 }
 
 // WriteFigure writes the figure name (PlotFigure for the main plot,
@@ -110,7 +110,7 @@ func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err erro
 // historyOptions keeps the chart's own wide, short shape unless the URL
 // sets the height.
 func historyOptions(opt render.Options, s State) render.Options {
-	if s.Int("h") == defaultPx {
+	if heightParam.Get(s) == defaultPx {
 		opt.Height = 0
 	}
 	return opt

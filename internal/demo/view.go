@@ -128,7 +128,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	v := &DemoView{
 		ID: d.ID, Title: d.Title, SectionID: d.SectionID(), PanelID: "panel-" + d.ID, Page: page, Anchor: d.anchorOn(page),
-		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: s.Int("speed"),
+		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: speedParam.Get(s),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
 		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
@@ -162,8 +162,8 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		}
 		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: WithQuery(d.PanelPath(name), s.Encode(ForPlot))})
 	}
-	if s.Has("class") {
-		v.Classes = classChoices(d, r.Points, s.Int("class"))
+	if s.Has(classParam.Key) {
+		v.Classes = classChoices(d, r.Points, classParam.Get(s))
 	}
 	return v, nil
 }
