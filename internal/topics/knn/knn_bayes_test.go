@@ -120,7 +120,7 @@ func TestBayesBoundary(t *testing.T) {
 		}
 		// The printed value has 4 significant digits; the log-odds change
 		// by Δ/σ² per unit of x₁.
-		slope := r.State.Float("delta") / (r.State.Float("sigma") * r.State.Float("sigma"))
+		slope := delta.Get(r.State) / (sigma.Get(r.State) * sigma.Get(r.State))
 		for _, x2 := range []float64{-2, 0, 3} {
 			if l := m.LogOdds([]float64{x1, x2}); math.Abs(l) > slope*5e-4*math.Max(1, math.Abs(x1)) {
 				t.Errorf("%v: boundary x₁ = %v, but the log-odds there are %v", q, x1, l)

@@ -40,7 +40,7 @@ const (
 type isoMixture struct{ pi, h, sigma float64 }
 
 func mixtureParamsOf(s demo.State) isoMixture {
-	return isoMixture{pi: s.Float("prior"), h: s.Float("delta") / 2, sigma: s.Float("sigma")}
+	return isoMixture{pi: prior.Get(s), h: delta.Get(s) / 2, sigma: sigma.Get(s)}
 }
 
 // normalCDF is the standard normal distribution function, by erfc so
