@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -90,7 +91,7 @@ func (a *allK) predict(q []float64, out []int8, upto int) {
 	kmax := a.ks[upto-1]
 	keys := a.keys
 	if kmax < len(keys) {
-		nthSmallest(keys, kmax)
+		algos.SelectK(keys, kmax-1) // the kmax smallest first
 		keys = keys[:kmax]
 	}
 	slices.Sort(keys)
