@@ -81,10 +81,11 @@ func isWarmup(s demo.State) bool { return isGD(s) && schedule.Is(s, "warmup-line
 func GDSpec() demo.Spec {
 	return demo.Spec{
 		ID: "gd", Title: "Gradient descent on a 2-D objective", Lesson: "gradient-descent",
-		Data:     demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{startX1.Key, startX2.Key}},
-		Params:   demo.Params(objChoice, kappa, theta, startX1, startX2, method, stepSize, schedule, decay, warmup, hold, runLen, batch, batchSeed),
-		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"}},
-		Compute:  computeGD,
+		Data:   demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{startX1.Key, startX2.Key}},
+		Params: demo.Params(objChoice, kappa, theta, startX1, startX2, method, stepSize, schedule, decay, warmup, hold, runLen, batch, batchSeed),
+		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"},
+			{Name: "minibatch", Query: "objective=least-squares&batch=2&step=40"}},
+		Compute: computeGD,
 	}
 }
 
