@@ -40,21 +40,24 @@ var lossSets = map[string][]string{
 	"margin":     {render.LossZeroOne, render.LossPerceptron, render.LossHinge},
 }
 
+// losses chooses which of lossSets the gallery draws.
+var losses = demo.Choice{Key: "losses", Label: "losses shown", Doc: "which losses the chart draws", Group: demo.GroupAlgo, Default: "all",
+	Options: []demo.Option{{"all", "all five"}, {"convex", "the convex ones"}, {"calibrated", "the calibrated ones"}, {"margin", "0-1, perceptron, hinge"}}}
+
 // LossGallerySpec declares the chart of classification losses against
 // the score z = y·ŷ, with a table of which are convex and calibrated.
 func LossGallerySpec() demo.Spec {
 	return demo.Spec{
 		ID: "loss-gallery", Title: "Classification losses", Lesson: "gradient-descent", Static: true,
-		Data: demo.DataSpec{Labels: demo.NoLabels},
-		Params: []demo.Param{{Key: "losses", Label: "losses shown", Doc: "which losses the chart draws", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "all",
-			Options: []demo.Option{{"all", "all five"}, {"convex", "the convex ones"}, {"calibrated", "the calibrated ones"}, {"margin", "0-1, perceptron, hinge"}}}},
+		Data:     demo.DataSpec{Labels: demo.NoLabels},
+		Params:   demo.Params(losses),
 		Examples: []demo.Example{{Name: "default", Query: ""}},
 		Compute:  computeLossGallery,
 	}
 }
 
 func computeLossGallery(ctx context.Context, in demo.Input) (demo.Result, error) {
-	keys := lossSets[in.State.Str("losses")]
+	keys := lossSets[losses.Get(in.State)]
 	chart := render.LossChart{Losses: keys, Title: "classification losses ℓ(z) of the score z = y·ŷ\ntangents at z = 0 where ℓ'(0) exists",
 		Name: "Classification losses against the score z = y·ŷ"}
 	draw := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {

@@ -127,9 +127,9 @@ func TestGDBoundNow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x0, xs := []float64{r.State.Float("x0"), r.State.Float("y0")}, run.obj.xstar
+		x0, xs := []float64{startX1.Get(r.State), startX2.Get(r.State)}, run.obj.xstar
 		d0 := (x0[0]-xs[0])*(x0[0]-xs[0]) + (x0[1]-xs[1])*(x0[1]-xs[1])
-		den := 2 * r.State.Float("t") * float64(r.Step)
+		den := 2 * stepSize.Get(r.State) * float64(r.Step)
 		gap := run.s.F - run.obj.fstar
 		if gap > d0/den {
 			t.Errorf("%s: the gap %v is above the bound %v", q, gap, d0/den)

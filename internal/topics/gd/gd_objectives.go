@@ -72,7 +72,7 @@ var (
 
 // newObjective builds the objective s names.
 func newObjective(s demo.State) (*objective, error) {
-	switch s.Str("objective") {
+	switch objChoice.Get(s) {
 	case objLeastSq:
 		return dataObjective(s, false)
 	case objLogistic:
@@ -80,13 +80,13 @@ func newObjective(s demo.State) (*objective, error) {
 	case objDoubleWell:
 		return wellObjective(), nil
 	}
-	kappa, theta := s.Float("kappa"), s.Float("theta")
-	q, err := gd.NewQuadratic2D(kappa, theta*math.Pi/180)
+	kap, deg := kappa.Get(s), theta.Get(s)
+	q, err := gd.NewQuadratic2D(kap, deg*math.Pi/180)
 	if err != nil {
-		return nil, demo.Problems{"kappa": err.Error()}
+		return nil, demo.Problems{kappa.Key: err.Error()}
 	}
 	o := &objective{f: q, convex: true, constHess: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
-		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", textfmt.Sig(kappa), textfmt.Sig(theta))}
+		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", textfmt.Sig(kap), textfmt.Sig(deg))}
 	return o.finish(q)
 }
 

@@ -19,9 +19,9 @@ import (
 // a schedule, or "Newton" for Newton's method.
 func (r *gdRun) stepText() string {
 	switch {
-	case r.st.Is("method", "newton"):
+	case isNewton(r.st):
 		return "Newton's method"
-	case r.st.Is("schedule", "constant"):
+	case schedule.Is(r.st, "constant"):
 		return "t = " + textfmt.Sig(r.t0)
 	case r.k == 0:
 		return "t₁ = " + textfmt.Sig(r.t0)
@@ -52,9 +52,9 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	if r.s.Status == algos.Diverged {
 		title = fmt.Sprintf("step %d · diverged: stopped on the last finite iterate · %s", r.k, r.stepText())
 	}
-	method := ""
+	batchText := ""
 	if r.sgd {
-		method = fmt.Sprintf(" · batch %d", r.st.Int("batch"))
+		batchText = fmt.Sprintf(" · batch %d", batch.Get(r.st))
 	}
 	levels := make([]string, len(o.levels))
 	for i, v := range o.levels {
@@ -66,7 +66,7 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 		markLabel = "stationary points"
 	}
 	return render.DataFigure{
-		Title: title + "\n" + o.name + method,
+		Title: title + "\n" + o.name + batchText,
 		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %d steps, now at (%s, %s) with f = %s.",
 			o.name, strings.Join(levels, ", "), r.stepText(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
 		XLabel: o.xl, YLabel: o.yl,
@@ -90,7 +90,7 @@ func (r *gdRun) panel() demo.Panel {
 		L, oneL, twoL = textfmt.Sig(o.L), textfmt.Sig(1/o.L), textfmt.Sig(2/o.L)
 	}
 	t := textfmt.Sig(r.t0)
-	if r.st.Is("method", "newton") {
+	if isNewton(r.st) {
 		t = "— (Newton)"
 	}
 	p := demo.Panel{
@@ -142,14 +142,14 @@ func (r *gdRun) notes() []demo.Note {
 		}
 		out = append(out, demo.Note{TestID: "diverged", Alert: true, Text: p})
 	}
-	if r.st.Is("method", "newton") {
+	if isNewton(r.st) {
 		out = append(out, r.newtonNote())
 	} else if o.hasL && s.Status != algos.Diverged {
 		out = append(out, r.rateNote())
 	}
 	if r.sgd {
 		out = append(out, demo.Note{TestID: "sgd", Text: fmt.Sprintf("Each step uses the gradient of %d of the %d points, drawn with seed %d: "+
-			"cheaper steps, a noisy path, and with a constant t it hovers near x* instead of settling.", r.st.Int("batch"), gdRows, r.st.Int("seed"))})
+			"cheaper steps, a noisy path, and with a constant t it hovers near x* instead of settling.", batch.Get(r.st), gdRows, batchSeed.Get(r.st))})
 	}
 	if !o.convex {
 		out = append(out, r.wellNote())
@@ -287,7 +287,7 @@ func (r *gdRun) topComponent() (float64, bool) {
 
 // lNote says where L comes from.
 func (r *gdRun) lNote() string {
-	if r.st.Is("objective", objLogistic) {
+	if objChoice.Is(r.st, objLogistic) {
 		return "L = λ_max(X̃ᵀX̃)/(4n) + λ bounds every Hessian's largest eigenvalue, since σ(z)σ(−z) ≤ ¼."
 	}
 	return "L is the largest eigenvalue of the Hessian ∇²f, which is the same at every point."
@@ -297,7 +297,7 @@ func (r *gdRun) newtonNote() demo.Note {
 	text := "Newton's method steps x ← x − ∇²f(x)⁻¹∇f(x): it solves a 2×2 system with the Hessian each step, and needs no step size."
 	s := r.s
 	switch {
-	case r.st.Is("objective", objQuadratic):
+	case isQuad(r.st):
 		text += " On a quadratic its model is exact, so one step lands on x*"
 		if r.k >= 1 {
 			text += fmt.Sprintf(": after step %d, f − f* = %s.", r.k, textfmt.Sig(r.obj.gap(s.F)))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -20,53 +19,73 @@ import (
 // quadratic, a saddle it was started on).
 const gdTol = 1e-10
 
+// The gd demo's parameters: the objective and the start, then the method
+// and its step sizes.
+var (
+	objChoice = demo.Choice{Key: "objective", Label: "objective f", Doc: "the function minimised", Group: demo.GroupData, Default: objQuadratic,
+		Options: []demo.Option{{objQuadratic, "quadratic ½xᵀAx"}, {objLeastSq, "least squares of 8 points, over (w, b)"},
+			{objLogistic, "logistic loss of 8 points, over (w, b)"}, {objDoubleWell, "double well (two minima, a saddle)"}}}
+	kappa = demo.Float{Key: "kappa", Label: "condition number κ", Doc: "ratio of the quadratic's eigenvalues (L = κ)", Group: demo.GroupData,
+		Default: 10, Min: 1, Max: 100, Step: "any", Log: true, When: isQuad}
+	theta = demo.Float{Key: "theta", Label: "rotation θ (degrees)", Doc: "angle of the quadratic's flat axis", Group: demo.GroupData,
+		Default: 30, Min: -90, Max: 90, Step: "1", When: isQuad}
+	startX1 = demo.Float{Key: "x0", Label: "start x₁⁽⁰⁾", Doc: "first coordinate of the start (a click on the plot sets it)", Group: demo.GroupData,
+		Default: 2, Min: -10, Max: 10, Step: "any"}
+	startX2 = demo.Float{Key: "y0", Label: "start x₂⁽⁰⁾", Doc: "second coordinate of the start", Group: demo.GroupData,
+		Default: 1.5, Min: -10, Max: 10, Step: "any"}
+	method = demo.Choice{Key: "method", Label: "method", Doc: "gradient descent, or Newton's method (no step size)", Group: demo.GroupAlgo,
+		Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton's method"}}}
+	stepSize = demo.Float{Key: "t", Label: "step size t", Doc: "step size (η₀ of a schedule); above 2/L a quadratic diverges", Group: demo.GroupAlgo,
+		Default: 0.1, Min: 1e-4, Max: 10, Step: "any", Log: true, When: isGD}
+	schedule = demo.Choice{Key: "schedule", Label: "schedule", Doc: "how the step size changes over the run", Group: demo.GroupAlgo, Default: "constant",
+		Options: []demo.Option{{"constant", "constant"}, {"exp-decay", "exponential decay tₖ = t·γᵏ⁻¹"}, {"warmup-linear", "warm-up, plateau, then linear decay to 0"}},
+		When:    isGD}
+	decay = demo.Float{Key: "decay", Label: "decay factor γ", Doc: "exp-decay's factor γ per step", Group: demo.GroupAlgo, Default: 0.99, Min: 0.5, Max: 1, Step: "any",
+		When: func(s demo.State) bool { return isGD(s) && schedule.Is(s, "exp-decay") }}
+	warmup = demo.Int{Key: "warmup", Label: "warm-up steps W", Doc: "warmup-linear's rise; at most iters", Group: demo.GroupAlgo, Default: 20, Min: 0, Max: demo.MaxStep,
+		When: isWarmup}
+	hold = demo.Int{Key: "hold", Label: "plateau steps H", Doc: "warmup-linear's steps at t after the rise; W + H at most iters", Group: demo.GroupAlgo, Default: 80, Min: 0, Max: demo.MaxStep,
+		When: isWarmup}
+	runLen = demo.Int{Key: "iters", Label: "iterations T", Doc: "warmup-linear's run length: its step reaches 0 at T", Group: demo.GroupAlgo, Default: 200, Min: 1, Max: demo.MaxStep,
+		When: isWarmup}
+	batch = demo.Int{Key: "batch", Label: "mini-batch size", Doc: "rows per gradient step (8: full batch)", Group: demo.GroupAlgo, Default: gdRows, Min: 1, Max: gdRows,
+		When: canBatch}
+	// batchSeed is the algorithm's own seed: the demo has no point set.
+	batchSeed = demo.Int{Key: "seed", Label: "seed", Doc: "seed of the mini-batch draws", Group: demo.GroupAlgo, Default: 1, Min: 0, Max: 1e6,
+		When: func(s demo.State) bool { return canBatch(s) && batch.Get(s) < gdRows }}
+)
+
+// isData reports whether the objective is a loss on one of the fixed sets.
+func isData(s demo.State) bool { return objChoice.Is(s, objLeastSq) || objChoice.Is(s, objLogistic) }
+
+// isQuad reports whether the objective is the quadratic.
+func isQuad(s demo.State) bool { return objChoice.Is(s, objQuadratic) }
+
+// isGD reports whether the method is gradient descent, which takes steps.
+func isGD(s demo.State) bool { return method.Is(s, "gd") }
+
+// isNewton reports whether the method is Newton's.
+func isNewton(s demo.State) bool { return method.Is(s, "newton") }
+
+// canBatch reports whether gradient descent runs on a sum of losses,
+// which mini-batches can split.
+func canBatch(s demo.State) bool { return isData(s) && isGD(s) }
+
+// isWarmup reports whether gradient descent runs the warm-up schedule.
+func isWarmup(s demo.State) bool { return isGD(s) && schedule.Is(s, "warmup-linear") }
+
 // GDSpec declares gradient descent on a 2-D objective (notes 000 §1.8):
 // contours, the iterate path, the gap f − f* against Theorem 1.8.5's
 // bound, schedules, mini-batches and Newton's method. A click on the plot
 // sets the start x⁽⁰⁾.
 func GDSpec() demo.Spec {
-	isData := func(s demo.State) bool { return s.Is("objective", objLeastSq) || s.Is("objective", objLogistic) }
-	isQuad := func(s demo.State) bool { return s.Is("objective", objQuadratic) }
-	isGD := func(s demo.State) bool { return s.Is("method", "gd") }
-	sgd := func(s demo.State) bool { return isData(s) && isGD(s) }
-	warm := func(s demo.State) bool { return isGD(s) && s.Is("schedule", "warmup-linear") }
 	return demo.Spec{
 		ID: "gd", Title: "Gradient descent on a 2-D objective", Lesson: "gradient-descent",
-		Data: demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{"x0", "y0"}},
-		Params: []demo.Param{
-			{Key: "objective", Label: "objective f", Doc: "the function minimised", Kind: demo.KindChoice, Group: demo.GroupData, Default: objQuadratic,
-				Options: []demo.Option{{objQuadratic, "quadratic ½xᵀAx"}, {objLeastSq, "least squares of 8 points, over (w, b)"},
-					{objLogistic, "logistic loss of 8 points, over (w, b)"}, {objDoubleWell, "double well (two minima, a saddle)"}}},
-			{Key: "kappa", Label: "condition number κ", Doc: "ratio of the quadratic's eigenvalues (L = κ)", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "10", Min: 1, Max: 100, Step: "any", Log: true, When: isQuad},
-			{Key: "theta", Label: "rotation θ (degrees)", Doc: "angle of the quadratic's flat axis", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "30", Min: -90, Max: 90, Step: "1", When: isQuad},
-			{Key: "x0", Label: "start x₁⁽⁰⁾", Doc: "first coordinate of the start (a click on the plot sets it)", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "2", Min: -10, Max: 10, Step: "any"},
-			{Key: "y0", Label: "start x₂⁽⁰⁾", Doc: "second coordinate of the start", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "1.5", Min: -10, Max: 10, Step: "any"},
-			{Key: "method", Label: "method", Doc: "gradient descent, or Newton's method (no step size)", Kind: demo.KindChoice, Group: demo.GroupAlgo,
-				Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton's method"}}},
-			{Key: "t", Label: "step size t", Doc: "step size (η₀ of a schedule); above 2/L a quadratic diverges", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0.1", Min: 1e-4, Max: 10, Step: "any", Log: true, When: isGD},
-			{Key: "schedule", Label: "schedule", Doc: "how the step size changes over the run", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "constant",
-				Options: []demo.Option{{"constant", "constant"}, {"exp-decay", "exponential decay tₖ = t·γᵏ⁻¹"}, {"warmup-linear", "warm-up, plateau, then linear decay to 0"}},
-				When:    isGD},
-			{Key: "decay", Label: "decay factor γ", Doc: "exp-decay's factor γ per step", Kind: demo.KindFloat, Group: demo.GroupAlgo, Default: "0.99", Min: 0.5, Max: 1, Step: "any",
-				When: func(s demo.State) bool { return isGD(s) && s.Is("schedule", "exp-decay") }},
-			{Key: "warmup", Label: "warm-up steps W", Doc: "warmup-linear's rise; at most iters", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "20", Min: 0, Max: demo.MaxStep, Step: "1",
-				When: warm},
-			{Key: "hold", Label: "plateau steps H", Doc: "warmup-linear's steps at t after the rise; W + H at most iters", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "80", Min: 0, Max: demo.MaxStep, Step: "1",
-				When: warm},
-			{Key: "iters", Label: "iterations T", Doc: "warmup-linear's run length: its step reaches 0 at T", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "200", Min: 1, Max: demo.MaxStep, Step: "1",
-				When: warm},
-			{Key: "batch", Label: "mini-batch size", Doc: "rows per gradient step (8: full batch)", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: strconv.Itoa(gdRows), Min: 1, Max: gdRows, Step: "1",
-				When: sgd},
-			{Key: "seed", Label: "seed", Doc: "seed of the mini-batch draws", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "1", Min: 0, Max: 1e6, Step: "1",
-				When: func(s demo.State) bool { return sgd(s) && s.Int("batch") < gdRows }},
-		},
-		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"}},
-		Compute:  computeGD,
+		Data:   demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{startX1.Key, startX2.Key}},
+		Params: demo.Params(objChoice, kappa, theta, startX1, startX2, method, stepSize, schedule, decay, warmup, hold, runLen, batch, batchSeed),
+		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"},
+			{Name: "minibatch", Query: "objective=least-squares&batch=2&step=40"}},
+		Compute: computeGD,
 	}
 }
 
@@ -93,29 +112,29 @@ type stepper interface {
 // schedule has a length of its own, since its step falls to 0 at the end.
 func newStepper(s demo.State, obj *objective) (stepper, error) {
 	iters := demo.MaxStep
-	if s.Is("method", "gd") && s.Is("schedule", "warmup-linear") {
-		iters = s.Int("iters")
+	if isWarmup(s) {
+		iters = runLen.Get(s)
 	}
-	if s.Is("method", "newton") {
+	if isNewton(s) {
 		return &gd.GD{F: obj.f, Method: gd.Newton, Iters: iters, Tol: gdTol}, nil
 	}
 	sch := gd.Schedule{}
-	switch s.Str("schedule") {
+	switch schedule.Get(s) {
 	case "exp-decay":
-		sch = gd.Schedule{Kind: gd.ExpDecay, Decay: s.Float("decay")}
+		sch = gd.Schedule{Kind: gd.ExpDecay, Decay: decay.Get(s)}
 	case "warmup-linear":
-		w, h := s.Int("warmup"), s.Int("hold")
+		w, h := warmup.Get(s), hold.Get(s)
 		if w > iters {
-			return nil, demo.Problems{"warmup": fmt.Sprintf("%d is more than the run's %d iterations; give at most iters", w, iters)}
+			return nil, demo.Problems{warmup.Key: fmt.Sprintf("%d is more than the run's %d iterations; give at most iters", w, iters)}
 		}
 		if w+h > iters {
-			return nil, demo.Problems{"hold": fmt.Sprintf("%d plateau steps after %d warm-up steps overrun the run's %d iterations; give at most %d", h, w, iters, iters-w)}
+			return nil, demo.Problems{hold.Key: fmt.Sprintf("%d plateau steps after %d warm-up steps overrun the run's %d iterations; give at most %d", h, w, iters, iters-w)}
 		}
 		sch = gd.Schedule{Kind: gd.WarmupLinear, Warmup: w, Hold: h}
 	}
-	t := s.Float("t")
-	if sum, ok := obj.f.(gd.Sum); ok && s.Int("batch") < gdRows {
-		return &gd.SGD{F: sum, Eta: t, Schedule: sch, Batch: s.Int("batch"), Seed: uint64(s.Int("seed")), Iters: iters, Tol: gdTol}, nil
+	t := stepSize.Get(s)
+	if sum, ok := obj.f.(gd.Sum); ok && batch.Get(s) < gdRows {
+		return &gd.SGD{F: sum, Eta: t, Schedule: sch, Batch: batch.Get(s), Seed: uint64(batchSeed.Get(s)), Iters: iters, Tol: gdTol}, nil
 	}
 	return &gd.GD{F: obj.f, Eta: t, Schedule: sch, Iters: iters, Tol: gdTol}, nil
 }
@@ -131,12 +150,12 @@ func runGD(st demo.State, k int, history bool) (*gdRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	s0, err := m.Init([]float64{st.Float("x0"), st.Float("y0")})
+	s0, err := m.Init([]float64{startX1.Get(st), startX2.Get(st)})
 	if err != nil {
-		return nil, demo.Problems{"x0": err.Error()}
+		return nil, demo.Problems{startX1.Key: err.Error()}
 	}
 	_, isSGD := m.(*gd.SGD)
-	r := &gdRun{obj: obj, trail: demo.NewTrail(), t0: st.Float("t"), sgd: isSGD, st: st}
+	r := &gdRun{obj: obj, trail: demo.NewTrail(), t0: stepSize.Get(st), sgd: isSGD, st: st}
 	r.gap = chart.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
 	if r.boundApplies() {
 		r.bound = &chart.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
@@ -178,7 +197,7 @@ func computeGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 // constantGD reports whether the run is full-batch gradient descent
 // with a constant step, the method Theorem 1.8.5 is about.
 func (r *gdRun) constantGD() bool {
-	return r.st.Is("method", "gd") && r.st.Is("schedule", "constant") && !r.sgd
+	return isGD(r.st) && schedule.Is(r.st, "constant") && !r.sgd
 }
 
 // boundApplies reports whether Theorem 1.8.5 covers the run: full-batch
@@ -191,7 +210,7 @@ func (r *gdRun) boundApplies() bool {
 // methodName is the run's method as the history names it.
 func (r *gdRun) methodName() string {
 	switch {
-	case r.st.Is("method", "newton"):
+	case isNewton(r.st):
 		return "Newton's method"
 	case r.sgd:
 		return "mini-batch gradient descent"

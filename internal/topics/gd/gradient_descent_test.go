@@ -102,7 +102,7 @@ func TestGDBoundAboveGap(t *testing.T) {
 			if r.History == nil || r.History.Series[0].Compare == nil {
 				t.Fatal("no history with a bound")
 			}
-			x0 := [2]float64{r.State.Float("x0"), r.State.Float("y0")}
+			x0 := [2]float64{startX1.Get(r.State), startX2.Get(r.State)}
 			xs := tc.xstar
 			if math.IsNaN(xs[0]) {
 				run, _ := runGD(r.State, 0, false)
@@ -204,8 +204,8 @@ func TestGDClick(t *testing.T) {
 	}
 	s, _ := d.Parse(rest)
 	s, err := s.Apply(e)
-	if err != nil || s.Float("x0") != 0.75 || s.Float("y0") != -1.5 || s.Step != 0 {
-		t.Errorf("after a click: x0 = %v, y0 = %v, step %d, %v", s.Float("x0"), s.Float("y0"), s.Step, err)
+	if err != nil || startX1.Get(s) != 0.75 || startX2.Get(s) != -1.5 || s.Step != 0 {
+		t.Errorf("after a click: x0 = %v, y0 = %v, step %d, %v", startX1.Get(s), startX2.Get(s), s.Step, err)
 	}
 }
 

@@ -31,30 +31,36 @@ const (
 const mixtureSet = "mixture"
 
 // isMixture reports whether s draws its points from the mixture.
-func isMixture(s demo.State) bool { return s.Is(demo.KeyData, mixtureSet) }
+func isMixture(s demo.State) bool { return s.DataSet() == mixtureSet }
+
+// The mixture's Δ, σ and π, which the Bayes and kNN demos share.
+var (
+	delta = demo.Float{Key: "delta", Label: "Δ (mean gap)", Doc: "distance Δ between the class means (±Δ/2, 0)", Group: demo.GroupData,
+		Default: 2, Min: 0, Max: MaxMixtureDelta, Step: "0.1"}
+	sigma = demo.Float{Key: "sigma", Label: "σ", Doc: "standard deviation σ of both classes (covariance σ²I)", Group: demo.GroupData,
+		Default: 1, Min: 0, OpenMin: true, Max: MaxMixtureSigma, Step: "0.05"}
+	prior = demo.Float{Key: "prior", Label: "π = P(y = +1)", Doc: "prior probability π of class +1", Group: demo.GroupData,
+		Default: 0.5, Min: MinMixturePrior, Max: 1 - MinMixturePrior, Step: "0.01"}
+)
 
 // mixtureParams declares the mixture: Δ, σ and π, then the sample's size
-// and seed. when says where Δ, σ and π apply; the seed's doc says what
-// else it drives.
+// and seed (the point sets' n and seed, worded for the sample). when says
+// where Δ, σ and π apply; the seed's doc says what else it drives.
 func mixtureParams(when func(demo.State) bool, seedDoc string) []demo.Param {
-	return []demo.Param{
-		{Key: "delta", Label: "Δ (mean gap)", Doc: "distance Δ between the class means (±Δ/2, 0)", Kind: demo.KindFloat, Group: demo.GroupData,
-			Default: "2", Min: 0, Max: MaxMixtureDelta, Step: "0.1", When: when},
-		{Key: "sigma", Label: "σ", Doc: "standard deviation σ of both classes (covariance σ²I)", Kind: demo.KindFloat, Group: demo.GroupData,
-			Default: "1", Min: 0, OpenMin: true, Max: MaxMixtureSigma, Step: "0.05", When: when},
-		{Key: "prior", Label: "π = P(y = +1)", Doc: "prior probability π of class +1", Kind: demo.KindFloat, Group: demo.GroupData,
-			Default: "0.5", Min: MinMixturePrior, Max: 1 - MinMixturePrior, Step: "0.01", When: when},
-		{Key: "n", Label: "points", Doc: "points in the sample (or random set)", Kind: demo.KindInt, Group: demo.GroupData, Default: "200", Min: 4, Max: demo.MaxPoints,
-			When: func(s demo.State) bool { return !s.Is(demo.KeyData, demo.Custom) }},
-		{Key: "seed", Label: "seed", Doc: seedDoc, Kind: demo.KindInt, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
-	}
+	d, sd, pi := delta, sigma, prior
+	d.When, sd.When, pi.When = when, when, when
+	n, seed := pointset.N, pointset.Seed
+	n.Doc, n.Default, n.Max = "points in the sample (or random set)", 200, demo.MaxPoints
+	n.When = func(s demo.State) bool { return s.DataSet() != demo.Custom }
+	seed.Doc = seedDoc
+	return demo.Params(d, sd, pi, n, seed)
 }
 
 // mixtureOf is the mixture s describes: class +1 around (Δ/2, 0), class
 // −1 around (−Δ/2, 0), both N(μ, σ²I), P(y = +1) = π.
 func mixtureOf(s demo.State) (*bayes.Mixture, error) {
-	h := s.Float("delta") / 2
-	return bayes.NewIsotropic(s.Float("prior"), [2]float64{h, 0}, [2]float64{-h, 0}, s.Float("sigma"))
+	h := delta.Get(s) / 2
+	return bayes.NewIsotropic(prior.Get(s), [2]float64{h, 0}, [2]float64{-h, 0}, sigma.Get(s))
 }
 
 // mixturePoints samples the mixture's n points with the state's seed.
@@ -62,9 +68,9 @@ func mixturePoints(s demo.State) ([][]float64, []float64, error) {
 	m, err := mixtureOf(s)
 	if err != nil {
 		// Only σ can be off once the keys parse: σ² underflows to 0.
-		return nil, nil, demo.Problems{"sigma": err.Error()}
+		return nil, nil, demo.Problems{sigma.Key: err.Error()}
 	}
-	return sampleFloat(m, s.Int("n"), uint64(s.Int("seed")))
+	return sampleFloat(m, pointset.N.Get(s), uint64(pointset.Seed.Get(s)))
 }
 
 // sampleFloat is bayes.Sample with the labels as the kit's floats.
@@ -80,12 +86,11 @@ func sampleFloat(m *bayes.Mixture, n int, seed uint64) ([][]float64, []float64, 
 // mixture with η(x) = P(y = +1 | x) shaded, its Bayes boundary, and the
 // Bayes error integrated numerically, next to a sample from it.
 func BayesSpec() demo.Spec {
-	always := func(demo.State) bool { return true }
 	return demo.Spec{
 		ID: "bayes", Title: "The Bayes classifier of a known mixture", Lesson: "knn-bayes",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet,
 			Sets: []demo.Option{{mixtureSet, "two Gaussians (sampled)"}}, Make: mixturePoints},
-		Params:   mixtureParams(always, "seeds the sample"),
+		Params:   mixtureParams(nil, "seeds the sample"),
 		Static:   true,
 		Examples: []demo.Example{{Name: "default", Query: "n=60"}},
 		Compute:  computeBayes,
@@ -95,7 +100,7 @@ func BayesSpec() demo.Spec {
 func computeBayes(ctx context.Context, in demo.Input) (demo.Result, error) {
 	m, err := mixtureOf(in.State)
 	if err != nil {
-		return demo.Result{}, demo.Problems{"sigma": err.Error()}
+		return demo.Result{}, demo.Problems{sigma.Key: err.Error()}
 	}
 	x, yf := demo.Columns(in.Points)
 	y := pointset.SignLabels(yf)
@@ -122,11 +127,11 @@ type bayesRun struct {
 func (b bayesRun) sampleError() float64 { return demo.Fraction(b.wrong) }
 
 // symmetric reports whether the closed form Φ(−Δ/2σ) applies: π = ½.
-func symmetric(s demo.State) bool { return s.Float("prior") == 0.5 }
+func symmetric(s demo.State) bool { return prior.Get(s) == 0.5 }
 
 // closedForm is Φ(−Δ/(2σ)), the Bayes error of the symmetric mixture.
 func closedForm(s demo.State) float64 {
-	return distuv.UnitNormal.CDF(-s.Float("delta") / (2 * s.Float("sigma")))
+	return distuv.UnitNormal.CDF(-delta.Get(s) / (2 * sigma.Get(s)))
 }
 
 // boundaryX1 is where the Bayes boundary η = ½ crosses the x₁ axis:
@@ -134,7 +139,7 @@ func closedForm(s demo.State) float64 {
 // x₁ = σ² log((1 − π)/π)/Δ, which leans away from the likelier class's
 // mean. With Δ = 0 there is no boundary.
 func boundaryX1(s demo.State) (float64, bool) {
-	d, sd, pi := s.Float("delta"), s.Float("sigma"), s.Float("prior")
+	d, sd, pi := delta.Get(s), sigma.Get(s), prior.Get(s)
 	if d == 0 {
 		return 0, false
 	}
@@ -161,7 +166,7 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	s := b.s
 	// With Δ = 0 the classes share their mean, η = π everywhere, and
 	// there is no boundary nor any level line to draw or to list.
-	flat := s.Float("delta") == 0
+	flat := delta.Get(s) == 0
 	legend := pts.Legend()
 	for _, it := range render.ProbabilityLegend() {
 		it.Label = strings.ReplaceAll(it.Label, "P", "η") // the notes' name for P(y = +1 | x)
@@ -170,18 +175,18 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	}
 	legend = append(legend, render.LegendItem{Label: "h* wrong", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(b.wrong)})
 	title := fmt.Sprintf("Bayes error R(h*) = %s · Δ = %s, σ = %s, π = %s\nh* gets %s of these %d points wrong",
-		textfmt.Pct(b.risk, 2), textfmt.Sig(s.Float("delta")), textfmt.Sig(s.Float("sigma")), textfmt.Sig(s.Float("prior")), textfmt.Pct(b.sampleError(), 2), len(b.x))
-	means := fmt.Sprintf("means (±%s, 0)", textfmt.Sig(s.Float("delta")/2))
+		textfmt.Pct(b.risk, 2), textfmt.Sig(delta.Get(s)), textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), textfmt.Pct(b.sampleError(), 2), len(b.x))
+	means := fmt.Sprintf("means (±%s, 0)", textfmt.Sig(delta.Get(s)/2))
 	lines := "Thin grey lines mark η = 0.1, …, 0.9 and a bold black line the Bayes boundary η = ½."
 	if flat {
 		means = "both means at (0, 0)"
 		lines = fmt.Sprintf("Here η(x) = π = %s at every x, so there is no boundary and no level line: h* says %s everywhere.",
-			textfmt.Sig(s.Float("prior")), signText(b.m.BayesClassifier([]float64{0, 0})))
+			textfmt.Sig(prior.Get(s)), signText(b.m.BayesClassifier([]float64{0, 0})))
 	}
 	desc := fmt.Sprintf("The plane shaded by η(x) = P(y = +1 | x) of a mixture of two Gaussians with %s, "+
 		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½ (and η = ½ counts as −1). %s The Bayes error is %s. %d points are drawn by class; "+
 		"those the Bayes classifier gets wrong (%s) have a bold edge.",
-		means, textfmt.Sig(s.Float("sigma")), textfmt.Sig(s.Float("prior")), lines, textfmt.Pct(b.risk, 2), len(b.x), textfmt.Pct(b.sampleError(), 2))
+		means, textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), lines, textfmt.Pct(b.risk, 2), len(b.x), textfmt.Pct(b.sampleError(), 2))
 	f := render.DataFigure{Title: title, View: mixtureView(b.x, s), Layers: []plot.Plotter{field, pts}, Legend: legend, Desc: desc}
 	return f.Write(w, png, opt)
 }
@@ -192,7 +197,7 @@ func mixtureView(x [][]float64, s demo.State) render.View {
 	if len(x) > 0 {
 		return render.DataView(x)
 	}
-	h, sd := s.Float("delta")/2, 3*s.Float("sigma")
+	h, sd := delta.Get(s)/2, 3*sigma.Get(s)
 	return render.View{XMin: -h - sd, XMax: h + sd, YMin: -sd, YMax: sd}
 }
 
@@ -232,7 +237,7 @@ func (b bayesRun) panel() demo.Panel {
 		cf := closedForm(s)
 		p.Counters = append(p.Counters, demo.Counter{"closed form Φ(−Δ/2σ)", textfmt.Pct(cf, 2), "closed-form"})
 		p.Model = append(p.Model, demo.ModelLine{Prefix: "closed form (π = ½):", Facts: []demo.Fact{{
-			"Φ(−Δ/2σ) = Φ(" + textfmt.Sig(-s.Float("delta")/(2*s.Float("sigma"))) + ")",
+			"Φ(−Δ/2σ) = Φ(" + textfmt.Sig(-delta.Get(s)/(2*sigma.Get(s))) + ")",
 			strconv.FormatFloat(cf, 'f', decimals(b.bound), 64), "bayes-closed"}}})
 	}
 	p.Notes = []demo.Note{

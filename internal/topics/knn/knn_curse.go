@@ -9,6 +9,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
 	"github.com/margin-edu/margin/internal/textfmt"
@@ -26,19 +27,29 @@ const MaxCurseN = min(knn.MaxCurseN, knn.MaxCurseValues/curseDimsSum)
 // curseDimsSum is Σ CurseDims, which a test checks.
 const curseDimsSum = 1888
 
+// The curse demo's n and seed: the point sets' keys, worded for uniform
+// points in every dimension.
+var (
+	curseN = func() demo.Int {
+		p := pointset.N
+		p.Doc, p.Default, p.Min, p.Max, p.When = "uniform points in [0, 1]^D per dimension D", 1000, 2, MaxCurseN, nil
+		return p
+	}()
+	curseSeed = func() demo.Int {
+		p := pointset.Seed
+		p.Doc = "seeds the points and queries (each dimension its own stream)"
+		return p
+	}()
+)
+
 // CurseSpec declares the curse-of-dimensionality demo: how close the
 // nearest of n uniform points is compared with the farthest, as the
 // dimension grows from 1 to 1000.
 func CurseSpec() demo.Spec {
 	return demo.Spec{
 		ID: "curse", Title: "The curse of dimensionality", Lesson: "knn-bayes",
-		Data: demo.DataSpec{Labels: demo.NoLabels},
-		Params: []demo.Param{
-			{Key: "n", Label: "points", Doc: "uniform points in [0, 1]^D per dimension D", Kind: demo.KindInt, Group: demo.GroupData,
-				Default: "1000", Min: 2, Max: MaxCurseN},
-			{Key: "seed", Label: "seed", Doc: "seeds the points and queries (each dimension its own stream)", Kind: demo.KindInt,
-				Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
-		},
+		Data:     demo.DataSpec{Labels: demo.NoLabels},
+		Params:   demo.Params(curseN, curseSeed),
 		Static:   true,
 		Examples: []demo.Example{{Name: "default", Query: "n=200"}},
 		Compute:  computeCurse,
@@ -46,10 +57,10 @@ func CurseSpec() demo.Spec {
 }
 
 func computeCurse(ctx context.Context, in demo.Input) (demo.Result, error) {
-	n, seed := in.State.Int("n"), in.State.Int("seed")
+	n, seed := curseN.Get(in.State), curseSeed.Get(in.State)
 	rows, err := knn.CurseOfDimensionality(CurseDims, n, uint64(seed))
 	if err != nil {
-		return demo.Result{}, demo.Problems{"n": err.Error()}
+		return demo.Result{}, demo.Problems{curseN.Key: err.Error()}
 	}
 	plot := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 		if png {

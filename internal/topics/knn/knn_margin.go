@@ -1,10 +1,10 @@
 package knn
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/knn"
 )
 
@@ -69,37 +69,5 @@ func (m *knnMargin) nth(pts [][]float64, buf []float64, q []float64, r int) floa
 	if r == 1 {
 		return slices.Min(buf)
 	}
-	return nthSmallest(buf, r)
-}
-
-// nthSmallest returns the r-th smallest of v (1 ≤ r ≤ len(v)) and
-// reorders v so that the r smallest come first (Hoare's quickselect with
-// the middle element as pivot).
-func nthSmallest[T cmp.Ordered](v []T, r int) T {
-	lo, hi, k := 0, len(v)-1, r-1
-	for lo < hi {
-		p := v[lo+(hi-lo)/2]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < p {
-				i++
-			}
-			for v[j] > p {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i, j = i+1, j-1
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return v[k]
-		}
-	}
-	return v[k]
+	return algos.SelectK(buf, r-1)
 }

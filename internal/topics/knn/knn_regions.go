@@ -22,24 +22,32 @@ import (
 var knnSets = []demo.Option{{mixtureSet, "two Gaussians (sampled)"}, {"moons", "two moons (random)"},
 	{"circles", "circles (random)"}, {"noisy", "noisy (random)"}}
 
+// The kNN demo's parameters beside the mixture's.
+var (
+	// knnNoise is the shapes' jitter; noisy, a shape too, takes it.
+	knnNoise = func() demo.Float {
+		p := pointset.Noise
+		p.Doc = "standard deviation of the jitter added to each coordinate (`moons`, `circles`)"
+		return p
+	}()
+	// neighbours is k, the number of neighbours that vote.
+	neighbours = demo.Int{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Group: demo.GroupAlgo,
+		Default: 5, Min: 1, Max: demo.MaxPoints}
+	metricChoice = demo.Choice{Key: "metric", Label: "metric", Doc: "distance that ranks the neighbours", Group: demo.GroupAlgo,
+		Default: "euclidean", Options: []demo.Option{{"euclidean", "Euclidean ‖x − q‖₂"}, {"manhattan", "Manhattan ‖x − q‖₁"}}}
+)
+
 // KNNSpec declares the k-nearest-neighbours demo: the regions kNN draws
 // on the mixture's sample (or another set) for a chosen k and metric,
 // over the Bayes boundary, with training and held-out error against k.
 func KNNSpec() demo.Spec {
 	params := mixtureParams(isMixture, "seeds the random set (the held-out points use another seed)")
-	params = append(params,
-		demo.Param{Key: "noise", Label: "noise", Doc: "standard deviation of the jitter added to each coordinate (`moons`, `circles`)",
-			Kind: demo.KindFloat, Group: demo.GroupData, Default: "0.1", Min: 0, Max: 1, Step: "0.01", When: pointset.Shape},
-		demo.Param{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Kind: demo.KindInt, Group: demo.GroupAlgo,
-			Default: "5", Min: 1, Max: demo.MaxPoints},
-		demo.Param{Key: "metric", Label: "metric", Doc: "distance that ranks the neighbours", Kind: demo.KindChoice, Group: demo.GroupAlgo,
-			Default: "euclidean", Options: []demo.Option{{"euclidean", "Euclidean ‖x − q‖₂"}, {"manhattan", "Manhattan ‖x − q‖₁"}}},
-	)
+	params = append(params, demo.Params(knnNoise, neighbours, metricChoice)...)
 	return demo.Spec{
 		ID: "knn", Title: "k nearest neighbours against the Bayes classifier", Lesson: "knn-bayes",
 		Data:   demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet, Sets: knnSets, Make: knnPoints},
 		Params: params, Panels: []string{"k"}, Static: true,
-		Examples: []demo.Example{{Name: "k5", Query: "n=60"}},
+		Examples: []demo.Example{{Name: "k5", Query: "n=60"}, {Name: "manhattan", Query: "data=moons&n=80&k=9&metric=manhattan"}},
 		Compute:  computeKNN,
 	}
 }
@@ -108,19 +116,19 @@ func computeKNN(ctx context.Context, in demo.Input) (demo.Result, error) {
 // when there are at least k points, and draws the held-out points.
 func newKNNRun(ctx context.Context, in demo.Input) (*knnRun, error) {
 	s := in.State
-	k := s.Int("k")
-	if !s.Is(demo.KeyData, demo.Custom) && k > s.Int("n") {
-		return nil, demo.Problems{"k": fmt.Sprintf("k = %d is more than the %d points; choose k from 1 to %d", k, s.Int("n"), s.Int("n"))}
+	k := neighbours.Get(s)
+	if n := pointset.N.Get(s); s.DataSet() != demo.Custom && k > n {
+		return nil, demo.Problems{neighbours.Key: fmt.Sprintf("k = %d is more than the %d points; choose k from 1 to %d", k, n, n)}
 	}
-	metric, err := knn.ParseMetric(s.Str("metric"))
+	metric, err := knn.ParseMetric(metricChoice.Get(s))
 	if err != nil {
-		return nil, demo.Problems{"metric": err.Error()}
+		return nil, demo.Problems{metricChoice.Key: err.Error()}
 	}
 	x, yf := demo.Columns(in.Points)
 	r := &knnRun{ctx: ctx, cache: in.Cache, s: s, x: x, y: pointset.SignLabels(yf), bayesErr: math.NaN()}
 	if isMixture(s) {
 		if r.m, err = mixtureOf(s); err != nil {
-			return nil, demo.Problems{"sigma": err.Error()} // as mixturePoints says it
+			return nil, demo.Problems{sigma.Key: err.Error()} // as mixturePoints says it
 		}
 		r.bayesErr, _ = r.m.BayesError()
 	}
@@ -282,7 +290,7 @@ func (r *knnRun) wrongOrNone() []bool {
 }
 
 func (r *knnRun) title() string {
-	k, m := r.s.Int("k"), r.s.Str("metric")
+	k, m := neighbours.Get(r.s), metricChoice.Get(r.s)
 	if r.c == nil {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
 	}
@@ -295,14 +303,14 @@ func (r *knnRun) title() string {
 }
 
 func (r *knnRun) describe() string {
-	k := r.s.Int("k")
+	k := neighbours.Get(r.s)
 	if r.c == nil {
 		return fmt.Sprintf("%d points drawn by class; k = %d nearest neighbours need at least %d points, so no regions are drawn.", len(r.x), k, k)
 	}
 	d := fmt.Sprintf("The plane coloured by the %d-nearest-neighbour vote (%s distance) of %d training points: "+
 		"blue where it predicts +1, vermillion where it predicts −1, a thin grey line between. "+
 		"The points are drawn by class; the %s the classifier gets wrong have a bold edge.",
-		k, r.s.Str("metric"), len(r.x), textfmt.Pct(demo.Fraction(r.wrong), 2))
+		k, metricChoice.Get(r.s), len(r.x), textfmt.Pct(demo.Fraction(r.wrong), 2))
 	if r.m != nil {
 		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s; "+
 			"the classifier's own risk on that mixture is %s.", textfmt.Pct(r.bayesErr, 2), textfmt.Pct(r.heldErr, 2))
@@ -311,7 +319,7 @@ func (r *knnRun) describe() string {
 }
 
 func (r *knnRun) panel() demo.Panel {
-	k := r.s.Int("k")
+	k := neighbours.Get(r.s)
 	p := demo.Panel{Status: "k = " + strconv.Itoa(k), Done: true}
 	if r.c == nil {
 		p.Counters = []demo.Counter{{"k", strconv.Itoa(k), "k"}}
@@ -336,7 +344,7 @@ func (r *knnRun) panel() demo.Panel {
 		{"Bayes error", textfmt.Pct(r.bayesErr, 2), "bayes-error"},
 	}
 	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
-		"the rule the Bayes classifier h* follows at η = ½ too).", k, r.s.Str("metric"))
+		"the rule the Bayes classifier h* follows at η = ½ too).", k, metricChoice.Get(r.s))
 	switch {
 	case r.exact():
 		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"R(h) − training error", textfmt.Pct(held-train, 2), "gap"}}}}

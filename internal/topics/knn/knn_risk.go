@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/knn"
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -40,7 +41,7 @@ const (
 type isoMixture struct{ pi, h, sigma float64 }
 
 func mixtureParamsOf(s demo.State) isoMixture {
-	return isoMixture{pi: s.Float("prior"), h: s.Float("delta") / 2, sigma: s.Float("sigma")}
+	return isoMixture{pi: prior.Get(s), h: delta.Get(s) / 2, sigma: sigma.Get(s)}
 }
 
 // normalCDF is the standard normal distribution function, by erfc so
@@ -90,7 +91,7 @@ func (a *allK) predict(q []float64, out []int8, upto int) {
 	kmax := a.ks[upto-1]
 	keys := a.keys
 	if kmax < len(keys) {
-		nthSmallest(keys, kmax)
+		algos.SelectK(keys, kmax-1) // the kmax smallest first
 		keys = keys[:kmax]
 	}
 	slices.Sort(keys)

@@ -116,7 +116,7 @@ func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Fra
 		Title:  fmt.Sprintf("error against k (%s, %d points)", r.c.Metric, len(r.x)),
 		XLabel: "k", YLabel: "error", LogX: true, Percent: true, // Curves names the log scale
 		Series: []chart.Curve{{Name: "training error", X: ks, Y: sw.train}},
-		Mark:   float64(r.s.Int("k")),
+		Mark:   float64(neighbours.Get(r.s)),
 	}
 	if r.held || r.exact() {
 		c.Series = append(c.Series, chart.Curve{Name: r.testName(), X: ks, Y: sw.held})

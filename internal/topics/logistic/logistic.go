@@ -33,38 +33,54 @@ const (
 // separable set, where it has none.
 var logisticSets = []demo.Option{{"noisy", "noisy (random)"}, {"separable", "separable (random)"}, {"moons", "two moons (random)"}}
 
+// The logistic demo's parameters, beside the point sets' n, sep and seed.
+var (
+	// method is the solver: gradient descent or Newton's method.
+	method = demo.Choice{Key: "method", Label: "method", Doc: "`gd`: gradient descent with a fixed step η; `newton`: Newton's method with a backtracking line search",
+		Group: demo.GroupAlgo, Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton (line search)"}}}
+	// eta is the fixed step size of gradient descent, on a log slider,
+	// as the softmax demo words it; logisticEta applies with gd only.
+	eta = demo.Float{Key: "eta", Label: "η", Doc: "step size η of gradient descent (log slider)", Group: demo.GroupAlgo,
+		Default: 1, Min: MinLogisticEta, Max: MaxLogisticEta, Step: "any", Log: true}
+	logisticEta = func() demo.Float {
+		p := eta
+		p.Doc, p.When = "step size η of gradient descent (`gd` only; log slider)", usesGD
+		return p
+	}()
+	// logisticLambda is the shared λ from 0 up: with λ = 0 on separable
+	// data J has no minimiser, which the demo shows.
+	logisticLambda = func() demo.Float {
+		p := demo.Lambda
+		p.Doc = "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)"
+		p.Default, p.Min, p.Max, p.LogZero = 0, 0, MaxLogisticLambda, demo.MinLambda
+		return p
+	}()
+	// logisticNoise is the shapes' jitter, which only moons takes here.
+	logisticNoise = func() demo.Float {
+		p := pointset.Noise
+		p.Doc = "standard deviation of the jitter added to each coordinate (`moons` only)"
+		return p
+	}()
+)
+
+// usesGD reports whether the logistic demo runs gradient descent.
+func usesGD(s demo.State) bool { return method.Is(s, "gd") }
+
 // LogisticSpec declares the logistic regression lesson's first demo:
 // gradient descent or Newton's method on the regularised logistic loss
 // (000 §1.4), stepped one iteration at a time, with the plane shaded by
 // the model's P(y = +1 | x) and the run compared with the exact
 // minimiser, or, with λ = 0 on separable data, with its absence.
 func LogisticSpec() demo.Spec {
-	gd := func(s demo.State) bool { return s.Is("method", "gd") }
 	params := pointset.Params("`noisy`, `separable`, `moons`", "seeds the random set (its held-out points use another seed)")
-	// shapeParams' second entry is the shapes' noise, which moons takes.
-	noise := pointset.Noise.Param()
-	noise.Doc = "standard deviation of the jitter added to each coordinate (`moons` only)"
-	params = append(params, noise,
-		demo.Param{Key: "method", Label: "method", Doc: "`gd`: gradient descent with a fixed step η; `newton`: Newton's method with a backtracking line search",
-			Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "gd", Options: []demo.Option{{"gd", "gradient descent"}, {"newton", "Newton (line search)"}}},
-		etaParam("step size η of gradient descent (`gd` only; log slider)", gd),
-		demo.Param{Key: "lambda", Label: "λ", Doc: "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)", Kind: demo.KindFloat,
-			Group: demo.GroupAlgo, Default: "0", Min: 0, Max: MaxLogisticLambda, Step: "any", Log: true, LogZero: demo.MinLambda},
-	)
+	params = append(params, demo.Params(logisticNoise, method, logisticEta, logisticLambda)...)
 	return demo.Spec{
 		ID: "logistic", Title: "Logistic regression, step by step", Lesson: "logistic-regression",
 		Data:     demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: logisticSets, Make: pointset.Points},
 		Params:   params,
-		Examples: []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}},
+		Examples: []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}, {Name: "newton", Query: "data=moons&method=newton&step=6"}},
 		Compute:  computeLogistic,
 	}
-}
-
-// etaParam is the fixed step size of the regression demos' gradient
-// descent, on a log slider.
-func etaParam(doc string, when func(demo.State) bool) demo.Param {
-	return demo.Param{Key: "eta", Label: "η", Doc: doc, Kind: demo.KindFloat, Group: demo.GroupAlgo,
-		Default: "1", Min: MinLogisticEta, Max: MaxLogisticEta, Step: "any", Log: true, When: when}
 }
 
 func computeLogistic(ctx context.Context, in demo.Input) (demo.Result, error) {
@@ -74,7 +90,7 @@ func computeLogistic(ctx context.Context, in demo.Input) (demo.Result, error) {
 		return demo.OneClassResult(x, y, in, "Logistic regression learns P(y = +1 | x) from points of both classes; these have one."), nil
 	}
 	st := in.State
-	pr, err := logistic.New(x, pointset.FloatLabels(y), st.Float("lambda"))
+	pr, err := logistic.New(x, pointset.FloatLabels(y), logisticLambda.Get(st))
 	if err != nil {
 		return demo.Result{}, err
 	}
@@ -83,7 +99,7 @@ func computeLogistic(ctx context.Context, in demo.Input) (demo.Result, error) {
 		return demo.Result{}, err
 	}
 	var m algos.Method[logistic.State] = logistic.Newton{P: pr}
-	gd, eta := st.Is("method", "gd"), st.Float("eta")
+	gd, eta := usesGD(st), logisticEta.Get(st)
 	if gd {
 		m = logistic.GD{P: pr, Eta: eta}
 	}

@@ -4,40 +4,41 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/plot"
 
-	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
-	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // MaxProbe bounds |q₁| and |q₂| of the softmax demo's probe point.
 const MaxProbe = 10.0
+
+// probeX1 and probeX2 are the coordinates of the softmax demo's probe
+// point q, whose class probabilities the panel lists.
+var (
+	probeX1 = demo.Float{Key: "q1", Label: "probe x₁", Doc: "a coordinate of the probe point q, whose class probabilities the panel lists",
+		Group: demo.GroupAlgo, Default: 0, Min: -MaxProbe, Max: MaxProbe, Step: "0.1"}
+	probeX2 = func() demo.Float { p := probeX1; p.Key, p.Label = "q2", "probe x₂"; return p }()
+)
+
+// probe is the probe point q of s.
+func probe(s demo.State) [2]float64 { return [2]float64{probeX1.Get(s), probeX2.Get(s)} }
 
 // SoftmaxSpec declares the logistic regression lesson's second demo:
 // softmax (multinomial) regression on three classes, trained by gradient
 // descent from W = 0, with the plane split by the predicted class and the
 // class probabilities of a probe point the learner moves.
 func SoftmaxSpec() demo.Spec {
-	probe := func(key, label string) demo.Param {
-		return demo.Param{Key: key, Label: label, Doc: "a coordinate of the probe point q, whose class probabilities the panel lists",
-			Kind: demo.KindFloat, Group: demo.GroupAlgo, Default: "0", Min: -MaxProbe, Max: MaxProbe, Step: "0.1"}
-	}
 	// The blobs have no gap to set, so the point sets' sep is left out.
-	sets := slices.DeleteFunc(pointset.Params("`blobs`", "seeds the random set"), func(p demo.Param) bool { return p.Key == "sep" })
-	params := append(sets,
-		demo.LambdaParam("penalty λ of (λ/2)‖W‖²; b is not penalised (log slider)", nil),
-		etaParam("step size η of gradient descent (log slider)", nil),
-		probe("q1", "probe x₁"), probe("q2", "probe x₂"))
+	sets := slices.DeleteFunc(pointset.Params("`blobs`", "seeds the random set"), func(p demo.Param) bool { return p.Key == pointset.Sep.Key })
+	params := append(sets, demo.LambdaParam("penalty λ of (λ/2)‖W‖²; b is not penalised (log slider)", nil))
+	params = append(params, demo.Params(eta, probeX1, probeX2)...)
 	return demo.Spec{
 		ID: "softmax", Title: "Softmax regression, three classes", Lesson: "logistic-regression",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 3, Default: "blobs",
@@ -87,7 +88,7 @@ func computeSoftmax(ctx context.Context, in demo.Input) (demo.Result, error) {
 		return softmaxMissing(x, y, fmt.Sprintf("class %d has no points: add one", missing),
 			fmt.Sprintf("The classes run from 0 to %d, but class %d has no point: its score would fall without bound.", c-1, missing)), nil
 	}
-	sm, err := logistic.NewSoftmax(x, y, c, st.Float("lambda"))
+	sm, err := logistic.NewSoftmax(x, y, c, demo.Lambda.Get(st))
 	if err != nil {
 		return demo.Result{}, err
 	}
@@ -95,14 +96,14 @@ func computeSoftmax(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if demo.IsContextErr(optErr) {
 		return demo.Result{}, optErr
 	}
-	gd := logistic.SoftmaxGD{S: sm, Eta: st.Float("eta")}
+	gd := logistic.SoftmaxGD{S: sm, Eta: eta.Get(st)}
 	key := demo.ProblemKey("softmax-track", sm.X, pointset.FloatLabels(sm.Y), sm.Lambda, float64(sm.C), gd.Eta)
 	s, k, j, _, err := demo.RunTracked(ctx, in.Cache, key, gd, sm.Start(), in.Step, softmaxStateBytes(sm.Start()),
 		func(s logistic.SoftmaxState) (float64, float64) { return s.Objective, 0 })
 	if err != nil {
 		return demo.Result{}, err
 	}
-	r := &softmaxRun{sm: sm, s: s, k: k, j: j, eta: gd.Eta, q: [2]float64{st.Float("q1"), st.Float("q2")}, opt: opt, optErr: optErr}
+	r := &softmaxRun{sm: sm, s: s, k: k, j: j, eta: gd.Eta, q: probe(st), opt: opt, optErr: optErr}
 	res := demo.Result{Step: k, Done: s.Status.Done(), Plot: r.draw, Panel: r.panel}
 	if optErr == nil && in.Wants(demo.HistoryFigure) {
 		res.History = objectiveHistory(j, "J", opt.Objective)
@@ -192,84 +193,6 @@ func (r *softmaxRun) tied() bool {
 	return r.flat() && floats.Max(b) == floats.Min(b)
 }
 
-// regions tint each class's region, {x : s_c(x) ≥ s_l(x) for all l}, a
-// convex polygon since the scores are affine: class 0 fills the view and
-// the others are painted over it, ties going to the smaller class (strict
-// against the classes before) as Predict gives them.
-func (r *softmaxRun) regions() ([]plot.Plotter, error) {
-	m := r.s.Model
-	var out []plot.Plotter
-	if r.tied() {
-		return nil, nil
-	}
-	for j := range m.W {
-		var planes []render.HalfPlane
-		for l := range m.W {
-			if j == 0 || l == j {
-				continue
-			}
-			planes = append(planes, render.HalfPlane{
-				A: [2]float64{m.W[j][0] - m.W[l][0], m.W[j][1] - m.W[l][1]}, B: m.B[j] - m.B[l], Strict: l < j})
-		}
-		reg, err := render.NewRegion(render.ClassTint(float64(j)), planes...)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, reg)
-	}
-	return out, nil
-}
-
-// borders draws the edges between the regions as the zero lines of
-// s_a − max_{l≠a} s_l, one field per class but the last (whose edges all
-// border another class's region). The function is continuous, so the
-// lines run right into the points where three regions meet, and on an
-// edge a|b the fields of a and b are exact negatives, so they cross the
-// grid at the same points. It is linear but for kinks on the other
-// edges, so marching squares draws its zero line exactly except in the
-// cells at a junction, and a coarse grid serves.
-func (r *softmaxRun) borders() ([]plot.Plotter, error) {
-	if r.flat() {
-		return nil, nil
-	}
-	c := len(r.s.Model.W)
-	var out []plot.Plotter
-	for a := 0; a < c-1; a++ {
-		f, err := render.NewField(func(x1, x2 float64) float64 {
-			best := math.Inf(-1)
-			for l := 0; l < c; l++ {
-				if l != a {
-					best = math.Max(best, r.score(l, x1, x2))
-				}
-			}
-			return r.score(a, x1, x2) - best
-		}, nil, render.Level{Value: 0, LineStyle: render.DefaultBoundaryStyle})
-		if err != nil {
-			return nil, err
-		}
-		f.Res = demo.FieldRes
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-func (r *softmaxRun) title() string {
-	t := fmt.Sprintf("step %d · J = %s", r.k, textfmt.Sig(r.s.Objective))
-	switch {
-	case r.tied():
-		t += fmt.Sprintf(" · P = 1/%d everywhere", r.sm.C)
-	case r.flat():
-		t += " · W = 0: one class everywhere"
-	default:
-		t += fmt.Sprintf(" · training error %.1f %%", 100*r.trainingError())
-	}
-	return t + "\n" + r.method()
-}
-
-func (r *softmaxRun) method() string {
-	return "softmax regression by gradient descent, η = " + textfmt.Sig(r.eta) + ", λ = " + textfmt.Sig(r.sm.Lambda)
-}
-
 // wrong flags the points whose predicted class is not their own.
 func (r *softmaxRun) wrong() []bool {
 	out := make([]bool, len(r.sm.X))
@@ -287,114 +210,6 @@ func (r *softmaxRun) trainingError() float64 {
 		}
 	}
 	return float64(n) / float64(len(r.sm.X))
-}
-
-// draw shows the regions of the predicted class with crisp edges, the
-// points (misclassified ones in bold) and the probe q.
-func (r *softmaxRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-	layers, err := r.regions()
-	if err != nil {
-		return render.Frame{}, err
-	}
-	borders, err := r.borders()
-	if err != nil {
-		return render.Frame{}, err
-	}
-	layers = append(layers, borders...)
-	var wrong []bool
-	if !r.tied() {
-		wrong = r.wrong()
-	}
-	pts, err := render.NewClassPoints(r.sm.X, r.sm.Y, wrong)
-	if err != nil {
-		return render.Frame{}, err
-	}
-	picks, err := render.NewPicks([][2]float64{r.q}, []string{"q"})
-	if err != nil {
-		return render.Frame{}, err
-	}
-	avoid := make([][2]float64, len(r.sm.X))
-	for i, x := range r.sm.X {
-		avoid[i] = [2]float64{x[0], x[1]}
-	}
-	picks.Avoid = avoid
-	anyWrong := slices.Contains(wrong, true)
-	edge := render.Level{LineStyle: render.DefaultBoundaryStyle}
-	legend := append(pts.Legend(),
-		render.LegendItem{Label: "boundary between classes", Thumbs: []plot.Thumbnailer{edge}, Hidden: borders == nil},
-		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyWrong},
-		render.LegendItem{Label: "probe q", Thumbs: []plot.Thumbnailer{picks}})
-	f := render.DataFigure{
-		Title:  r.title(),
-		View:   render.DataView(append(append([][]float64{}, r.sm.X...), r.q[:])),
-		Layers: append(layers, pts, picks),
-		Legend: legend,
-		Desc: fmt.Sprintf("The plane split by the class softmax regression predicts, arg max_c P(c | x), after %d iterations of %s: "+
-			"each region tinted in its class's colour, with black lines between regions. The %d training points are drawn by class; "+
-			"%.1f %% are misclassified (bold edge). A yellow diamond marks the probe q = %s, predicted class %d.",
-			r.k, r.method(), len(r.sm.X), 100*r.trainingError(), textfmt.Vec(r.q[:]), r.s.Model.Predict(r.q[:])),
-	}
-	return f.Write(w, png, opt)
-}
-
-// panel lists the probe's class probabilities and the run's numbers.
-func (r *softmaxRun) panel() demo.Panel {
-	s := r.s
-	p := demo.Panel{
-		Counters: []demo.Counter{
-			{"iteration k", strconv.Itoa(r.k), "step"},
-			{"J(W, b)", textfmt.Sig(s.Objective), "objective"},
-			{"‖∇J‖", textfmt.Sig(s.GradNorm), "grad"},
-			{"training error", textfmt.Pct(r.trainingError(), 1), "error"},
-			{"prediction at q", "class " + strconv.Itoa(s.Model.Predict(r.q[:])), "probe-class"},
-		},
-		Status: logisticStatus(s.Status, s.GradNorm), Done: s.Status.Done(), Bad: s.Status == algos.Diverged,
-		Start:  fmt.Sprintf("Start: W = 0 and b = 0, so every class has probability 1/%d everywhere. Press → or Step for the first iteration.", r.sm.C),
-		Tables: []demo.Table{r.probeTable()},
-		Notes:  []demo.Note{demo.RuleNote(demo.ArgmaxRule)},
-	}
-	for c, w := range s.Model.W {
-		p.Model = append(p.Model, demo.ModelLine{Prefix: "class " + strconv.Itoa(c) + ":",
-			Facts: []demo.Fact{{"w", textfmt.Vec(w), "w" + strconv.Itoa(c)}, {"b", textfmt.Num(s.Model.B[c]), "b" + strconv.Itoa(c)}}})
-	}
-	if r.k > 0 {
-		p.Changed = true
-		p.Examined = fmt.Sprintf("Iteration %d is a gradient step (W, b) ← (W, b) − η∇J(W, b) with η = %s.", r.k, textfmt.Sig(r.eta))
-		p.Lines = []string{"The gradient in w_c is (1/n) Σᵢ (P(c | xᵢ) − [yᵢ = c]) xᵢ + λw_c: each point raises its own class's score " +
-			"and lowers the others' by as much as their probabilities miss."}
-	}
-	if r.optErr == nil {
-		p.Counters = append(p.Counters, demo.Counter{"J* (exact minimum)", textfmt.Sig(r.opt.Objective), "optimum"})
-		p.Notes = append(p.Notes, demo.Note{TestID: "minimiser", Text: fmt.Sprintf("With λ = %s > 0, J has one minimiser (taking Σ_c b_c = 0). ",
-			textfmt.Sig(r.sm.Lambda)) + gapText(s.Objective, r.opt.Objective)})
-	} else {
-		p.Notes = append(p.Notes, demo.Note{TestID: "no-optimum", Text: "The exact minimiser could not be computed here: " + r.optErr.Error()})
-	}
-	p.Notes = append(p.Notes, smoothNote(r.sm.L(), r.eta, "λ_max(X̃ᵀX̃)/(2n) + λ = ", r.j, len(r.sm.X), true))
-	if s.Status == algos.Diverged {
-		p.Notes = append(p.Notes, divergedNote())
-	}
-	return p
-}
-
-// probeTable lists P(c | q) and the scores behind it at the probe q, the
-// arg max marked: the prediction is the likeliest class.
-func (r *softmaxRun) probeTable() demo.Table {
-	m, q := r.s.Model, r.q[:]
-	scores, probs, pred := m.Scores(q), m.Proba(q), m.Predict(q)
-	t := demo.Table{TestID: "probe", Caption: "The probe q = " + textfmt.Vec(q) + ": P(c | q) = exp(s_c) / Σ_l exp(s_l)",
-		Head: []string{"class c", "score s_c = w_c·q + b_c", "P(c | q)", ""}}
-	for c := range probs {
-		mark := ""
-		if c == pred {
-			mark = "◀ arg max: the prediction"
-			if slices.Index(probs[c+1:], probs[c]) >= 0 {
-				mark += " (a tie, which goes to the smallest class)"
-			}
-		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(c), textfmt.Sig(scores[c]), textfmt.Sig(probs[c]), mark})
-	}
-	return t
 }
 
 // softmaxStateBytes estimates the memory of a softmax state: its weights,
