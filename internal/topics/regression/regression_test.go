@@ -343,7 +343,7 @@ func TestLSGDNotesAgreeWithTheirNumbers(t *testing.T) {
 		for _, x := range xs {
 			a, b, c = a+x*x, b+x, c+1
 		}
-		n, lambda := float64(len(xs)), r.State.Float("lambda")
+		n, lambda := float64(len(xs)), lsgdLambda.Get(r.State)
 		a, b, c = 2*a/n+2*lambda, 2*b/n, 2*c/n
 		L := (a+c)/2 + math.Sqrt((a-c)*(a-c)/4+b*b)
 		if got := demotest.ParseSig(t, demotest.Counter(p, "L")); math.Abs(got-L) > 1e-3*L {
@@ -401,7 +401,7 @@ func TestRidgeConditionNote(t *testing.T) {
 			t.Fatalf("%q: no condition note", c.q)
 		}
 		// σ₁² and σ₂² are the eigenvalues of XXᵀ = [[ε², ε], [ε, 2]].
-		eps := demotest.MustParse(t, mustDemo(t, RidgeSpec()), c.q).Float("eps")
+		eps := ridgeEps.Get(demotest.MustParse(t, mustDemo(t, RidgeSpec()), c.q))
 		tr, det := eps*eps+2, eps*eps
 		s1 := (tr + math.Sqrt(tr*tr-4*det)) / 2
 		ratio := math.Sqrt(s1 / (det / s1))
@@ -473,7 +473,7 @@ func TestBiasVarianceShrinkage(t *testing.T) {
 		// 003's (I − λ'(X̃ᵀX̃ + λ'I)⁻¹)θ* with λ' = nλ, the points as rows
 		// of X̃ = [φ(xᵢ) 1] and θ* = the noiseless least-squares fit.
 		st := r.State
-		deg, lambda := st.Int("degree"), st.Float("lambda")
+		deg, lambda := bvDegree.Get(st), ridgeLambda.Get(st)
 		_, xs, _ := graphXY(r.Points)
 		f, _ := curveTruth(st)
 		fx := make([]float64, len(xs))
@@ -501,7 +501,7 @@ func TestBiasVarianceShrinkage(t *testing.T) {
 		if err := out.SolveVec(&ata, &rhs); err != nil {
 			t.Fatal(err)
 		}
-		bv, err := linreg.ResampleFits(xs, f, st.Float("noise"), 2, deg, lambda, 1, nil)
+		bv, err := linreg.ResampleFits(xs, f, curveNoise.Get(st), 2, deg, lambda, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -593,7 +593,7 @@ func TestLSGDExactlyTwoOverL(t *testing.T) {
 	}
 	eta := strconv.FormatFloat(2/g.L(), 'g', -1, 64)
 	s := demotest.MustParse(t, d, "eta="+eta).AtStep(20)
-	if s.Float("eta") != 2/g.L() {
+	if lsgdEta.Get(s) != 2/g.L() {
 		t.Skipf("η = %s does not parse back to 2/L exactly", eta)
 	}
 	run, err := demotest.Execute(d, s)
