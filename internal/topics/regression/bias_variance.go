@@ -33,16 +33,25 @@ const (
 func BiasVarianceSpec() demo.Spec {
 	return demo.Spec{
 		ID: "bias-variance", Title: "Bias and variance over many noisy resamples", Lesson: "linear-regression",
-		Data: curveData(nil, "sine", "line", "cubic"),
-		Params: append(curveParams("15", maxBVN, "0.3"),
-			demo.Param{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Kind: demo.KindInt, Group: demo.GroupAlgo,
-				Default: "50", Min: 2, Max: maxFits},
-			degreeParam("3", maxBVDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
+		Data:   curveData(nil, "sine", "line", "cubic"),
+		Params: demo.Params(append(curveParams(15, maxBVN, 0.3), bvFits, bvDegree, ridgeLambda)...),
 		Panels: []string{"lambda", "degree"}, Static: true,
 		Examples: []demo.Example{{Name: "fits20", Query: "fits=20"}},
 		Compute:  computeBiasVariance,
 	}
 }
+
+// The bias–variance demo's own parameters: how many resamples, and the
+// degree, at most maxBVDegree.
+var (
+	bvFits = demo.Int{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Group: demo.GroupAlgo,
+		Default: 50, Min: 2, Max: maxFits}
+	bvDegree = func() demo.Int {
+		p := degree
+		p.Max = maxBVDegree
+		return p
+	}()
+)
 
 // bvGrid is where bias² and variance are averaged: 101 points across
 // [−1, 1], the inputs' range.
@@ -75,8 +84,8 @@ func computeBiasVariance(ctx context.Context, in demo.Input) (demo.Result, error
 	if !ok {
 		return demo.Result{}, demo.Uncomputable(nil, fmt.Sprintf("bias and variance need the true curve: choose a built-in data set, not %s", demo.Custom))
 	}
-	setup := bvSetup{xs: xs, f: f, sigma: st.Float("noise"), fits: st.Int("fits"), seed: uint64(st.Int("seed")), name: st.Str(demo.KeyData)}
-	p, lambda := st.Int("degree"), st.Float("lambda")
+	setup := bvSetup{xs: xs, f: f, sigma: curveNoise.Get(st), fits: bvFits.Get(st), seed: uint64(curveSeed.Get(st)), name: st.DataSet()}
+	p, lambda := bvDegree.Get(st), ridgeLambda.Get(st)
 	bv, err := setup.run(p, lambda)
 	if err != nil {
 		return demo.Result{}, err

@@ -30,7 +30,7 @@ func InterpolationSpec() demo.Spec {
 	return demo.Spec{
 		ID: "interpolation", Title: "Fitting a polynomial of degree p", Lesson: "linear-regression",
 		Data:   curveData(nil, "sine", "line", "cubic"),
-		Params: append(curveParams("10", 100, "0.2"), degreeParam("3", maxDegree), ridgeParam("ridge penalty on the weights (not the intercept)")),
+		Params: demo.Params(append(curveParams(10, 100, 0.2), degree, ridgeLambda)...),
 		Panels: []string{"degree"}, Static: true,
 		Examples: []demo.Example{{Name: "degree9", Query: "degree=9"}},
 		Compute:  computeInterpolation,
@@ -39,7 +39,7 @@ func InterpolationSpec() demo.Spec {
 
 func computeInterpolation(ctx context.Context, in demo.Input) (demo.Result, error) {
 	xy, xs, ys := graphXY(in.Points)
-	p, lambda := in.State.Int("degree"), in.State.Float("lambda")
+	p, lambda := degree.Get(in.State), ridgeLambda.Get(in.State)
 	fit, err := fitPoly(xs, ys, p, lambda)
 	if err != nil {
 		return demo.Result{}, err
@@ -112,7 +112,7 @@ func interpolationFigure(in demo.Input, fit polyFit, xy [][2]float64, hx, hy []f
 	if !math.IsNaN(test) {
 		title += " · held-out MSE " + textfmt.Sig(test)
 	}
-	lambda := in.State.Float("lambda")
+	lambda := ridgeLambda.Get(in.State)
 	title += fmt.Sprintf("\n%s, %s", textfmt.Plural(len(xy), "points"), fitName(lambda))
 	desc := fmt.Sprintf("%d observations (x, y) with the degree-%d polynomial fitted to them by %s and the "+
 		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, fitName(lambda), textfmt.Sig(train))

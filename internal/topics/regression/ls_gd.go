@@ -22,15 +22,24 @@ import (
 func LSGDSpec() demo.Spec {
 	return demo.Spec{
 		ID: "ls-gd", Title: "Gradient descent on least squares", Lesson: "linear-regression",
-		Data: curveData(nil, "line", "sine", "cubic"),
-		Params: append(curveParams("20", 200, "0.2"),
-			demo.Param{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0.25", Min: 1e-3, Max: 10, Step: "any", Log: true},
-			ridgeParam("ridge penalty λw² on the slope (not the intercept)")),
+		Data:     curveData(nil, "line", "sine", "cubic"),
+		Params:   demo.Params(append(curveParams(20, 200, 0.2), lsgdEta, lsgdLambda)...),
 		Examples: []demo.Example{{Name: "step20", Query: "step=20"}},
 		Compute:  computeLSGD,
 	}
 }
+
+// The step size of gradient descent on least squares, and its λ, which
+// penalises the one weight, the slope.
+var (
+	lsgdEta = demo.Float{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Group: demo.GroupAlgo,
+		Default: 0.25, Min: 1e-3, Max: 10, Step: "any", Log: true}
+	lsgdLambda = func() demo.Float {
+		p := ridgeLambda
+		p.Doc = "ridge penalty λw² on the slope (not the intercept)"
+		return p
+	}()
+)
 
 // lsRecorder samples J − J* and ‖θ − θ*‖ while the run replays.
 type lsRecorder struct {
@@ -70,15 +79,15 @@ func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	xy, xs, ys := graphXY(in.Points)
 	st := in.State
 	x := linreg.PolyRows(xs, 1)
-	g, s0, err := linreg.NewGD(x, ys, st.Float("lambda"), st.Float("eta"), true)
+	g, s0, err := linreg.NewGD(x, ys, lsgdLambda.Get(st), lsgdEta.Get(st), true)
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	opt, err := linreg.Fit(x, ys, st.Float("lambda"), true)
+	opt, err := linreg.Fit(x, ys, lsgdLambda.Get(st), true)
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	rec := &lsRecorder{clock: demo.NewSampleClock(in.Step), opt: opt, optVal: linreg.Objective(x, ys, opt, st.Float("lambda"))}
+	rec := &lsRecorder{clock: demo.NewSampleClock(in.Step), opt: opt, optVal: linreg.Objective(x, ys, opt, lsgdLambda.Get(st))}
 	var recs []algos.Recorder[linreg.GDState]
 	if in.Wants(demo.HistoryFigure) {
 		recs = append(recs, rec)
@@ -97,8 +106,8 @@ func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	}
 	return demo.Result{
 		Step: k, Done: s.Status.Done(), Plot: plotFig,
-		History: lsgdHistory(s, rec, st.Float("lambda")),
-		Panel:   func() demo.Panel { return lsgdPanel(g, s, rec, st.Float("eta")) },
+		History: lsgdHistory(s, rec, lsgdLambda.Get(st)),
+		Panel:   func() demo.Panel { return lsgdPanel(g, s, rec, lsgdEta.Get(st)) },
 	}, nil
 }
 
@@ -123,7 +132,7 @@ func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	eta, lambda := st.Float("eta"), st.Float("lambda")
+	eta, lambda := lsgdEta.Get(st), lsgdLambda.Get(st)
 	title := fmt.Sprintf("iteration %d · J = %s · J* = %s", s.T, textfmt.Sig(s.Objective), textfmt.Sig(rec.optVal))
 	if s.Status == algos.Diverged {
 		etaText, twoL := apart(eta, 2/g.L())

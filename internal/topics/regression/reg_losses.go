@@ -21,25 +21,29 @@ import (
 // points under four losses, with an outlier the learner moves (ox, oy)
 // or more points added by clicking, so the pull of each loss shows.
 func RegLossesSpec() demo.Spec {
-	outlier := func(s demo.State) []demo.Point { return []demo.Point{{X1: s.Float("ox"), Y: s.Float("oy")}} }
+	outlier := func(s demo.State) []demo.Point { return []demo.Point{{X1: outlierX.Get(s), Y: outlierY.Get(s)}} }
 	return demo.Spec{
 		ID: "reg-losses", Title: "Four losses, one outlier", Lesson: "linear-regression",
-		Data: curveData(outlier, "line", "sine", "cubic"),
-		Params: append(curveParams("20", 200, "0.1"),
-			demo.Param{Key: "ox", Label: "outlier x", Doc: "x of the outlier added to a built-in set (its last point)", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "0.8", Min: -1.5, Max: 1.5, Step: "0.05", When: builtIn},
-			demo.Param{Key: "oy", Label: "outlier y", Doc: "y of the outlier", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "-3", Min: -6, Max: 6, Step: "0.1", When: builtIn},
-			demo.Param{Key: "delta", Label: "Huber δ", Doc: "where the Huber loss turns from quadratic to linear", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0.5", Min: 0.01, Max: 10, Step: "any", Log: true},
-			demo.Param{Key: "epsilon", Label: "ε (tube)", Doc: "half-width of the ε-insensitive loss's free tube", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0.2", Min: 0, Max: 2, Step: "0.05"},
-		),
+		Data:   curveData(outlier, "line", "sine", "cubic"),
+		Params: demo.Params(append(curveParams(20, 200, 0.1), outlierX, outlierY, huberDelta, tubeEps)...),
 		Panels: []string{"losses"}, Static: true,
 		Examples: []demo.Example{{Name: "default", Query: ""}},
 		Compute:  computeRegLosses,
 	}
 }
+
+// The losses demo's parameters: where the outlier is, and the two losses'
+// own parameters.
+var (
+	outlierX = demo.Float{Key: "ox", Label: "outlier x", Doc: "x of the outlier added to a built-in set (its last point)", Group: demo.GroupData,
+		Default: 0.8, Min: -1.5, Max: 1.5, Step: "0.05", When: builtIn}
+	outlierY = demo.Float{Key: "oy", Label: "outlier y", Doc: "y of the outlier", Group: demo.GroupData,
+		Default: -3, Min: -6, Max: 6, Step: "0.1", When: builtIn}
+	huberDelta = demo.Float{Key: "delta", Label: "Huber δ", Doc: "where the Huber loss turns from quadratic to linear", Group: demo.GroupAlgo,
+		Default: 0.5, Min: 0.01, Max: 10, Step: "any", Log: true}
+	tubeEps = demo.Float{Key: "epsilon", Label: "ε (tube)", Doc: "half-width of the ε-insensitive loss's free tube", Group: demo.GroupAlgo,
+		Default: 0.2, Min: 0, Max: 2, Step: "0.05"}
+)
 
 // lossFit is one loss's line y = w·x + b.
 type lossFit struct {
@@ -69,7 +73,7 @@ func (f lossFit) name() string {
 // regLosses are the four losses in the order every figure uses.
 func regLosses(s demo.State) []lossFit {
 	return []lossFit{{loss: linreg.Squared}, {loss: linreg.Absolute},
-		{loss: linreg.Huber, param: s.Float("delta")}, {loss: linreg.EpsInsensitive, param: s.Float("epsilon")}}
+		{loss: linreg.Huber, param: huberDelta.Get(s)}, {loss: linreg.EpsInsensitive, param: tubeEps.Get(s)}}
 }
 
 func computeRegLosses(ctx context.Context, in demo.Input) (demo.Result, error) {
@@ -107,7 +111,7 @@ func outlierIndex(s demo.State) int {
 	if !builtIn(s) {
 		return -1
 	}
-	n, k := s.Int("n"), s.Int("n")
+	n, k := curveN.Get(s), curveN.Get(s)
 	for _, i := range s.Del {
 		switch {
 		case i == n:

@@ -29,7 +29,7 @@ func curveData(extra func(s demo.State) []demo.Point, sets ...string) demo.DataS
 	return demo.DataSpec{
 		Labels: demo.RealLabels, Graph: true, Sets: opts, Default: sets[0],
 		Make: func(s demo.State) ([][]float64, []float64, error) {
-			c, err := newCurve(s, uint64(s.Int("seed")))
+			c, err := newCurve(s, uint64(curveSeed.Get(s)))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -49,37 +49,57 @@ func curveData(extra func(s demo.State) []demo.Point, sets ...string) demo.DataS
 }
 
 func newCurve(s demo.State, seed uint64) (dataset.Curve, error) {
-	return dataset.NewCurve(dataset.CurveSpec{Name: s.Str(demo.KeyData), N: s.Int("n"), Noise: s.Float("noise"), Seed: seed})
+	return dataset.NewCurve(dataset.CurveSpec{Name: s.DataSet(), N: curveN.Get(s), Noise: curveNoise.Get(s), Seed: seed})
 }
 
 // builtIn reports whether s shows a built-in curve, which has a true
 // function and a held-out sample.
-func builtIn(s demo.State) bool { return !s.Is(demo.KeyData, demo.Custom) }
+func builtIn(s demo.State) bool { return s.DataSet() != demo.Custom }
 
-// curveParams are the knobs of the built-in curves.
-func curveParams(n string, maxN int, noise string) []demo.Param {
-	return []demo.Param{
-		{Key: "n", Label: "points", Doc: "observations of a built-in curve", Kind: demo.KindInt, Group: demo.GroupData,
-			Default: n, Min: dataset.MinN, Max: float64(maxN), When: builtIn},
-		{Key: "noise", Label: "noise σ", Doc: "standard deviation of the Gaussian noise on y", Kind: demo.KindFloat, Group: demo.GroupData,
-			Default: noise, Min: 0, Max: 1, Step: "0.01", When: builtIn},
-		{Key: "seed", Label: "seed", Doc: "seeds the noise and the inputs", Kind: demo.KindInt, Group: demo.GroupData,
-			Default: "1", Min: 0, Max: demo.MaxSeed, When: builtIn},
-	}
+// The knobs of the built-in curves: pointset's N, Noise and Seed in the
+// curves' words, applying to the built-in curves only. Each demo declares
+// copies with its own size and noise (curveParams); code shared by the
+// demos reads through these values, whose keys and kinds the copies keep.
+var (
+	curveN = func() demo.Int {
+		p := pointset.N
+		p.Doc, p.When = "observations of a built-in curve", builtIn
+		return p
+	}()
+	curveNoise = func() demo.Float {
+		p := pointset.Noise
+		p.Label, p.Doc, p.When = "noise σ", "standard deviation of the Gaussian noise on y", builtIn
+		return p
+	}()
+	curveSeed = func() demo.Int {
+		p := pointset.Seed
+		p.Doc, p.When = "seeds the noise and the inputs", builtIn
+		return p
+	}()
+)
+
+// curveParams declares curveN, curveNoise and curveSeed for a demo whose
+// curves have n points by default, at most maxN, and noise σ by default.
+func curveParams(n, maxN int, noise float64) []demo.Declarer {
+	size, sigma := curveN, curveNoise
+	size.Default, size.Max, sigma.Default = n, maxN, noise
+	return []demo.Declarer{size, sigma, curveSeed}
 }
 
-// ridgeParam is the ridge λ of the regression demos: 0 (plain least
-// squares) by default, on a log slider whose leftmost stop is 0.
-func ridgeParam(doc string) demo.Param {
-	return demo.Param{Key: "lambda", Label: "ridge λ", Doc: doc, Kind: demo.KindFloat, Group: demo.GroupAlgo,
-		Default: "0", Min: 0, Max: 100, Step: "any", Log: true, LogZero: 1e-8}
-}
+// ridgeLambda is demo.Lambda as the regression demos declare it: the
+// ridge λ, 0 (plain least squares) by default, on a log slider whose
+// leftmost stop is 0. A demo that words it otherwise copies it.
+var ridgeLambda = func() demo.Float {
+	p := demo.Lambda
+	p.Label, p.Doc = "ridge λ", "ridge penalty on the weights (not the intercept)"
+	p.Default, p.Min, p.Max, p.LogZero = 0, 0, 100, 1e-8
+	return p
+}()
 
-// degreeParam is the degree p of the polynomial feature map.
-func degreeParam(def string, most int) demo.Param {
-	return demo.Param{Key: "degree", Label: "degree p", Doc: "degree of the polynomial feature map (x, x², …, xᵖ)",
-		Kind: demo.KindInt, Group: demo.GroupAlgo, Default: def, Min: 0, Max: float64(most)}
-}
+// degree is the degree p of the polynomial feature map, up to maxDegree;
+// a demo with a lower limit copies it.
+var degree = demo.Int{Key: "degree", Label: "degree p", Doc: "degree of the polynomial feature map (x, x², …, xᵖ)",
+	Group: demo.GroupAlgo, Default: 3, Min: 0, Max: maxDegree}
 
 // graphXY returns the observations as (x, y) pairs and as columns.
 func graphXY(pts []demo.Point) (xy [][2]float64, xs, ys []float64) {
@@ -97,11 +117,13 @@ func heldOutCurve(s demo.State) (xs, ys []float64, ok bool) {
 	if !builtIn(s) {
 		return nil, nil, false
 	}
-	t, err := s.With("n", strconv.Itoa(min(max(2*s.Int("n"), 30), dataset.MaxN)))
+	// With refuses a size above the demo's own limit: then there is no
+	// held-out sample.
+	t, err := s.With(curveN.Key, strconv.Itoa(min(max(2*curveN.Get(s), 30), dataset.MaxN)))
 	if err != nil {
 		return nil, nil, false
 	}
-	c, err := newCurve(t, uint64(s.Int("seed"))^pointset.HeldOutSeed)
+	c, err := newCurve(t, uint64(curveSeed.Get(s))^pointset.HeldOutSeed)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -167,5 +189,5 @@ func curveTruth(s demo.State) (func(float64) float64, bool) {
 	if !builtIn(s) {
 		return nil, false
 	}
-	return dataset.CurveTruth(s.Str(demo.KeyData))
+	return dataset.CurveTruth(s.DataSet())
 }

@@ -24,18 +24,25 @@ import (
 func RidgeSpec() demo.Spec {
 	return demo.Spec{
 		ID: "ridge", Title: "Least squares blows up; ridge does not", Lesson: "linear-regression",
-		Data: demo.DataSpec{Labels: demo.NoLabels},
-		Params: []demo.Param{
-			{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Kind: demo.KindFloat, Group: demo.GroupData,
-				Default: "0.1", Min: 1e-6, Max: 1, Step: "any", Log: true},
-			{Key: "lambda", Label: "ridge λ", Doc: "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0", Min: 0, Max: 10, Step: "any", Log: true, LogZero: 1e-6},
-		},
+		Data:   demo.DataSpec{Labels: demo.NoLabels},
+		Params: demo.Params(ridgeEps, ridgeBoth),
 		Panels: []string{"norm"}, Static: true,
 		Examples: []demo.Example{{Name: "lambda", Query: "eps=0.01&lambda=0.01"}},
 		Compute:  computeRidge,
 	}
 }
+
+// The ridge demo's parameters: the second point's ε, and a λ that, as
+// Def. 1.3.4 writes it, penalises both weights.
+var (
+	ridgeEps = demo.Float{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Group: demo.GroupData,
+		Default: 0.1, Min: 1e-6, Max: 1, Step: "any", Log: true}
+	ridgeBoth = func() demo.Float {
+		p := ridgeLambda
+		p.Doc, p.Max, p.LogZero = "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", 10, 1e-6
+		return p
+	}()
+)
 
 // epsProblem is the example's data for ε: rows are the points.
 func epsProblem(eps float64) ([][]float64, []float64) {
@@ -43,7 +50,7 @@ func epsProblem(eps float64) ([][]float64, []float64) {
 }
 
 func computeRidge(ctx context.Context, in demo.Input) (demo.Result, error) {
-	eps, lambda := in.State.Float("eps"), in.State.Float("lambda")
+	eps, lambda := ridgeEps.Get(in.State), ridgeBoth.Get(in.State)
 	x, y := epsProblem(eps)
 	ls, err := linreg.Fit(x, y, 0, false)
 	if err != nil {

@@ -1,4 +1,4 @@
-package course
+package regression
 
 import (
 	"bytes"
@@ -106,10 +106,7 @@ var regClaims = map[string][]regClaim{
 // the page of its state, and that every state the prose links to has
 // its entry.
 func TestProseRegressionNumbers(t *testing.T) {
-	course, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	course := demotest.MustCourse(t, topicCourse)
 	parts, err := demo.Prose("linear-regression")
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +156,10 @@ func TestProseRegressionNumbers(t *testing.T) {
 		})
 	}
 }
+
+// topicCourse is a course of the regression demos alone, all the prose's
+// deep links need.
+func topicCourse() (*demo.Course, error) { return demo.NewCourse(Specs()...) }
 
 // claimed finds the printed number a claim is about.
 func claimed(run *demo.Run, p demo.Panel, c regClaim, d *demo.Demo, s demo.State) (string, error) {

@@ -1,0 +1,84 @@
+package regression
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/margin-edu/margin/internal/demo/demotest"
+)
+
+// vandermondeMSE fits a degree-p polynomial with an intercept by an
+// independent route, gonum's QR least squares on the Vandermonde matrix
+// [1 x … xᵖ], and returns its training MSE.
+func vandermondeMSE(t *testing.T, xs, ys []float64, p int) float64 {
+	t.Helper()
+	n := len(xs)
+	a := mat.NewDense(n, p+1, nil)
+	for i, x := range xs {
+		for j := 0; j <= p; j++ {
+			a.Set(i, j, math.Pow(x, float64(j)))
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var c mat.Dense
+	if err := qr.SolveTo(&c, false, mat.NewDense(n, 1, append([]float64(nil), ys...))); err != nil {
+		t.Fatal(err)
+	}
+	var fit mat.Dense
+	fit.Mul(a, &c)
+	var s float64
+	for i := range ys {
+		r := fit.At(i, 0) - ys[i]
+		s += r * r
+	}
+	return s / float64(n)
+}
+
+// TestInterpolationDemo: the training MSE the demo prints is the one an
+// independent least-squares solve gives; at degree n − 1 the polynomial
+// passes through every point (Thm 1.3.2) and the panel says so, and the
+// held-out error is then far above the training error.
+func TestInterpolationDemo(t *testing.T) {
+	r := demotest.Run(t, InterpolationSpec(), "degree=3")
+	_, xs, ys := graphXY(r.Points)
+	if got, want := demotest.ParseSig(t, demotest.Counter(r.Panel(), "train-mse")), vandermondeMSE(t, xs, ys, 3); math.Abs(got-want) > 1e-3*want {
+		t.Errorf("degree 3: training MSE printed %v, QR gives %v", got, want)
+	}
+	if demotest.Note(r.Panel(), "interpolates") != nil {
+		t.Error("degree 3 of 10 points claims to interpolate")
+	}
+	r = demotest.Run(t, InterpolationSpec(), "degree=9")
+	p := r.Panel()
+	if n := demotest.Note(p, "interpolates"); n == nil {
+		t.Fatal("degree 9 on 10 points: no interpolation note")
+	}
+	train, test := demotest.ParseSig(t, demotest.Counter(p, "train-mse")), demotest.ParseSig(t, demotest.Counter(p, "test-mse"))
+	if train > 1e-12 || test < 100*train || test < 0.1 {
+		t.Errorf("degree 9 on 10 points: training MSE %v, held-out %v; want ≈ 0 and large", train, test)
+	}
+}
+
+// TestInterpolationSweep: the degree chart's training error never rises
+// with the degree (nested least-squares models) and reaches round-off at
+// n − 1.
+func TestInterpolationSweep(t *testing.T) {
+	r := demotest.Run(t, InterpolationSpec(), "n=8")
+	_, xs, ys := graphXY(r.Points)
+	hx, hy, _ := heldOutCurve(demotest.MustParse(t, mustDemo(t, InterpolationSpec()), "n=8"))
+	c, err := degreeSweep(t.Context(), nil, xs, ys, hx, hy, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := c.Series[0].Y
+	for p := 1; p < len(tr); p++ {
+		if tr[p] > tr[p-1]*(1+1e-6)+1e-12 {
+			t.Errorf("training MSE rises from degree %d (%v) to %d (%v)", p-1, tr[p-1], p, tr[p])
+		}
+	}
+	if tr[7] != mseFloor {
+		t.Errorf("degree 7 on 8 points: training MSE %v, want the floor %v", tr[7], mseFloor)
+	}
+}
