@@ -2,10 +2,12 @@ package regression
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 )
 
@@ -80,5 +82,19 @@ func TestInterpolationSweep(t *testing.T) {
 	}
 	if tr[7] != mseFloor {
 		t.Errorf("degree 7 on 8 points: training MSE %v, want the floor %v", tr[7], mseFloor)
+	}
+}
+
+// TestHeldOutBeyondFifty: the held-out sample is twice the training size,
+// so above n = 50 it exceeds the demo's own limit on n; it must still be
+// drawn (it once went missing there, because it was built through
+// State.With, which refuses a size the demo does not allow).
+func TestHeldOutBeyondFifty(t *testing.T) {
+	for _, n := range []int{50, 51, 100} {
+		r := demotest.Run(t, InterpolationSpec(), "n="+strconv.Itoa(n))
+		xs, _, ok := heldOutCurve(r.State)
+		if want := min(2*n, dataset.MaxN); !ok || len(xs) != want {
+			t.Errorf("n = %d: held-out sample of %d points (ok %v), want %d", n, len(xs), ok, want)
+		}
 	}
 }

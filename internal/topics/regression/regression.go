@@ -2,7 +2,6 @@ package regression
 
 import (
 	"math"
-	"strconv"
 
 	"gonum.org/v1/plot"
 
@@ -112,18 +111,15 @@ func graphXY(pts []demo.Point) (xy [][2]float64, xs, ys []float64) {
 }
 
 // heldOutCurve is a second sample of the same curve (another seed, twice
-// as many points, at least 30) on which a fit is scored.
+// as many points, at least 30, at most dataset.MaxN) on which a fit is
+// scored. It is drawn directly, not through State.With, since its size
+// may exceed the demo's own limit on n.
 func heldOutCurve(s demo.State) (xs, ys []float64, ok bool) {
 	if !builtIn(s) {
 		return nil, nil, false
 	}
-	// With refuses a size above the demo's own limit: then there is no
-	// held-out sample.
-	t, err := s.With(curveN.Key, strconv.Itoa(min(max(2*curveN.Get(s), 30), dataset.MaxN)))
-	if err != nil {
-		return nil, nil, false
-	}
-	c, err := newCurve(t, uint64(curveSeed.Get(s))^pointset.HeldOutSeed)
+	c, err := dataset.NewCurve(dataset.CurveSpec{Name: s.DataSet(), N: min(max(2*curveN.Get(s), 30), dataset.MaxN),
+		Noise: curveNoise.Get(s), Seed: uint64(curveSeed.Get(s)) ^ pointset.HeldOutSeed})
 	if err != nil {
 		return nil, nil, false
 	}
