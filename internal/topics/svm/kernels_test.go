@@ -429,7 +429,7 @@ func TestKernelSVMSweepMatchesCounters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := r.State.Float("gamma")
+		g := kernelGamma.Get(r.State)
 		i := slices.IndexFunc(c.Series[0].X, func(x float64) bool { return math.Abs(x/g-1) < 1e-12 })
 		if i < 0 {
 			t.Fatalf("%q: γ = %v is not on the sweep's grid", q, g)
@@ -447,8 +447,8 @@ func gammaSweepOf(t *testing.T, r *demo.Run) (chart.Curves, error) {
 	t.Helper()
 	x, yf := demo.Columns(r.Points)
 	p := svm.DefaultParams()
-	p.C, p.Kernel = r.State.Float("C"), kernelOf(r.State)
-	p.Tol, _ = strconv.ParseFloat(r.State.Str("tol"), 64)
+	p.C, p.Kernel = boxC.Get(r.State), kernelOf(r.State)
+	p.Tol, _ = strconv.ParseFloat(smoTol.Get(r.State), 64)
 	pr, _, err := svm.New(x, pointset.SignLabels(yf), p)
 	if err != nil {
 		return chart.Curves{}, err
@@ -463,7 +463,7 @@ func ReplayKernelPegasos(t *testing.T, r *demo.Run) (*svm.KernelPegasos, svm.Ker
 	t.Helper()
 	x, yf := demo.Columns(r.Points)
 	kp, s0, err := svm.NewKernelPegasos(x, pointset.SignLabels(yf), svm.KernelPegasosParams{Kernel: kernelOf(r.State),
-		Lambda: r.State.Float("lambda"), T: r.State.Int("T"), Seed: uint64(r.State.Int("aseed"))})
+		Lambda: demo.Lambda.Get(r.State), T: demo.Iterations.Get(r.State), Seed: uint64(demo.Aseed.Get(r.State))})
 	if err != nil {
 		t.Fatal(err)
 	}
