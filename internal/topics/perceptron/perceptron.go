@@ -38,7 +38,8 @@ func PerceptronSpec() demo.Spec {
 		},
 		Params: append(pointset.Params("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"),
 			demo.Params(order, orderSeed, variant, gamma, eta, multi, epochs, stop)...),
-		Compute: computePerceptron,
+		Examples: []demo.Example{{Name: "step3", Query: "step=3"}},
+		Compute:  computePerceptron,
 	}
 }
 

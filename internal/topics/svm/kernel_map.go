@@ -47,7 +47,8 @@ func KernelMapSpec() demo.Spec {
 			Sets: []demo.Option{{"psi", "labelled by 001's curve (random)"}}, Make: psiPoints},
 		Params: demo.Params(psiN, pointset.Seed, pickX1, pickX2, pickZ1, pickZ2, azimuth, elevation),
 		Panels: []string{"lift"}, Static: true,
-		Compute: computeKernelMap,
+		Examples: []demo.Example{{Name: "default", Query: ""}},
+		Compute:  computeKernelMap,
 	}
 }
 

@@ -29,6 +29,7 @@ func KernelPegasosSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
 		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
+		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
 	}
 }
 

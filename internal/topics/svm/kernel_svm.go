@@ -28,6 +28,7 @@ func KernelSVMSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
 		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"},
+		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, kernelSVMParams(in.State), false, kernelExtra)
 		},

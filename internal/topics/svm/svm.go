@@ -42,13 +42,15 @@ func SVMSpec(hard bool) demo.Spec {
 		Data: demo.DataSpec{
 			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
 		},
-		Panels: []string{"alpha", "kkt"},
+		Panels:   []string{"alpha", "kkt"},
+		Examples: []demo.Example{{Name: "c0.1", Query: "C=0.1&step=end"}},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, SvmParams(in.State, hard), compare.Is(in.State, "perceptron"), nil)
 		},
 	}
 	if hard {
 		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
+		sp.Examples = []demo.Example{{Name: "default", Query: ""}, {Name: "compare", Query: "compare=perceptron&step=end"}}
 	}
 	sp.Params = pointset.Params("`separable`, `noisy`", "seeds the random set")
 	if !hard {
