@@ -36,47 +36,57 @@ func PerceptronSpec() demo.Spec {
 				{"separable", "separable (random)"}, {"noisy", "noisy (random)"}, {"blobs", "blobs (3 classes)"}},
 			Make: pointset.Points,
 		},
-		Params: append(pointset.Params("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"), []demo.Param{
-			{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)", Kind: demo.KindChoice,
-				Group: demo.GroupAlgo, Default: "cyclic", Options: []demo.Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}},
-			{Key: "aseed", Label: "order seed", Doc: "seeds the random order (`order=random` only)", Kind: demo.KindInt, Group: demo.GroupAlgo,
-				DefaultFrom: "seed", Min: 0, Max: demo.MaxSeed, When: func(s demo.State) bool { return s.Is("order", "random") }},
-			{Key: "variant", Label: "variant", Doc: "perceptron variant", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "classic",
-				Options: []demo.Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}},
-			{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "1", Min: 0, Max: MaxGamma, Step: "0.1", When: func(s demo.State) bool { return s.Is("variant", "margin") }},
-			{Key: "eta", Label: "η", Doc: "learning rate η", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "1", Min: 0, OpenMin: true, Max: MaxEta, Step: "any"},
-			{Key: "multi", Label: "classes", Doc: "multiclass scheme: one-vs-all or one-vs-one", Kind: demo.KindChoice, Group: demo.GroupAlgo,
-				Default: "ova", Options: []demo.Option{{"ova", "one-vs-all"}, {"ovo", "one-vs-one"}}},
-			{Key: "epochs", Label: "max epochs", Doc: "epoch budget", Kind: demo.KindInt, Group: demo.GroupAlgo,
-				Default: strconv.Itoa(MaxEpochs), Min: 1, Max: MaxEpochs},
-			{Key: "stop", Label: "stop", Doc: "`clean`: at the first epoch with no update; `epochs`: after all epochs, as Algorithm 7",
-				Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "clean",
-				Options: []demo.Option{{"clean", "at the first clean epoch"}, {"epochs", "after all epochs"}}},
-		}...),
-		Compute: computePerceptron,
+		Params: append(pointset.Params("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"),
+			demo.Params(order, orderSeed, variant, gamma, eta, multi, epochs, stop)...),
+		Examples: []demo.Example{{Name: "step3", Query: "step=3"}},
+		Compute:  computePerceptron,
 	}
 }
+
+// The perceptron demo's parameters.
+var (
+	order = demo.Choice{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)",
+		Group: demo.GroupAlgo, Default: "cyclic", Options: []demo.Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}}
+	// orderSeed is the shared sampling seed, seeding the random order.
+	orderSeed = func() demo.Int {
+		p := demo.Aseed
+		p.Label, p.Doc = "order seed", "seeds the random order (`order=random` only)"
+		p.When = func(s demo.State) bool { return order.Is(s, "random") }
+		return p
+	}()
+	variant = demo.Choice{Key: "variant", Label: "variant", Doc: "perceptron variant", Group: demo.GroupAlgo, Default: "classic",
+		Options: []demo.Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}}
+	gamma = demo.Float{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Group: demo.GroupAlgo,
+		Default: 1, Min: 0, Max: MaxGamma, Step: "0.1", When: func(s demo.State) bool { return variant.Is(s, "margin") }}
+	eta = demo.Float{Key: "eta", Label: "η", Doc: "learning rate η", Group: demo.GroupAlgo,
+		Default: 1, Min: 0, OpenMin: true, Max: MaxEta, Step: "any"}
+	multi = demo.Choice{Key: "multi", Label: "classes", Doc: "multiclass scheme: one-vs-all or one-vs-one", Group: demo.GroupAlgo,
+		Default: "ova", Options: []demo.Option{{"ova", "one-vs-all"}, {"ovo", "one-vs-one"}}}
+	epochs = demo.Int{Key: "epochs", Label: "max epochs", Doc: "epoch budget", Group: demo.GroupAlgo,
+		Default: MaxEpochs, Min: 1, Max: MaxEpochs}
+	stop = demo.Choice{Key: "stop", Label: "stop", Doc: "`clean`: at the first epoch with no update; `epochs`: after all epochs, as Algorithm 7",
+		Group: demo.GroupAlgo, Default: "clean",
+		Options: []demo.Option{{"clean", "at the first clean epoch"}, {"epochs", "after all epochs"}}}
+)
 
 // perceptronParams returns the algorithm's parameters s selects.
 func perceptronParams(s demo.State) perceptron.Params {
 	p := perceptron.DefaultParams()
-	p.Eta, p.MaxEpochs = s.Float("eta"), s.Int("epochs")
-	p.Seed = uint64(s.Int("aseed"))
-	if s.Is("order", "random") {
+	p.Eta, p.MaxEpochs = eta.Get(s), epochs.Get(s)
+	p.Seed = uint64(orderSeed.Get(s))
+	if order.Is(s, "random") {
 		p.Order = perceptron.Random
 	}
-	if s.Is("multi", "ovo") {
+	if multi.Is(s, "ovo") {
 		p.Multiclass = perceptron.OneVsOne
 	}
-	switch s.Str("variant") {
-	case "averaged":
+	switch {
+	case variant.Is(s, "averaged"):
 		p.Average = true
-	case "margin":
-		p.Margin = s.Float("gamma")
+	case variant.Is(s, "margin"):
+		p.Margin = gamma.Get(s)
 	}
-	p.FixedEpochs = s.Is("stop", "epochs")
+	p.FixedEpochs = stop.Is(s, "epochs")
 	return p
 }
 

@@ -26,7 +26,8 @@ func KernelGramSpec() demo.Spec {
 		Data:   kernelData(),
 		Params: append(pointset.ShapeParams(30, "seeds the random set"), kernelParams(true)...),
 		Panels: []string{"gram", "eigen"}, Static: true,
-		Compute: computeGram,
+		Examples: []demo.Example{{Name: "default", Query: ""}},
+		Compute:  computeGram,
 	}
 }
 

@@ -41,37 +41,47 @@ func PsiScore(x1, x2 float64) float64 {
 // dimensions where a plane separates them; and 000's kernel identity
 // (⟨x, z⟩ + 1)² = ⟨φ(x), φ(z)⟩ checked on two points the learner picks.
 func KernelMapSpec() demo.Spec {
-	coord := func(key, label, def string) demo.Param {
-		return demo.Param{Key: key, Label: label, Doc: "a coordinate of the two points of the kernel check", Kind: demo.KindFloat,
-			Group: demo.GroupAlgo, Default: def, Min: -10, Max: 10, Step: "0.1"}
-	}
 	return demo.Spec{
 		ID: "kernel-map", Title: "Feature maps and the kernel trick", Lesson: "kernels",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "psi",
 			Sets: []demo.Option{{"psi", "labelled by 001's curve (random)"}}, Make: psiPoints},
-		Params: []demo.Param{
-			{Key: "n", Label: "points", Doc: "points of the random set", Kind: demo.KindInt, Group: demo.GroupData,
-				Default: "40", Min: 4, Max: 200, When: pointset.Random},
-			{Key: "seed", Label: "seed", Doc: "seeds the random set", Kind: demo.KindInt, Group: demo.GroupData, Default: "1", Min: 0, Max: demo.MaxSeed},
-			coord("x1", "x₁", "1"), coord("x2", "x₂", "2"), coord("z1", "z₁", "3"), coord("z2", "z₂", "-1"),
-			// The view's angles are form controls (GroupView has no form):
-			// the prose sends the reader to them to turn the lifted points.
-			{Key: "azim", Label: "rotate (azimuth °)", Doc: "azimuth of the 3-D view, in degrees", Kind: demo.KindInt, Group: demo.GroupAlgo,
-				Default: "-20", Min: -180, Max: 180},
-			{Key: "elev", Label: "tilt (elevation °)", Doc: "elevation of the 3-D view, in degrees", Kind: demo.KindInt, Group: demo.GroupAlgo,
-				Default: "15", Min: -90, Max: 90},
-		},
+		Params: demo.Params(psiN, pointset.Seed, pickX1, pickX2, pickZ1, pickZ2, azimuth, elevation),
 		Panels: []string{"lift"}, Static: true,
-		Compute: computeKernelMap,
+		Examples: []demo.Example{{Name: "default", Query: ""}},
+		Compute:  computeKernelMap,
 	}
+}
+
+// The feature-map demo's parameters: the size of its one random set, the
+// two points of the kernel check and the 3-D view's angles.
+var (
+	psiN = func() demo.Int {
+		p := pointset.N
+		p.Doc, p.Max = "points of the random set", 200
+		return p
+	}()
+	pickX1, pickX2 = pickCoord("x1", "x₁", 1), pickCoord("x2", "x₂", 2)
+	pickZ1, pickZ2 = pickCoord("z1", "z₁", 3), pickCoord("z2", "z₂", -1)
+	// The view's angles are form controls (GroupView has no form): the
+	// prose sends the reader to them to turn the lifted points.
+	azimuth = demo.Int{Key: "azim", Label: "rotate (azimuth °)", Doc: "azimuth of the 3-D view, in degrees", Group: demo.GroupAlgo,
+		Default: -20, Min: -180, Max: 180}
+	elevation = demo.Int{Key: "elev", Label: "tilt (elevation °)", Doc: "elevation of the 3-D view, in degrees", Group: demo.GroupAlgo,
+		Default: 15, Min: -90, Max: 90}
+)
+
+// pickCoord declares a coordinate of the two points of the kernel check.
+func pickCoord(key, label string, def float64) demo.Float {
+	return demo.Float{Key: key, Label: label, Doc: "a coordinate of the two points of the kernel check", Group: demo.GroupAlgo,
+		Default: def, Min: -10, Max: 10, Step: "0.1"}
 }
 
 // psiPoints draws n points uniformly from [−2.5, 2.5]², rounded to two
 // decimals as every random set is, labelled by the side of 001's curve
 // they fall on; a point exactly on it counts as −1.
 func psiPoints(s demo.State) ([][]float64, []float64, error) {
-	n := s.Int("n")
-	r := rand.New(rand.NewPCG(uint64(s.Int("seed")), 0x707369)) // "psi"
+	n := psiN.Get(s)
+	r := rand.New(rand.NewPCG(uint64(pointset.Seed.Get(s)), 0x707369)) // "psi"
 	x, y := make([][]float64, n), make([]float64, n)
 	round := func(v float64) float64 { return math.Round(v*100) / 100 }
 	for i := range x {
@@ -88,8 +98,8 @@ func computeKernelMap(ctx context.Context, in demo.Input) (demo.Result, error) {
 	st := in.State
 	x, yf := demo.Columns(in.Points)
 	y := pointset.SignLabels(yf)
-	a := [2]float64{st.Float("x1"), st.Float("x2")}
-	b := [2]float64{st.Float("z1"), st.Float("z2")}
+	a := [2]float64{pickX1.Get(st), pickX2.Get(st)}
+	b := [2]float64{pickZ1.Get(st), pickZ2.Get(st)}
 	lifted := make([][3]float64, len(x))
 	for i, p := range x {
 		lifted[i] = psi(p[0], p[1])
@@ -102,7 +112,7 @@ func computeKernelMap(ctx context.Context, in demo.Input) (demo.Result, error) {
 				Title: "the points lifted by ψ(x) = (x₁², x₁x₂, x₂²), and the plane w·ψ(x) + b = 0",
 				P:     lifted, Y: y, Axes: [3]string{"x₁²", "x₁x₂", "x₂²"},
 				Plane:   &[4]float64{psiW[0], psiW[1], psiW[2], psiB},
-				Azimuth: st.Float("azim"), Elevation: st.Float("elev"),
+				Azimuth: float64(azimuth.Get(st)), Elevation: float64(elevation.Get(st)),
 			}
 			o := render.Options{Width: opt.Width, Height: opt.Width}
 			if png {

@@ -29,6 +29,7 @@ func KernelPegasosSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
 		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
+		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
 	}
 }
 
@@ -40,7 +41,8 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	}
 	st := in.State
 	k := kernelOf(st)
-	p := svm.KernelPegasosParams{Kernel: k, Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	p := svm.KernelPegasosParams{Kernel: k, Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
+		Seed: uint64(demo.Aseed.Get(st))}
 	kp, s0, err := svm.NewKernelPegasos(x, y, p)
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)

@@ -24,14 +24,23 @@ import (
 // figure is training and held-out error against γ.
 func KernelSVMSpec() demo.Spec {
 	params := append(pointset.ShapeParams(60, "seeds the random set (its held-out points use another seed)"), kernelParams(false)...)
-	params = append(params, cParam(), tolParam())
+	params = append(params, demo.Params(boxC, smoTol)...)
 	return demo.Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
 		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"},
+		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
-			return computeSVM(ctx, in, false, kernelExtra)
+			return computeSVM(ctx, in, kernelSVMParams(in.State), false, kernelExtra)
 		},
 	}
+}
+
+// kernelSVMParams are the soft margin's SMO parameters with the kernel s
+// selects.
+func kernelSVMParams(s demo.State) svm.Params {
+	p := SvmParams(s, false)
+	p.Kernel = kernelOf(s)
+	return p
 }
 
 // kernelExtra adds the held-out error to the counters and the γ sweep to

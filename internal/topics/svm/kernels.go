@@ -39,44 +39,57 @@ func kernelKinds(functions bool) []demo.Option {
 	return o
 }
 
-// kernelParams declares the kernel and its numbers once for every kernel
-// demo. functions admits the non-kernels, and a negative coef0 with them
-// (which can break a polynomial kernel too).
-func kernelParams(functions bool) []demo.Param {
-	uses := func(kinds ...string) func(demo.State) bool {
-		return func(s demo.State) bool {
-			for _, k := range kinds {
-				if s.Is("kernel", k) {
-					return true
-				}
+// The kernel and its numbers, declared once for every kernel demo. The
+// Mercer demo declares copies that admit the two non-kernels, and a
+// negative coef0 with them (which can break a polynomial kernel too);
+// reads through either are alike, since they read by key.
+var (
+	kernelKind = demo.Choice{Key: "kernel", Label: "kernel", Doc: "kernel k(x, z)", Group: demo.GroupAlgo, Default: "rbf",
+		Options: kernelKinds(false)}
+	kernelGamma = demo.Float{Key: "gamma", Label: "γ (σ = 1/γ)", Doc: "kernel γ; the notes' Gaussian width is σ = 1/γ (log slider)",
+		Group: demo.GroupAlgo, Default: 1, Min: MinKernelGamma, Max: MaxKernelGamma, Step: "any", Log: true,
+		When: kernelIs("poly", "rbf", "laplace", "sigmoid")}
+	kernelDegree = demo.Int{Key: "degree", Label: "degree", Doc: "polynomial degree", Group: demo.GroupAlgo, Default: 2,
+		Min: 1, Max: svm.MaxDegree, When: kernelIs("poly")}
+	kernelCoef0 = demo.Float{Key: "coef0", Label: "coef0", Doc: "constant term of the polynomial (and sigmoid) function",
+		Group: demo.GroupAlgo, Default: 1, Min: 0, Max: MaxCoef0, Step: "0.1", When: kernelIs("poly", "sigmoid")}
+
+	// gramFunction and gramCoef0 are the Mercer demo's kernelKind and
+	// kernelCoef0.
+	gramFunction = func() demo.Choice { p := kernelKind; p.Options = kernelKinds(true); return p }()
+	gramCoef0    = func() demo.Float { p := kernelCoef0; p.Min = -MaxCoef0; return p }()
+)
+
+// kernelIs reports whether the state's kernel is one of kinds. It asks
+// gramFunction, whose options are every kind, so that a kind outside
+// them is a typo in a test binary.
+func kernelIs(kinds ...string) func(demo.State) bool {
+	return func(s demo.State) bool {
+		for _, k := range kinds {
+			if gramFunction.Is(s, k) {
+				return true
 			}
-			return false
 		}
+		return false
 	}
-	minCoef0 := 0.0
+}
+
+// kernelParams declares the kernel and its numbers for a kernel demo;
+// functions admits the non-kernels, for the Mercer demo.
+func kernelParams(functions bool) []demo.Param {
 	if functions {
-		minCoef0 = -MaxCoef0
+		return demo.Params(gramFunction, kernelGamma, kernelDegree, gramCoef0)
 	}
-	return []demo.Param{
-		{Key: "kernel", Label: "kernel", Doc: "kernel k(x, z)", Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "rbf",
-			Options: kernelKinds(functions)},
-		{Key: "gamma", Label: "γ (σ = 1/γ)", Doc: "kernel γ; the notes' Gaussian width is σ = 1/γ (log slider)", Kind: demo.KindFloat,
-			Group: demo.GroupAlgo, Default: "1", Min: MinKernelGamma, Max: MaxKernelGamma, Step: "any", Log: true,
-			When: uses("poly", "rbf", "laplace", "sigmoid")},
-		{Key: "degree", Label: "degree", Doc: "polynomial degree", Kind: demo.KindInt, Group: demo.GroupAlgo, Default: "2",
-			Min: 1, Max: svm.MaxDegree, When: uses("poly")},
-		{Key: "coef0", Label: "coef0", Doc: "constant term of the polynomial (and sigmoid) function", Kind: demo.KindFloat,
-			Group: demo.GroupAlgo, Default: "1", Min: minCoef0, Max: MaxCoef0, Step: "0.1", When: uses("poly", "sigmoid")},
-	}
+	return demo.Params(kernelKind, kernelGamma, kernelDegree, kernelCoef0)
 }
 
 // kernelOf is the kernel s selects.
 func kernelOf(s demo.State) svm.Kernel {
-	kind, err := svm.ParseFunctionKind(s.Str("kernel"))
+	kind, err := svm.ParseFunctionKind(kernelKind.Get(s))
 	if err != nil {
 		return svm.Kernel{Kind: svm.Linear}
 	}
-	return svm.Kernel{Kind: kind, Gamma: s.Float("gamma"), Degree: s.Int("degree"), Coef0: s.Float("coef0")}
+	return svm.Kernel{Kind: kind, Gamma: kernelGamma.Get(s), Degree: kernelDegree.Get(s), Coef0: kernelCoef0.Get(s)}
 }
 
 // kernelName writes a kernel with its numbers, for titles and panels:

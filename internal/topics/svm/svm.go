@@ -42,45 +42,49 @@ func SVMSpec(hard bool) demo.Spec {
 		Data: demo.DataSpec{
 			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
 		},
-		Panels:  []string{"alpha", "kkt"},
-		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) { return computeSVM(ctx, in, hard, nil) },
+		Panels:   []string{"alpha", "kkt"},
+		Examples: []demo.Example{{Name: "c0.1", Query: "C=0.1&step=end"}},
+		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
+			return computeSVM(ctx, in, SvmParams(in.State, hard), compare.Is(in.State, "perceptron"), nil)
+		},
 	}
 	if hard {
 		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
+		sp.Examples = []demo.Example{{Name: "default", Query: ""}, {Name: "compare", Query: "compare=perceptron&step=end"}}
 	}
 	sp.Params = pointset.Params("`separable`, `noisy`", "seeds the random set")
 	if !hard {
-		sp.Params = append(sp.Params, cParam())
+		sp.Params = append(sp.Params, boxC.Param())
 	}
-	sp.Params = append(sp.Params, tolParam(),
-		demo.Param{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Kind: demo.KindChoice,
-			Group: demo.GroupAlgo, Default: "none", Options: []demo.Option{{"none", "nothing"}, {"perceptron", "perceptron"}}},
-	)
+	sp.Params = append(sp.Params, demo.Params(smoTol, compare)...)
 	return sp
 }
 
-// cParam is the soft margin's C, on a log slider.
-func cParam() demo.Param {
-	return demo.Param{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Kind: demo.KindFloat,
-		Group: demo.GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true}
-}
+// The SMO demos' parameters.
+var (
+	// boxC is the soft margin's C, on a log slider.
+	boxC = demo.Float{Key: "C", Label: "C", Doc: "box bound C of the dual (log slider)", Group: demo.GroupAlgo,
+		Default: 1, Min: MinC, Max: MaxC, Step: "any", Log: true}
+	// smoTol is SMO's stopping tolerance.
+	smoTol = demo.Choice{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)",
+		Group: demo.GroupAlgo, Default: "0.001",
+		Options: []demo.Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
+	// compare draws the perceptron's line beside the SVM's (svm-hard and
+	// svm-soft only).
+	compare = demo.Choice{Key: "compare", Label: "compare", Doc: "draw the perceptron's line on the same data", Group: demo.GroupAlgo,
+		Default: "none", Options: []demo.Option{{"none", "nothing"}, {"perceptron", "perceptron"}}}
+)
 
-// tolParam is SMO's stopping tolerance.
-func tolParam() demo.Param {
-	return demo.Param{Key: "tol", Label: "tolerance ε", Doc: "SMO stops when the gap m(α) − M(α) ≤ ε (LIBSVM's -e)", Kind: demo.KindChoice,
-		Group: demo.GroupAlgo, Default: "0.001", Options: []demo.Option{{"0.1", "0.1"}, {"0.01", "0.01"}, {"0.001", "0.001 (LIBSVM)"}, {"1e-06", "10⁻⁶"}}}
-}
-
+// SvmParams are the SMO parameters a state of svm-hard (hard) or
+// svm-soft selects: a linear kernel, C (soft only) and the tolerance.
+// The kernel SVM adds its kernel to the soft margin's.
 func SvmParams(s demo.State, hard bool) svm.Params {
 	p := svm.DefaultParams()
 	p.Hard = hard
 	if !hard {
-		p.C = s.Float("C")
+		p.C = boxC.Get(s)
 	}
-	if s.Applies("kernel") {
-		p.Kernel = kernelOf(s)
-	}
-	p.Tol, _ = strconv.ParseFloat(s.Str("tol"), 64)
+	p.Tol, _ = strconv.ParseFloat(smoTol.Get(s), 64)
 	p.MaxIter = svmMaxIter
 	return p
 }
@@ -90,13 +94,15 @@ func SvmParams(s demo.State, hard bool) svm.Params {
 // held-out error and γ sweep).
 type svmExtra func(ctx context.Context, in demo.Input, pr *svm.Problem, s svm.State, res *demo.Result)
 
-func computeSVM(ctx context.Context, in demo.Input, hard bool, extra svmExtra) (demo.Result, error) {
+// computeSVM runs SMO with parameters p to the state in asks for;
+// withPerceptron draws the perceptron's line beside the SVM's.
+func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron bool, extra svmExtra) (demo.Result, error) {
 	x, yf := demo.Columns(in.Points)
 	y := pointset.SignLabels(yf)
 	if !pointset.BothClasses(y) {
 		return demo.OneClassResult(x, y, in, demo.SvmOneClass), nil
 	}
-	pr, s0, err := svm.New(x, y, SvmParams(in.State, hard))
+	pr, s0, err := svm.New(x, y, p)
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
@@ -110,7 +116,7 @@ func computeSVM(ctx context.Context, in demo.Input, hard bool, extra svmExtra) (
 		return demo.Result{}, err
 	}
 	var cmp *render.SceneLine
-	if in.State.Has("compare") && in.State.Is("compare", "perceptron") {
+	if withPerceptron {
 		cmp = perceptronLine(x, y)
 	}
 	scene := svmScene(pr, s, cmp)

@@ -29,31 +29,40 @@ const (
 // descent, each against the exact optimum of its own objective, which
 // the SMO solver computes.
 func SGDSpec() demo.Spec {
-	pegasos := func(s demo.State) bool { return s.Is("method", "pegasos") }
-	sub := func(s demo.State) bool { return s.Is("method", "subgradient") }
 	return demo.Spec{
 		ID: "svm-sgd", Title: "Soft-margin SVM in the primal: SGD and subgradient descent", Lesson: "soft-margin-svm",
 		Data: demo.DataSpec{
 			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
 		},
-		Params: append(pointset.Params("`separable`, `noisy`", "seeds the random set (and the sampling, unless `aseed` is set)"), []demo.Param{
-			{Key: "method", Label: "method", Doc: "`pegasos`: 001's SGD procedure; `subgradient`: full-batch subgradient descent on (1.6.a)",
-				Kind: demo.KindChoice, Group: demo.GroupAlgo, Default: "pegasos",
-				Options: []demo.Option{{"pegasos", "SGD (001, Pegasos)"}, {"subgradient", "full-batch subgradient"}}},
-			demo.LambdaParam("regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", pegasos),
-			demo.AseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
-			{Key: "C", Label: "C", Doc: "C of ½‖w‖² + CΣ hinge (`subgradient` only; log slider)", Kind: demo.KindFloat,
-				Group: demo.GroupAlgo, Default: "1", Min: MinC, Max: MaxC, Step: "any", Log: true, When: sub},
-			{Key: "eta", Label: "η", Doc: "step size η (`subgradient` only)", Kind: demo.KindFloat, Group: demo.GroupAlgo,
-				Default: "0.01", Min: 0, OpenMin: true, Max: MaxSubEta, Step: "any", When: sub},
-			{Key: "decay", Label: "schedule", Doc: "step size: constant η or η/√t (`subgradient` only)", Kind: demo.KindChoice, Group: demo.GroupAlgo,
-				Default: "sqrt", Options: []demo.Option{{"sqrt", "η/√t"}, {"constant", "constant η"}}, When: sub},
-			demo.Iterations.Param(),
-		}...),
-		Panels:  []string{"losses"},
-		Compute: computeSGD,
+		Params: append(pointset.Params("`separable`, `noisy`", "seeds the random set (and the sampling, unless `aseed` is set)"),
+			demo.Params(primalMethod,
+				demo.LambdaParam("regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", pegasos),
+				demo.AseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
+				subC, subEta, subDecay, demo.Iterations)...),
+		Panels:   []string{"losses"},
+		Examples: []demo.Example{{Name: "step200", Query: "step=200"}},
+		Compute:  computeSGD,
 	}
 }
+
+// The primal trainers' parameters: λ and the sampling seed are the
+// shared demo.Lambda and demo.Aseed, applying to Pegasos only.
+var (
+	primalMethod = demo.Choice{Key: "method", Label: "method",
+		Doc:   "`pegasos`: 001's SGD procedure; `subgradient`: full-batch subgradient descent on (1.6.a)",
+		Group: demo.GroupAlgo, Default: "pegasos",
+		Options: []demo.Option{{"pegasos", "SGD (001, Pegasos)"}, {"subgradient", "full-batch subgradient"}}}
+	subC = demo.Float{Key: "C", Label: "C", Doc: "C of ½‖w‖² + CΣ hinge (`subgradient` only; log slider)", Group: demo.GroupAlgo,
+		Default: 1, Min: MinC, Max: MaxC, Step: "any", Log: true, When: subgradient}
+	subEta = demo.Float{Key: "eta", Label: "η", Doc: "step size η (`subgradient` only)", Group: demo.GroupAlgo,
+		Default: 0.01, Min: 0, OpenMin: true, Max: MaxSubEta, Step: "any", When: subgradient}
+	subDecay = demo.Choice{Key: "decay", Label: "schedule", Doc: "step size: constant η or η/√t (`subgradient` only)", Group: demo.GroupAlgo,
+		Default: "sqrt", Options: []demo.Option{{"sqrt", "η/√t"}, {"constant", "constant η"}}, When: subgradient}
+)
+
+// pegasos and subgradient report which trainer a state of svm-sgd runs.
+func pegasos(s demo.State) bool     { return primalMethod.Is(s, "pegasos") }
+func subgradient(s demo.State) bool { return primalMethod.Is(s, "subgradient") }
 
 // primalRun is what the demo shows of either trainer at the state
 // reached, in the same terms: the model, its objective, the optimum.
@@ -88,7 +97,7 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 		r   primalRun
 		err error
 	)
-	if in.State.Is("method", "pegasos") {
+	if pegasos(in.State) {
 		r, err = runPegasos(ctx, x, y, in)
 	} else {
 		r, err = runSubgradient(ctx, x, y, in)
@@ -126,7 +135,7 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 
 func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
 	st := in.State
-	p := svm.PegasosParams{Lambda: st.Float("lambda"), T: st.Int("T"), Seed: uint64(st.Int("aseed"))}
+	p := svm.PegasosParams{Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st), Seed: uint64(demo.Aseed.Get(st))}
 	pg, s0, err := svm.NewPegasos(x, y, p)
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
@@ -170,7 +179,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 
 func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
 	st := in.State
-	p := svm.SubgradientParams{C: st.Float("C"), Eta: st.Float("eta"), Decay: st.Is("decay", "sqrt"), T: st.Int("T")}
+	p := svm.SubgradientParams{C: subC.Get(st), Eta: subEta.Get(st), Decay: subDecay.Is(st, "sqrt"), T: demo.Iterations.Get(st)}
 	sg, s0, err := svm.NewSubgradient(x, y, p)
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)

@@ -1,0 +1,135 @@
+package svm
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// svmRecorder keeps the history chart's series while SMO steps: the dual
+// value and the KKT gap at every step (both are in the state), and the
+// primal, which costs a pass over the points, at up to maxErrorSamples
+// evenly spaced steps (always the first and the last).
+type svmRecorder struct {
+	pr     *svm.Problem
+	clock  demo.SampleClock
+	dual   chart.Series // −D(α)
+	primal chart.Series
+	dgap   chart.Series // primal + D(α), the duality gap
+	kkt    chart.Series // m(α) − M(α)
+}
+
+func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
+	return &svmRecorder{pr: pr, clock: demo.NewSampleClock(k)}
+}
+
+// Record implements algos.Recorder.
+func (r *svmRecorder) Record(k int, s svm.State) error {
+	if s.Status == algos.Infeasible {
+		return nil
+	}
+	t := float64(s.T)
+	r.dual.T, r.dual.Y = append(r.dual.T, t), append(r.dual.Y, -s.Dual)
+	r.kkt.T, r.kkt.Y = append(r.kkt.T, t), append(r.kkt.Y, s.Gap)
+	if r.clock.Due(k) {
+		r.sample(s)
+	}
+	return nil
+}
+
+func (r *svmRecorder) sample(s svm.State) {
+	p, t := r.pr.Primal(s), float64(s.T)
+	r.primal.T, r.primal.Y = append(r.primal.T, t), append(r.primal.Y, p)
+	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+s.Dual))
+}
+
+// finish samples the last state when the spacing skipped it.
+func (r *svmRecorder) finish(s svm.State) {
+	if s.Status == algos.Infeasible {
+		return
+	}
+	if n := len(r.primal.T); n == 0 || r.primal.T[n-1] != float64(s.T) {
+		r.sample(s)
+	}
+}
+
+// history finishes the chart of the run to s; nil when the recorder did
+// not record (recorded false) or there was nothing to solve.
+func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *chart.History {
+	if s.Status == algos.Infeasible || !recorded {
+		return nil
+	}
+	r.finish(s)
+	primalName := "primal"
+	if pr.P.Hard {
+		primalName = "½‖w‖²"
+	}
+	r.primal.Label, r.primal.Lines = primalName, true
+	r.dual.Label, r.dual.Lines, r.dual.Compare = "−D(α)", true, &r.primal
+	r.dgap.Label, r.dgap.Log, r.dgap.Lines = "duality gap", true, true
+	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "KKT violation m − M", true, true
+	p := pr.Primal(s)
+	dgap := math.Abs(p + s.Dual)
+	kkt, kktDesc := "m − M = "+textfmt.Sig(s.Gap), "now "+textfmt.Sig(s.Gap)
+	switch {
+	// A log axis has no place for a value ≤ 0: say so rather than print
+	// it under a curve that stops.
+	case s.Gap < 0:
+		kkt += " (< 0: off the log axis)"
+		kktDesc = fmt.Sprintf("now %s, which a log scale cannot show: the curve stops where m − M falls below 0, "+
+			"where every KKT condition holds and a whole interval of b is optimal", textfmt.Sig(s.Gap))
+	case s.Gap == 0:
+		kkt += " (off the log axis)"
+		kktDesc = "now exactly 0, which a log scale cannot show: every KKT condition holds exactly"
+	}
+	dgapText := "duality gap " + textfmt.Sig(dgap)
+	if dgap == 0 {
+		dgapText += " (off the log axis)"
+	}
+	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, textfmt.Sig(s.Dual), primalName, textfmt.Sig(p), dgapText, kkt)
+	return &chart.History{
+		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
+		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
+			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
+			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
+			s.T, primalName, textfmt.Sig(-s.Dual), textfmt.Sig(p), primalName, textfmt.Sig(dgap), kktDesc),
+		Series: []chart.Series{r.dual, r.dgap, r.kkt},
+	}
+}
+
+// alphaBars is every αᵢ in its box [0, C], with the pair just optimised.
+func alphaBars(pr *svm.Problem, s svm.State) chart.Bars {
+	b := chart.Bars{
+		Title:  fmt.Sprintf("α after step %d · %s", s.T, textfmt.Plural(len(pr.Support(s)), "support vectors")),
+		YLabel: "αᵢ", Values: s.Alpha, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if !pr.P.Hard {
+		b.Bounds = []chart.Bound{{Value: pr.P.C, Label: "C = " + textfmt.Sig(pr.P.C)}}
+	}
+	if s.I >= 0 {
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
+
+// kktBars is each point's KKT violation: zero for a point whose αᵢ
+// agrees with its position (αᵢ = 0 outside the band, 0 < αᵢ < C on it,
+// αᵢ = C inside it), so the bars show what SMO still has to fix.
+func kktBars(pr *svm.Problem, s svm.State) chart.Bars {
+	v := pr.Violations(s)
+	worst := slices.Max(v)
+	b := chart.Bars{
+		Title:  fmt.Sprintf("KKT violation per point after step %d · largest %s", s.T, textfmt.Sig(worst)),
+		YLabel: "violation", Values: v, Class: labelsOf(pr), HighlightName: "pair optimised",
+	}
+	if s.I >= 0 {
+		b.Highlight = []chart.Highlight{{Index: s.I, Label: "i"}, {Index: s.J, Label: "j"}}
+	}
+	return b
+}
