@@ -54,7 +54,7 @@ func (d *Demo) Forms(s State) []Form {
 			if p.Hidden || (p.When != nil && !p.When(s)) {
 				continue
 			}
-			f.Controls = append(f.Controls, control(p, s.Str(p.Key)))
+			f.Controls = append(f.Controls, control(p, s.Value(p.Key)))
 		}
 		if g.group == GroupData {
 			except = append(except, keyDel)

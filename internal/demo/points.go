@@ -315,14 +315,14 @@ func (s State) Points() ([]Point, error) {
 	}
 	var x [][]float64
 	var y []float64
-	if s.Str(KeyData) != Custom {
+	if s.DataSet() != Custom {
 		var err error
 		if x, y, err = s.d.Data.Make(s); err != nil {
 			return nil, err
 		}
 	}
 	if n := len(s.Del); n > 0 && s.Del[n-1] >= len(x) {
-		return nil, BadInput(keyDel, "point %d does not exist; the %s set has points 0 to %d", s.Del[n-1], s.Str(KeyData), len(x)-1)
+		return nil, BadInput(keyDel, "point %d does not exist; the %s set has points 0 to %d", s.Del[n-1], s.DataSet(), len(x)-1)
 	}
 	pts := make([]Point, 0, len(x)-len(s.Del)+len(s.Add))
 	for i, row := range x {

@@ -205,23 +205,10 @@ func (s State) val(key string) string {
 	return s.vals[key]
 }
 
-// Str returns the canonical value of key.
-func (s State) Str(key string) string { return s.val(key) }
-
-// Is reports whether key has the value v.
-func (s State) Is(key, v string) bool { return s.val(key) == v }
-
-// Int returns the value of an Int parameter.
-func (s State) Int(key string) int {
-	v, _ := strconv.Atoi(s.val(key))
-	return v
-}
-
-// Float returns the value of a Float parameter.
-func (s State) Float(key string) float64 {
-	v, _ := strconv.ParseFloat(s.val(key), 64)
-	return v
-}
+// Value returns the canonical spelling of key's value, for code that
+// handles every parameter alike (forms, tests); a demo reads its own
+// parameters through their typed declarations (typed.go).
+func (s State) Value(key string) string { return s.val(key) }
 
 // Applies reports whether the parameter key applies in s.
 func (s State) Applies(key string) bool {

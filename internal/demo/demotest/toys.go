@@ -54,6 +54,13 @@ func (g gd) Step(s gdState) gdState {
 
 func (g gd) Status(s gdState) algos.Status { return s.Stop }
 
+// The toy objective demo's parameters: a start point and a step size.
+var (
+	toyX0 = demo.Float{Key: "x0", Label: "x₁⁽⁰⁾", Doc: "start x₁", Group: demo.GroupData, Default: 2, Min: -5, Max: 5, Step: "any"}
+	toyY0 = demo.Float{Key: "y0", Label: "x₂⁽⁰⁾", Doc: "start x₂", Group: demo.GroupData, Default: 1, Min: -5, Max: 5, Step: "any"}
+	toyT  = demo.Float{Key: "t", Label: "step size t", Doc: "step size", Group: demo.GroupAlgo, Default: 0.1, Min: 0, OpenMin: true, Max: 2, Step: "any"}
+)
+
 // ObjectiveSpec is a demo without points on lesson: a click sets (x0, y0).
 // Its plot is a real figure, the contours of f with the iterates so far
 // over them, so the kit's click mapping is tested against a real Frame.
@@ -62,14 +69,12 @@ func ObjectiveSpec(lesson string) demo.Spec {
 		ID: "toy-gd", Title: "Toy gradient descent", Lesson: lesson,
 		Data: demo.DataSpec{Labels: demo.NoLabels, Start: [2]string{"x0", "y0"}},
 		Params: []demo.Param{
-			{Key: "x0", Label: "x₁⁽⁰⁾", Doc: "start x₁", Kind: demo.KindFloat, Group: demo.GroupData, Default: "2", Min: -5, Max: 5, Step: "any"},
-			{Key: "y0", Label: "x₂⁽⁰⁾", Doc: "start x₂", Kind: demo.KindFloat, Group: demo.GroupData, Default: "1", Min: -5, Max: 5, Step: "any"},
-			{Key: "t", Label: "step size t", Doc: "step size", Kind: demo.KindFloat, Group: demo.GroupAlgo, Default: "0.1", Min: 0, OpenMin: true, Max: 2, Step: "any"},
+			toyX0.Param(), toyY0.Param(), toyT.Param(),
 		},
 		Panels: []string{"iterate"},
 		Compute: func(_ context.Context, in demo.Input) (demo.Result, error) {
-			g := gd{eta: in.State.Float("t"), kappa: 4}
-			s0 := gdState{X: [2]float64{in.State.Float("x0"), in.State.Float("y0")}}
+			g := gd{eta: toyT.Get(in.State), kappa: 4}
+			s0 := gdState{X: [2]float64{toyX0.Get(in.State), toyY0.Get(in.State)}}
 			s0.F = g.f(s0.X)
 			var gap chart.Series
 			gap.Label, gap.Log = "f(x)", true
