@@ -178,3 +178,15 @@ func AseedParam(doc string, when func(State) bool) Param {
 	p.Doc, p.When = doc, when
 	return p.Param()
 }
+
+// Tweak returns a copy of p changed by f: a demo's own wording, default,
+// limits or When for a parameter declared once for several demos. The copy
+// keeps p's key and kind, so code shared by those demos reads it through
+// either value.
+func (p Int) Tweak(f func(*Int)) Int { f(&p); return p }
+
+// Tweak returns a copy of p changed by f, as Int.Tweak.
+func (p Float) Tweak(f func(*Float)) Float { f(&p); return p }
+
+// Tweak returns a copy of p changed by f, as Int.Tweak.
+func (p Choice) Tweak(f func(*Choice)) Choice { f(&p); return p }

@@ -30,16 +30,10 @@ const curseDimsSum = 1888
 // The curse demo's n and seed: the point sets' keys, worded for uniform
 // points in every dimension.
 var (
-	curseN = func() demo.Int {
-		p := pointset.N
+	curseN = pointset.N.Tweak(func(p *demo.Int) {
 		p.Doc, p.Default, p.Min, p.Max, p.When = "uniform points in [0, 1]^D per dimension D", 1000, 2, MaxCurseN, nil
-		return p
-	}()
-	curseSeed = func() demo.Int {
-		p := pointset.Seed
-		p.Doc = "seeds the points and queries (each dimension its own stream)"
-		return p
-	}()
+	})
+	curseSeed = pointset.Seed.Tweak(func(p *demo.Int) { p.Doc = "seeds the points and queries (each dimension its own stream)" })
 )
 
 // CurseSpec declares the curse-of-dimensionality demo: how close the

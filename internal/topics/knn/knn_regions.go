@@ -25,11 +25,9 @@ var knnSets = []demo.Option{{mixtureSet, "two Gaussians (sampled)"}, {"moons", "
 // The kNN demo's parameters beside the mixture's.
 var (
 	// knnNoise is the shapes' jitter; noisy, a shape too, takes it.
-	knnNoise = func() demo.Float {
-		p := pointset.Noise
+	knnNoise = pointset.Noise.Tweak(func(p *demo.Float) {
 		p.Doc = "standard deviation of the jitter added to each coordinate (`moons`, `circles`)"
-		return p
-	}()
+	})
 	// neighbours is k, the number of neighbours that vote.
 	neighbours = demo.Int{Key: "k", Label: "k", Doc: "neighbours that vote; from 1 to the number of points", Group: demo.GroupAlgo,
 		Default: 5, Min: 1, Max: demo.MaxPoints}

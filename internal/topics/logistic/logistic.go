@@ -42,25 +42,19 @@ var (
 	// as the softmax demo words it; logisticEta applies with gd only.
 	eta = demo.Float{Key: "eta", Label: "η", Doc: "step size η of gradient descent (log slider)", Group: demo.GroupAlgo,
 		Default: 1, Min: MinLogisticEta, Max: MaxLogisticEta, Step: "any", Log: true}
-	logisticEta = func() demo.Float {
-		p := eta
+	logisticEta = eta.Tweak(func(p *demo.Float) {
 		p.Doc, p.When = "step size η of gradient descent (`gd` only; log slider)", usesGD
-		return p
-	}()
+	})
 	// logisticLambda is the shared λ from 0 up: with λ = 0 on separable
 	// data J has no minimiser, which the demo shows.
-	logisticLambda = func() demo.Float {
-		p := demo.Lambda
+	logisticLambda = demo.Lambda.Tweak(func(p *demo.Float) {
 		p.Doc = "penalty λ of (λ/2)‖w‖² on the mean loss (the short notes put it on the sum: their λ/n); b is not penalised (0: none; log slider)"
 		p.Default, p.Min, p.Max, p.LogZero = 0, 0, MaxLogisticLambda, demo.MinLambda
-		return p
-	}()
+	})
 	// logisticNoise is the shapes' jitter, which only moons takes here.
-	logisticNoise = func() demo.Float {
-		p := pointset.Noise
+	logisticNoise = pointset.Noise.Tweak(func(p *demo.Float) {
 		p.Doc = "standard deviation of the jitter added to each coordinate (`moons` only)"
-		return p
-	}()
+	})
 )
 
 // usesGD reports whether the logistic demo runs gradient descent.

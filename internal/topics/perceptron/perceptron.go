@@ -48,12 +48,10 @@ var (
 	order = demo.Choice{Key: "order", Label: "order", Doc: "visiting order (`random`: a fresh seeded permutation each epoch)",
 		Group: demo.GroupAlgo, Default: "cyclic", Options: []demo.Option{{"cyclic", "cyclic"}, {"random", "random (seeded)"}}}
 	// orderSeed is the shared sampling seed, seeding the random order.
-	orderSeed = func() demo.Int {
-		p := demo.Aseed
+	orderSeed = demo.Aseed.Tweak(func(p *demo.Int) {
 		p.Label, p.Doc = "order seed", "seeds the random order (`order=random` only)"
 		p.When = func(s demo.State) bool { return order.Is(s, "random") }
-		return p
-	}()
+	})
 	variant = demo.Choice{Key: "variant", Label: "variant", Doc: "perceptron variant", Group: demo.GroupAlgo, Default: "classic",
 		Options: []demo.Option{{"classic", "classic (Algorithm 1)"}, {"averaged", "averaged (Algorithm 7)"}, {"margin", "margin γ"}}}
 	gamma = demo.Float{Key: "gamma", Label: "γ", Doc: "margin γ (`variant=margin` only)", Group: demo.GroupAlgo,

@@ -46,11 +46,7 @@ func BiasVarianceSpec() demo.Spec {
 var (
 	bvFits = demo.Int{Key: "fits", Label: "resamples", Doc: "noisy resamples of y, each refitted", Group: demo.GroupAlgo,
 		Default: 50, Min: 2, Max: maxFits}
-	bvDegree = func() demo.Int {
-		p := degree
-		p.Max = maxBVDegree
-		return p
-	}()
+	bvDegree = degree.Tweak(func(p *demo.Int) { p.Max = maxBVDegree })
 )
 
 // bvGrid is where bias² and variance are averaged: 101 points across

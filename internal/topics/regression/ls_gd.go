@@ -34,11 +34,7 @@ func LSGDSpec() demo.Spec {
 var (
 	lsgdEta = demo.Float{Key: "eta", Label: "step size η", Doc: "gradient step size; above 2/L the run diverges", Group: demo.GroupAlgo,
 		Default: 0.25, Min: 1e-3, Max: 10, Step: "any", Log: true}
-	lsgdLambda = func() demo.Float {
-		p := ridgeLambda
-		p.Doc = "ridge penalty λw² on the slope (not the intercept)"
-		return p
-	}()
+	lsgdLambda = ridgeLambda.Tweak(func(p *demo.Float) { p.Doc = "ridge penalty λw² on the slope (not the intercept)" })
 )
 
 // lsRecorder samples J − J* and ‖θ − θ*‖ while the run replays.

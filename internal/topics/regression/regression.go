@@ -60,21 +60,11 @@ func builtIn(s demo.State) bool { return s.DataSet() != demo.Custom }
 // copies with its own size and noise (curveParams); code shared by the
 // demos reads through these values, whose keys and kinds the copies keep.
 var (
-	curveN = func() demo.Int {
-		p := pointset.N
-		p.Doc, p.When = "observations of a built-in curve", builtIn
-		return p
-	}()
-	curveNoise = func() demo.Float {
-		p := pointset.Noise
+	curveN     = pointset.N.Tweak(func(p *demo.Int) { p.Doc, p.When = "observations of a built-in curve", builtIn })
+	curveNoise = pointset.Noise.Tweak(func(p *demo.Float) {
 		p.Label, p.Doc, p.When = "noise σ", "standard deviation of the Gaussian noise on y", builtIn
-		return p
-	}()
-	curveSeed = func() demo.Int {
-		p := pointset.Seed
-		p.Doc, p.When = "seeds the noise and the inputs", builtIn
-		return p
-	}()
+	})
+	curveSeed = pointset.Seed.Tweak(func(p *demo.Int) { p.Doc, p.When = "seeds the noise and the inputs", builtIn })
 )
 
 // curveParams declares curveN, curveNoise and curveSeed for a demo whose
@@ -88,12 +78,10 @@ func curveParams(n, maxN int, noise float64) []demo.Declarer {
 // ridgeLambda is demo.Lambda as the regression demos declare it: the
 // ridge λ, 0 (plain least squares) by default, on a log slider whose
 // leftmost stop is 0. A demo that words it otherwise copies it.
-var ridgeLambda = func() demo.Float {
-	p := demo.Lambda
+var ridgeLambda = demo.Lambda.Tweak(func(p *demo.Float) {
 	p.Label, p.Doc = "ridge λ", "ridge penalty on the weights (not the intercept)"
 	p.Default, p.Min, p.Max, p.LogZero = 0, 0, 100, 1e-8
-	return p
-}()
+})
 
 // degree is the degree p of the polynomial feature map, up to maxDegree;
 // a demo with a lower limit copies it.

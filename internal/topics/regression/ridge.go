@@ -37,11 +37,9 @@ func RidgeSpec() demo.Spec {
 var (
 	ridgeEps = demo.Float{Key: "eps", Label: "ε", Doc: "the second point's first coordinate", Group: demo.GroupData,
 		Default: 0.1, Min: 1e-6, Max: 1, Step: "any", Log: true}
-	ridgeBoth = func() demo.Float {
-		p := ridgeLambda
+	ridgeBoth = ridgeLambda.Tweak(func(p *demo.Float) {
 		p.Doc, p.Max, p.LogZero = "ridge penalty λ‖w‖² on both weights (Def. 1.3.4)", 10, 1e-6
-		return p
-	}()
+	})
 )
 
 // epsProblem is the example's data for ε: rows are the points.

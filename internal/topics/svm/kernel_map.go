@@ -55,11 +55,7 @@ func KernelMapSpec() demo.Spec {
 // The feature-map demo's parameters: the size of its one random set, the
 // two points of the kernel check and the 3-D view's angles.
 var (
-	psiN = func() demo.Int {
-		p := pointset.N
-		p.Doc, p.Max = "points of the random set", 200
-		return p
-	}()
+	psiN           = pointset.N.Tweak(func(p *demo.Int) { p.Doc, p.Max = "points of the random set", 200 })
 	pickX1, pickX2 = pickCoord("x1", "x₁", 1), pickCoord("x2", "x₂", 2)
 	pickZ1, pickZ2 = pickCoord("z1", "z₁", 3), pickCoord("z2", "z₂", -1)
 	// The view's angles are form controls (GroupView has no form): the

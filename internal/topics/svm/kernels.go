@@ -56,8 +56,8 @@ var (
 
 	// gramFunction and gramCoef0 are the Mercer demo's kernelKind and
 	// kernelCoef0.
-	gramFunction = func() demo.Choice { p := kernelKind; p.Options = kernelKinds(true); return p }()
-	gramCoef0    = func() demo.Float { p := kernelCoef0; p.Min = -MaxCoef0; return p }()
+	gramFunction = kernelKind.Tweak(func(p *demo.Choice) { p.Options = kernelKinds(true) })
+	gramCoef0    = kernelCoef0.Tweak(func(p *demo.Float) { p.Min = -MaxCoef0 })
 )
 
 // kernelIs reports whether the state's kernel is one of kinds. It asks
