@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
@@ -54,12 +55,12 @@ type KernelPegasosStep struct {
 	Avg      []float64 `json:"avg_alpha"`
 }
 
-func (kp kernelPegasosParams) params() (svm.KernelPegasosParams, error) {
+func (kp kernelPegasosParams) params() (primal.KernelPegasosParams, error) {
 	pp, err := pegasosParams{Lambda: kp.Lambda, T: kp.T, Seed: kp.Seed}.params()
 	if err != nil {
-		return svm.KernelPegasosParams{}, err
+		return primal.KernelPegasosParams{}, err
 	}
-	p := svm.KernelPegasosParams{Lambda: pp.Lambda, T: pp.T, Seed: pp.Seed,
+	p := primal.KernelPegasosParams{Lambda: pp.Lambda, T: pp.T, Seed: pp.Seed,
 		Kernel: svm.Kernel{Kind: svm.Linear, Gamma: 1, Degree: 2, Coef0: 1}}
 	if kp.Kernel != nil {
 		if p.Kernel.Kind, err = parseTrainingKernel(*kp.Kernel); err != nil {
@@ -179,7 +180,7 @@ func fitKernelPegasos(ctx context.Context, req Request) (*KernelPegasosResponse,
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: kernel-pegasos not started: %w", err)
 	}
-	kp, s, err := svm.NewKernelPegasos(req.X, y, p)
+	kp, s, err := primal.NewKernelPegasos(req.X, y, p)
 	if err != nil {
 		return nil, svmError(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/algos/primal"
 )
 
 // Limits of "pegasos": MaxPegasosT caps T; MaxPegasosWork bounds
@@ -52,8 +52,8 @@ type PegasosStep struct {
 	AvgB     float64   `json:"avg_b"`
 }
 
-func (pp pegasosParams) params() (svm.PegasosParams, error) {
-	p := svm.PegasosParams{Lambda: 0.01, T: 2000, Seed: 1}
+func (pp pegasosParams) params() (primal.PegasosParams, error) {
+	p := primal.PegasosParams{Lambda: 0.01, T: 2000, Seed: 1}
 	if err := positive("lambda", pp.Lambda, &p.Lambda); err != nil {
 		return p, err
 	}
@@ -116,7 +116,7 @@ func fitPegasos(ctx context.Context, req Request) (*PegasosResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: pegasos not started: %w", err)
 	}
-	pg, s, err := svm.NewPegasos(req.X, y, p)
+	pg, s, err := primal.NewPegasos(req.X, y, p)
 	if err != nil {
 		return nil, svmError(err)
 	}
