@@ -47,14 +47,14 @@ golden:
 	$(GO) test ./internal/render/... ./internal/course/ ./internal/topics/... -update
 
 bench:
-	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/ ./cmd/web/
+	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/... ./cmd/web/
 
 # Margin's "svm" answer side by side with LIBSVM's svm-train (Debian:
 # apt-get install libsvm-tools) on svm.NoisyData, n = 1000 and 5000; fails
 # when the dual objectives differ by more than 1e-6 relative. Skips
 # without svm-train; not part of make test.
 bench-svm:
-	MARGIN_BENCH_SVM=1 $(GO) test -count=1 -run '^TestBenchAgainstLIBSVM$$' -v ./internal/fit/
+	MARGIN_BENCH_SVM=1 $(GO) test -count=1 -run '^TestBenchAgainstLIBSVM$$' -v ./internal/fit/svmfit/
 
 # The house import rules: algos and render never reach HTTP or templates,
 # render draws plain data, never an algorithm's state; the kit imports no

@@ -30,6 +30,9 @@ func fitAs[R any](t testing.TB, body string) (R, error) {
 	return resp.(R), nil
 }
 
+// near reports whether a is within tol of b, relative to max(1, |b|).
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
+
 const orBody = `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,1]`
 
 func TestPerceptronOR(t *testing.T) {
@@ -166,5 +169,30 @@ func TestResponseJSON(t *testing.T) {
 	}
 	if s, ok := m["scores"].([]any); !ok || len(s) != 0 {
 		t.Errorf("scores = %v, want []", m["scores"])
+	}
+}
+
+// TestRunSVMTrainers: Run hands "svm", "pegasos" and "kernel-pegasos" to
+// package svmfit (whose own tests cover them), after its shared checks:
+// a label that is not ±1 is refused before the trainer sees it.
+func TestRunSVMTrainers(t *testing.T) {
+	for _, tt := range []struct{ algorithm, want string }{
+		{"svm", "*svmfit.SVMResponse"},
+		{"pegasos", "*svmfit.PegasosResponse"},
+		{"kernel-pegasos", "*svmfit.KernelPegasosResponse"},
+	} {
+		body := fmt.Sprintf(`{"algorithm":%q,"x":[[0,0],[2,0]],"y":[-1,1]}`, tt.algorithm)
+		req, err := Decode(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := Run(context.Background(), req)
+		if got := fmt.Sprintf("%T", resp); err != nil || got != tt.want {
+			t.Errorf("Run(%s) = %s, %v; want %s", tt.algorithm, got, err, tt.want)
+		}
+		req.Y = []float64{0, 1}
+		if _, err := Run(context.Background(), req); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "labels must be -1 or +1") {
+			t.Errorf("Run(%s) with a label 0: %v, want a bad request naming the labels", tt.algorithm, err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "gd". MaxGDWork is in gdWork's units, about a nanosecond of
@@ -99,7 +100,7 @@ type gdProblem struct {
 
 func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 	var pp gdParams
-	if err := strictParams(req.Params, &pp, gdKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &pp, gdKnown); err != nil {
 		return nil, err
 	}
 	pr, err := pp.problem(req)
@@ -111,7 +112,7 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.iters to at most %d for this problem, or send a smaller one", most)
 		}
-		return nil, badf("%s with %s on %d parameters (n = %d) for %d iterations could cost %.3g units of work; the limit is %.2g; %s",
+		return nil, fitreq.Badf("%s with %s on %d parameters (n = %d) for %d iterations could cost %.3g units of work; the limit is %.2g; %s",
 			pr.name, pr.method, pr.d, pr.n, pr.iters, work, float64(MaxGDWork), lower)
 	}
 	if err := ctx.Err(); err != nil {
@@ -123,7 +124,7 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 		if pr.eta != nil {
 			eta = *pr.eta
 		} else if eta = 1 / L; !(L > 0) || eta > MaxParam {
-			return nil, badf("params.eta has no default here: L = %.3g, so 1/L is no step size (A has no positive eigenvalue, or it is tiny); give params.eta > 0", L)
+			return nil, fitreq.Badf("params.eta has no default here: L = %.3g, so 1/L is no step size (A has no positive eigenvalue, or it is tiny); give params.eta > 0", L)
 		}
 	}
 	st, s, err := pr.stepper(eta)
@@ -131,7 +132,7 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 	case errors.Is(err, gd.ErrNotFinite):
 		return nil, fmt.Errorf("%w: %v", ErrUnprocessable, err)
 	case err != nil:
-		return nil, badf("%v", err)
+		return nil, fitreq.Badf("%v", err)
 	}
 	resp := &GDResponse{Algorithm: "gd", Objective: pr.name, Method: pr.method.String(), F0: s.F, L: L, Eta: eta}
 	s, err = runGD(ctx, st, s, pr, resp)

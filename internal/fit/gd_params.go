@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // problem validates pp against req.
@@ -19,9 +20,9 @@ func (pp gdParams) problem(req Request) (*gdProblem, error) {
 	case "least-squares", "logistic":
 		err = pp.data(req, pr)
 	case "":
-		err = badf(`params.objective is missing; give "quadratic", "least-squares" or "logistic"`)
+		err = fitreq.Badf(`params.objective is missing; give "quadratic", "least-squares" or "logistic"`)
 	default:
-		err = badf(`params.objective is %s; give "quadratic", "least-squares" or "logistic"`, clip(pr.name))
+		err = fitreq.Badf(`params.objective is %s; give "quadratic", "least-squares" or "logistic"`, fitreq.Clip(pr.name))
 	}
 	if err == nil {
 		err = pp.run(pr)
@@ -31,7 +32,7 @@ func (pp gdParams) problem(req Request) (*gdProblem, error) {
 	}
 	pr.x0 = make([]float64, pr.d)
 	if pp.X0 != nil && len(pp.X0) != pr.d {
-		return nil, badf("params.x0 has %d numbers; give d = %d (for data: one weight per feature, then b)", len(pp.X0), pr.d)
+		return nil, fitreq.Badf("params.x0 has %d numbers; give d = %d (for data: one weight per feature, then b)", len(pp.X0), pr.d)
 	}
 	copy(pr.x0, pp.X0)
 	if err := gdBounded("x0", pp.X0); err != nil {
@@ -50,13 +51,13 @@ func deref[T any](p *T, def T) T {
 func (pp gdParams) quadratic(req Request, pr *gdProblem) error {
 	switch d := len(pp.A); {
 	case len(req.X) > 0 || len(req.Y) > 0 || len(req.Predict) > 0:
-		return badf(`"x", "y" and "predict" do not apply to objective "quadratic"; leave them out`)
+		return fitreq.Badf(`"x", "y" and "predict" do not apply to objective "quadratic"; leave them out`)
 	case pp.Lambda != nil || pp.Batch != nil:
-		return badf(`params.lambda and params.batch apply only to objectives "least-squares" and "logistic"`)
+		return fitreq.Badf(`params.lambda and params.batch apply only to objectives "least-squares" and "logistic"`)
 	case d == 0:
-		return badf("params.A is missing; give the d×d symmetric matrix of f = ½xᵀAx − cᵀx")
+		return fitreq.Badf("params.A is missing; give the d×d symmetric matrix of f = ½xᵀAx − cᵀx")
 	case d > MaxGDDim:
-		return badf("params.A has %d rows; at most %d are allowed", d, MaxGDDim)
+		return fitreq.Badf("params.A has %d rows; at most %d are allowed", d, MaxGDDim)
 	}
 	for i, row := range pp.A {
 		if err := gdBounded(fmt.Sprintf("A[%d]", i), row); err != nil {
@@ -71,21 +72,21 @@ func (pp gdParams) quadratic(req Request, pr *gdProblem) error {
 	// its messages name them ("A is not symmetric: …", "c has 2 entries …").
 	q, err := gd.NewQuadratic(pp.A, c)
 	if err != nil {
-		return badf("params.%s", strings.TrimPrefix(err.Error(), gd.ErrShape.Error()+": "))
+		return fitreq.Badf("params.%s", strings.TrimPrefix(err.Error(), gd.ErrShape.Error()+": "))
 	}
 	pr.f, pr.d = q, len(pp.A)
 	return gdBounded("c", c)
 }
 
 func (pp gdParams) data(req Request, pr *gdProblem) error {
-	if err := req.validData(); err != nil {
+	if err := req.Validate(); err != nil {
 		return err
 	}
 	switch {
 	case len(req.Predict) > 0:
-		return badf(`"predict" does not apply to "gd"; the answer is the iterate x = (w, b)`)
+		return fitreq.Badf(`"predict" does not apply to "gd"; the answer is the iterate x = (w, b)`)
 	case pp.A != nil || pp.C != nil:
-		return badf(`params.A and params.c apply only to objective "quadratic"`)
+		return fitreq.Badf(`params.A and params.c apply only to objective "quadratic"`)
 	}
 	lambda := 0.0
 	if pr.name == "logistic" {
@@ -93,7 +94,7 @@ func (pp gdParams) data(req Request, pr *gdProblem) error {
 	}
 	lambda = deref(pp.Lambda, lambda)
 	if !(lambda >= 0) || lambda > MaxParam {
-		return badf("params.lambda is %v; give a number ≥ 0 and at most %g", lambda, MaxParam)
+		return fitreq.Badf("params.lambda is %v; give a number ≥ 0 and at most %g", lambda, MaxParam)
 	}
 	var err error
 	if pr.name == "logistic" {
@@ -105,7 +106,7 @@ func (pp gdParams) data(req Request, pr *gdProblem) error {
 		pr.f, err = gd.NewLeastSquares(req.X, req.Y, lambda)
 	}
 	if err != nil {
-		return badf("%v", err)
+		return fitreq.Badf("%v", err)
 	}
 	pr.n, pr.d, pr.lambda = len(req.X), len(req.X[0])+1, lambda
 	return nil
@@ -119,9 +120,9 @@ func gdLabels(y []float64) ([]float64, error) {
 	for i, v := range y {
 		switch {
 		case v != 1 && v != -1 && v != 0:
-			return nil, badf(`"y[%d]" is %v; logistic labels are -1 and +1, or 0 and 1`, i, v)
+			return nil, fitreq.Badf(`"y[%d]" is %v; logistic labels are -1 and +1, or 0 and 1`, i, v)
 		case zeroOne && v == -1:
-			return nil, badf(`"y[%d]" is -1 but other labels are 0; use -1 and +1, or 0 and 1, not both`, i)
+			return nil, fitreq.Badf(`"y[%d]" is -1 but other labels are 0; use -1 and +1, or 0 and 1, not both`, i)
 		}
 		if out[i] = v; v == 0 {
 			out[i] = -1
@@ -137,25 +138,25 @@ func (pp gdParams) run(pr *gdProblem) error {
 	case "newton":
 		pr.method = gd.Newton
 		if pp.Eta != nil || pp.Schedule != nil || pp.Decay != nil || pp.Warmup != nil || pp.Batch != nil {
-			return badf(`params.eta, schedule, decay, warmup and batch apply only to method "gd"; Newton's method takes the full step ∇²f⁻¹∇f`)
+			return fitreq.Badf(`params.eta, schedule, decay, warmup and batch apply only to method "gd"; Newton's method takes the full step ∇²f⁻¹∇f`)
 		}
 	default:
-		return badf(`params.method is %s; give "gd" or "newton"`, clip(m))
+		return fitreq.Badf(`params.method is %s; give "gd" or "newton"`, fitreq.Clip(m))
 	}
 	if pr.iters = deref(pp.Iters, 100); pr.iters < 1 || pr.iters > MaxGDIters {
-		return badf("params.iters is %d; give 1 to %d", pr.iters, MaxGDIters)
+		return fitreq.Badf("params.iters is %d; give 1 to %d", pr.iters, MaxGDIters)
 	}
 	if pr.eta = pp.Eta; pp.Eta != nil {
-		if err := positive("eta", pp.Eta, new(float64)); err != nil {
+		if err := fitreq.Positive("eta", pp.Eta, new(float64)); err != nil {
 			return err
 		}
 	}
 	if pp.Batch != nil && (*pp.Batch < 1 || *pp.Batch > pr.n) {
-		return badf("params.batch is %d; give 1 to n = %d rows", *pp.Batch, pr.n)
+		return fitreq.Badf("params.batch is %d; give 1 to n = %d rows", *pp.Batch, pr.n)
 	}
 	pr.batch, pr.seed = deref(pp.Batch, 0), uint64(deref(pp.Seed, 1))
 	if pr.tol = deref(pp.Tol, 0); !(pr.tol >= 0) || pr.tol > MaxParam {
-		return badf("params.tol is %v; give a number ≥ 0 and at most %g", pr.tol, MaxParam)
+		return fitreq.Badf("params.tol is %v; give a number ≥ 0 and at most %g", pr.tol, MaxParam)
 	}
 	return pp.schedule(pr)
 }
@@ -168,19 +169,19 @@ func (pp gdParams) schedule(pr *gdProblem) error {
 	case "warmup-linear":
 		pr.sched.Kind = gd.WarmupLinear
 	default:
-		return badf(`params.schedule is %s; give "constant", "exp-decay" or "warmup-linear"`, clip(name))
+		return fitreq.Badf(`params.schedule is %s; give "constant", "exp-decay" or "warmup-linear"`, fitreq.Clip(name))
 	}
 	switch {
 	case pp.Decay != nil && pr.sched.Kind != gd.ExpDecay:
-		return badf(`params.decay applies only to schedule "exp-decay"`)
+		return fitreq.Badf(`params.decay applies only to schedule "exp-decay"`)
 	case pp.Warmup != nil && pr.sched.Kind != gd.WarmupLinear:
-		return badf(`params.warmup applies only to schedule "warmup-linear"`)
+		return fitreq.Badf(`params.warmup applies only to schedule "warmup-linear"`)
 	}
 	if pr.sched.Decay = deref(pp.Decay, gd.DefaultDecay); !(pr.sched.Decay > 0 && pr.sched.Decay <= 1) {
-		return badf("params.decay is %v; give 0 < decay ≤ 1", pr.sched.Decay)
+		return fitreq.Badf("params.decay is %v; give 0 < decay ≤ 1", pr.sched.Decay)
 	}
 	if pr.sched.Warmup = deref(pp.Warmup, 0); pr.sched.Warmup < 0 || pr.sched.Warmup > pr.iters {
-		return badf("params.warmup is %d; give 0 to params.iters (%d)", pr.sched.Warmup, pr.iters)
+		return fitreq.Badf("params.warmup is %d; give 0 to params.iters (%d)", pr.sched.Warmup, pr.iters)
 	}
 	return nil
 }
@@ -189,7 +190,7 @@ func (pp gdParams) schedule(pr *gdProblem) error {
 func gdBounded(name string, v []float64) error {
 	for i, x := range v {
 		if !(math.Abs(x) <= MaxParam) {
-			return badf("params.%s[%d] is %v; give numbers from %g to %g", name, i, x, -MaxParam, MaxParam)
+			return fitreq.Badf("params.%s[%d] is %v; give numbers from %g to %g", name, i, x, -MaxParam, MaxParam)
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 func fitGDJSON(t testing.TB, body string) (*GDResponse, error) { return fitAs[*GDResponse](t, body) }
@@ -336,7 +337,7 @@ func BenchmarkGDWorst(b *testing.B) {
 			var work float64 // gdWork's count, to compare with the CPU time
 			if req, err := Decode(strings.NewReader(body)); err == nil {
 				var pp gdParams
-				if strictParams(req.Params, &pp, gdKnown) == nil {
+				if fitreq.StrictParams(req.Params, &pp, gdKnown) == nil {
 					if pr, err := pp.problem(req); err == nil {
 						work, _ = gdWork(pr)
 					}

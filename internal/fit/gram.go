@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of POST /api/v1/gram beyond MaxBody and MaxD. MaxGramWork bounds
@@ -67,19 +68,19 @@ const gramKnown = `kernel ("linear" default, "poly", "rbf", "laplace", "sigmoid"
 func DecodeGram(r io.Reader) (GramRequest, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
 	if err != nil {
-		return GramRequest{}, badf("reading the body: %v", err)
+		return GramRequest{}, fitreq.Badf("reading the body: %v", err)
 	}
 	if len(body) > MaxBody {
-		return GramRequest{}, badf("body is larger than %d bytes (4 MiB)", MaxBody)
+		return GramRequest{}, fitreq.Badf("body is larger than %d bytes (4 MiB)", MaxBody)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var b gramBody
 	if err := dec.Decode(&b); err != nil {
-		return GramRequest{}, badf("body is not the JSON object expected (%s); send %s with %s", clipErr(err), gramFields, gramKnown)
+		return GramRequest{}, fitreq.Badf("body is not the JSON object expected (%s); send %s with %s", fitreq.ClipErr(err), gramFields, gramKnown)
 	}
 	if dec.More() {
-		return GramRequest{}, badf("body has data after the JSON object; send exactly one object")
+		return GramRequest{}, fitreq.Badf("body has data after the JSON object; send exactly one object")
 	}
 	req := GramRequest{Kernel: b.Kernel, Gamma: b.Gamma, Degree: b.Degree, Coef0: b.Coef0, X: make([][]float64, len(b.X))}
 	for i, row := range b.X {
@@ -89,7 +90,7 @@ func DecodeGram(r io.Reader) (GramRequest, error) {
 		req.X[i] = make([]float64, len(row))
 		for j, v := range row {
 			if v == nil {
-				return GramRequest{}, badf(`"x[%d][%d]" is null; give a finite number (JSON.stringify writes NaN and ±Infinity as null)`, i, j)
+				return GramRequest{}, fitreq.Badf(`"x[%d][%d]" is null; give a finite number (JSON.stringify writes NaN and ±Infinity as null)`, i, j)
 			}
 			req.X[i][j] = *v
 		}
@@ -103,30 +104,30 @@ func (req GramRequest) kernel() (svm.Kernel, error) {
 	if req.Kernel != nil {
 		kind, err := svm.ParseFunctionKind(*req.Kernel)
 		if err != nil {
-			return k, badf(`"kernel" is %s; use "linear", "poly", "rbf", "laplace", "sigmoid" or "neg-sqdist"`, clip(*req.Kernel))
+			return k, fitreq.Badf(`"kernel" is %s; use "linear", "poly", "rbf", "laplace", "sigmoid" or "neg-sqdist"`, fitreq.Clip(*req.Kernel))
 		}
 		k.Kind = kind
 	}
 	if v := req.Gamma; v != nil {
 		if !(*v > 0) || *v > MaxParam {
-			return k, badf(`"gamma" is %v; give a number > 0 and at most %g`, *v, MaxParam)
+			return k, fitreq.Badf(`"gamma" is %v; give a number > 0 and at most %g`, *v, MaxParam)
 		}
 		k.Gamma = *v
 	}
 	if v := req.Coef0; v != nil {
 		if !(math.Abs(*v) <= MaxParam) {
-			return k, badf(`"coef0" is %v; give a number from %g to %g (negative is allowed here)`, *v, -MaxParam, MaxParam)
+			return k, fitreq.Badf(`"coef0" is %v; give a number from %g to %g (negative is allowed here)`, *v, -MaxParam, MaxParam)
 		}
 		k.Coef0 = *v
 	}
 	if v := req.Degree; v != nil {
 		if *v < 1 || *v > svm.MaxDegree {
-			return k, badf(`"degree" is %d; give an integer from 1 to %d`, *v, svm.MaxDegree)
+			return k, fitreq.Badf(`"degree" is %d; give an integer from 1 to %d`, *v, svm.MaxDegree)
 		}
 		k.Degree = *v
 	}
 	if err := k.ValidateFunction(); err != nil {
-		return k, badf("%v", err) // unreachable after the checks above
+		return k, fitreq.Badf("%v", err) // unreachable after the checks above
 	}
 	return k, nil
 }
@@ -137,20 +138,20 @@ func (req GramRequest) validX() error {
 	n := len(req.X)
 	switch {
 	case n == 0:
-		return badf(`"x" is empty or missing; give 1 to %d rows of numbers`, MaxGramN)
+		return fitreq.Badf(`"x" is empty or missing; give 1 to %d rows of numbers`, MaxGramN)
 	case n > MaxGramN:
-		return badf(`"x" has %d rows; at most %d are allowed`, n, MaxGramN)
+		return fitreq.Badf(`"x" has %d rows; at most %d are allowed`, n, MaxGramN)
 	}
 	d := len(req.X[0])
 	if d == 0 || d > MaxD {
-		return badf(`"x" rows have %d features; give 1 to %d`, d, MaxD)
+		return fitreq.Badf(`"x" rows have %d features; give 1 to %d`, d, MaxD)
 	}
-	if err := checkRows("x", req.X, d); err != nil {
+	if err := fitreq.CheckRows("x", req.X, d); err != nil {
 		return err
 	}
 	if work := float64(n) * float64(n) * float64(d); work > MaxGramWork {
 		rows := min(MaxGramN, int(math.Sqrt(MaxGramWork/float64(d))))
-		return badf(`"x" has %d rows of %d features, so n²·d = %.3g; the limit is %.2g: send at most %d rows of %d features, or at most %d features for %d rows`,
+		return fitreq.Badf(`"x" has %d rows of %d features, so n²·d = %.3g; the limit is %.2g: send at most %d rows of %d features, or at most %d features for %d rows`,
 			n, d, work, float64(MaxGramWork), rows, d, int(MaxGramWork/(float64(n)*float64(n))), n)
 	}
 	return nil
@@ -183,7 +184,7 @@ func Gram(ctx context.Context, req GramRequest) (*GramResponse, error) {
 		return nil, fmt.Errorf("%w: the Gram matrix overflowed (%v); rescale x to smaller numbers, or lower gamma or the degree", ErrUnprocessable, err)
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrUnprocessable, err)
-	case !finite(sp.Values):
+	case !fitreq.Finite(sp.Values):
 		return nil, fmt.Errorf("%w: the eigenvalues overflowed to ±Inf or NaN; rescale x to smaller numbers, or lower gamma or the degree", ErrUnprocessable)
 	}
 	n := len(req.X)

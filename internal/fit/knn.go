@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/margin-edu/margin/internal/algos/knn"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "knn". MaxKNNWork bounds knnWork, counted before any work: a
@@ -50,7 +51,7 @@ func knnLabels(y []float64) ([]int, error) {
 	out := make([]int, len(y))
 	for i, v := range y {
 		if v != math.Trunc(v) || math.Abs(v) > maxLabel {
-			return nil, badf(`"y[%d]" is %v; knn labels must be whole numbers of at most %d in size, such as -1 and +1 or 0, 1, 2, …`, i, v, int64(maxLabel))
+			return nil, fitreq.Badf(`"y[%d]" is %v; knn labels must be whole numbers of at most %d in size, such as -1 and +1 or 0, 1, 2, …`, i, v, int64(maxLabel))
 		}
 		out[i] = int(v)
 	}
@@ -61,13 +62,13 @@ func (kp knnParams) params(n int) (k int, m knn.Metric, err error) {
 	k = min(knnDefaultK, n)
 	if kp.K != nil {
 		if *kp.K < 1 || *kp.K > n {
-			return 0, 0, badf("params.k is %d; give 1 to %d (the number of rows of x)", *kp.K, n)
+			return 0, 0, fitreq.Badf("params.k is %d; give 1 to %d (the number of rows of x)", *kp.K, n)
 		}
 		k = *kp.K
 	}
 	if kp.Metric != nil {
 		if m, err = knn.ParseMetric(*kp.Metric); err != nil {
-			return 0, 0, badf(`params.metric is %s; give "euclidean" or "manhattan"`, clip(*kp.Metric))
+			return 0, 0, fitreq.Badf(`params.metric is %s; give "euclidean" or "manhattan"`, fitreq.Clip(*kp.Metric))
 		}
 	}
 	return k, m, nil
@@ -92,7 +93,7 @@ func knnWork(n, d, m int) (work float64, most int) {
 
 func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 	var kp knnParams
-	if err := strictParams(req.Params, &kp, knnKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &kp, knnKnown); err != nil {
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
@@ -105,7 +106,7 @@ func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 		return nil, err
 	}
 	if work, most := knnWork(n, d, len(req.Predict)); work > MaxKNNWork {
-		return nil, badf("%d predict rows against %d rows of %d features could cost %.3g units of work; the limit is %.2g; send at most %d predict rows with this x, or fewer rows or features",
+		return nil, fitreq.Badf("%d predict rows against %d rows of %d features could cost %.3g units of work; the limit is %.2g; send at most %d predict rows with this x, or fewer rows or features",
 			len(req.Predict), n, d, work, float64(MaxKNNWork), max(most, 0))
 	}
 	if err := ctx.Err(); err != nil {
@@ -113,8 +114,8 @@ func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 	}
 	codes, classes := knn.Encode(labels)
 	c, err := knn.New(req.X, codes, k, metric)
-	if err != nil { // validData and the checks above make this unreachable
-		return nil, badf("%v", err)
+	if err != nil { // Request.Validate and the checks above make this unreachable
+		return nil, fitreq.Badf("%v", err)
 	}
 	resp := &KNNResponse{Algorithm: "knn", Labels: make([]int, 0, len(req.Predict))}
 	chunk := max(1, int(knnChunkWork/(float64(n)*float64(d+knnPointCost))))
@@ -124,7 +125,7 @@ func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 		}
 		got, err := c.PredictAll(req.Predict[lo:min(lo+chunk, len(req.Predict))])
 		if err != nil {
-			return nil, badf("%v", err)
+			return nil, fitreq.Badf("%v", err)
 		}
 		for _, code := range got {
 			resp.Labels = append(resp.Labels, classes[code])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/linreg"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "linear-regression". MaxLinRegWork bounds linRegWork, in
@@ -45,7 +46,7 @@ func (lp linRegParams) setup() (linRegSetup, error) {
 	s := linRegSetup{intercept: true, iters: 1000}
 	if lp.Lambda != nil {
 		if !(*lp.Lambda >= 0) || *lp.Lambda > MaxParam {
-			return s, badf("params.lambda is %v; give a number ≥ 0 and at most %g", *lp.Lambda, MaxParam)
+			return s, fitreq.Badf("params.lambda is %v; give a number ≥ 0 and at most %g", *lp.Lambda, MaxParam)
 		}
 		s.lambda = *lp.Lambda
 	}
@@ -58,18 +59,18 @@ func (lp linRegParams) setup() (linRegSetup, error) {
 		case "gd":
 			s.gd = true
 		default:
-			return s, badf(`params.solver is %s; use "exact" or "gd"`, clip(*lp.Solver))
+			return s, fitreq.Badf(`params.solver is %s; use "exact" or "gd"`, fitreq.Clip(*lp.Solver))
 		}
 	}
 	if !s.gd && (lp.Eta != nil || lp.Iters != nil) {
-		return s, badf(`params.eta and params.iters apply only to params.solver "gd"; drop them or set solver to "gd"`)
+		return s, fitreq.Badf(`params.eta and params.iters apply only to params.solver "gd"; drop them or set solver to "gd"`)
 	}
-	if err := positive("eta", lp.Eta, &s.eta); err != nil {
+	if err := fitreq.Positive("eta", lp.Eta, &s.eta); err != nil {
 		return s, err
 	}
 	if lp.Iters != nil {
 		if *lp.Iters < 1 || *lp.Iters > MaxLinRegIters {
-			return s, badf("params.iters is %d; give 1 to %d", *lp.Iters, MaxLinRegIters)
+			return s, fitreq.Badf("params.iters is %d; give 1 to %d", *lp.Iters, MaxLinRegIters)
 		}
 		s.iters = *lp.Iters
 	}
@@ -146,7 +147,7 @@ func linRegWork(s linRegSetup, n, d, m int) (work float64, most int) {
 
 func fitLinearRegression(ctx context.Context, req Request) (*LinearRegressionResponse, error) {
 	var lp linRegParams
-	if err := strictParams(req.Params, &lp, linRegKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &lp, linRegKnown); err != nil {
 		return nil, err
 	}
 	s, err := lp.setup()
@@ -156,10 +157,10 @@ func fitLinearRegression(ctx context.Context, req Request) (*LinearRegressionRes
 	n, d := len(req.X), len(req.X[0])
 	if work, most := linRegWork(s, n, d, len(req.Predict)); work > MaxLinRegWork {
 		if s.gd && most >= 1 {
-			return nil, badf("params.iters = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.iters to at most %d for this x, or send fewer rows or features",
+			return nil, fitreq.Badf("params.iters = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.iters to at most %d for this x, or send fewer rows or features",
 				s.iters, work, n, d, float64(MaxLinRegWork), most)
 		}
-		return nil, badf("solving on %d rows of %d features could cost %.3g units of work (about 1 ns each); the limit is %.2g: %s",
+		return nil, fitreq.Badf("solving on %d rows of %d features could cost %.3g units of work (about 1 ns each); the limit is %.2g: %s",
 			n, d, work, float64(MaxLinRegWork), linRegAdvice(s, n, d))
 	}
 	if err := ctx.Err(); err != nil {
@@ -258,13 +259,13 @@ func linRegTraceEvery(iters, d int) int {
 func (resp *LinearRegressionResponse) finish(req Request, lambda float64) error {
 	m := linreg.Model{W: resp.W, B: resp.B}
 	resp.Objective = linreg.Objective(req.X, req.Y, m, lambda)
-	if !finite(resp.W) || !finite([]float64{resp.B, resp.Objective}) {
+	if !fitreq.Finite(resp.W) || !fitreq.Finite([]float64{resp.B, resp.Objective}) {
 		return fmt.Errorf("%w: the fitted weights or the objective overflow float64; rescale x and y to smaller numbers (or raise params.lambda)", ErrUnprocessable)
 	}
 	resp.Scores = make([]float64, len(req.Predict))
 	for i, x := range req.Predict {
 		resp.Scores[i] = m.Predict(x)
-		if !finite(resp.Scores[i : i+1]) {
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
 			return fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
 		}
 	}
@@ -280,7 +281,7 @@ func linRegError(err error) error {
 	case errors.Is(err, linreg.ErrNotFinite):
 		return fmt.Errorf("%w: %v", ErrUnprocessable, err)
 	case errors.Is(err, linreg.ErrParameters):
-		return badf("%v", err)
+		return fitreq.Badf("%v", err)
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "logistic-regression" and "softmax-regression". MaxLogisticWork
@@ -46,7 +47,7 @@ func (lp logisticParams) setup() (logisticSetup, error) {
 	s := logisticSetup{solver: "exact", lambda: logisticDefaultLambda}
 	if lp.Lambda != nil {
 		if !(*lp.Lambda >= 0) || *lp.Lambda > MaxParam {
-			return s, badf("params.lambda is %v; give a number ≥ 0 and at most %g", *lp.Lambda, MaxParam)
+			return s, fitreq.Badf("params.lambda is %v; give a number ≥ 0 and at most %g", *lp.Lambda, MaxParam)
 		}
 		s.lambda = *lp.Lambda
 	}
@@ -55,20 +56,20 @@ func (lp logisticParams) setup() (logisticSetup, error) {
 		case "exact", "gd", "newton":
 			s.solver = *lp.Solver
 		default:
-			return s, badf(`params.solver is %s; use "exact", "gd" or "newton"`, clip(*lp.Solver))
+			return s, fitreq.Badf(`params.solver is %s; use "exact", "gd" or "newton"`, fitreq.Clip(*lp.Solver))
 		}
 	}
 	if lp.Eta != nil && s.solver != "gd" {
-		return s, badf(`params.eta is for solver "gd" only; the %q solver has no step size`, s.solver)
+		return s, fitreq.Badf(`params.eta is for solver "gd" only; the %q solver has no step size`, s.solver)
 	}
-	if err := positive("eta", lp.Eta, &s.eta); err != nil {
+	if err := fitreq.Positive("eta", lp.Eta, &s.eta); err != nil {
 		return s, err
 	}
 	switch {
 	case lp.Iters != nil && s.solver == "exact":
-		return s, badf(`params.iters is for solvers "gd" and "newton"; "exact" iterates until ‖∇J‖ < 1e-10`)
+		return s, fitreq.Badf(`params.iters is for solvers "gd" and "newton"; "exact" iterates until ‖∇J‖ < 1e-10`)
 	case lp.Iters != nil && (*lp.Iters < 1 || *lp.Iters > MaxLogisticIters):
-		return s, badf("params.iters is %d; give 1 to %d", *lp.Iters, MaxLogisticIters)
+		return s, fitreq.Badf("params.iters is %d; give 1 to %d", *lp.Iters, MaxLogisticIters)
 	case lp.Iters != nil:
 		s.iters = *lp.Iters
 	case s.solver == "gd":
@@ -91,11 +92,11 @@ func logisticLabels(y []float64) ([]float64, error) {
 		case v == -1 && minus < 0:
 			minus = i
 		case v != 0 && v != 1 && v != -1:
-			return nil, badf(`"y[%d]" is %v; logistic-regression labels must be all -1 or +1, or all 0 or 1`, i, v)
+			return nil, fitreq.Badf(`"y[%d]" is %v; logistic-regression labels must be all -1 or +1, or all 0 or 1`, i, v)
 		}
 		if zero >= 0 && minus >= 0 {
 			j := min(zero, minus)
-			return nil, badf(`"y[%d]" is %v but "y[%d]" is %v; use labels -1 and +1, or 0 and 1, not both`, i, v, j, y[j])
+			return nil, fitreq.Badf(`"y[%d]" is %v but "y[%d]" is %v; use labels -1 and +1, or 0 and 1, not both`, i, v, j, y[j])
 		}
 		out[i] = v
 		if v == 0 {
@@ -107,7 +108,7 @@ func logisticLabels(y []float64) ([]float64, error) {
 			return out, nil
 		}
 	}
-	return nil, badf(`"y" has only the label %v; logistic regression needs points of both classes`, y[0])
+	return nil, fitreq.Badf(`"y" has only the label %v; logistic regression needs points of both classes`, y[0])
 }
 
 // LogisticResponse is the answer for "algorithm": "logistic-regression":
@@ -142,7 +143,7 @@ type LogisticStep struct {
 
 func fitLogisticRegression(ctx context.Context, req Request) (*LogisticResponse, error) {
 	var lp logisticParams
-	if err := strictParams(req.Params, &lp, logisticKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &lp, logisticKnown); err != nil {
 		return nil, err
 	}
 	set, err := lp.setup()
@@ -202,7 +203,7 @@ func fitLogisticRegression(ctx context.Context, req Request) (*LogisticResponse,
 	for i, x := range req.Predict {
 		resp.Scores[i] = s.Model.Score(x)
 		resp.Proba[i] = logistic.Sigmoid(resp.Scores[i])
-		if !finite(resp.Scores[i : i+1]) {
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
 			return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
 		}
 	}
@@ -343,14 +344,14 @@ func (c logisticCost) worst(m algos.Method[logistic.State]) float64 {
 func (c logisticCost) plan(set logisticSetup) (int, error) {
 	if c.fixed > MaxLogisticWork {
 		if set.lambda == 0 {
-			return 0, badf("params.lambda = 0 needs a linear program to check that a minimiser exists, which could cost %.3g units of work on this x; the limit is %.2g; give params.lambda > 0, or send fewer features", c.fixed, float64(MaxLogisticWork))
+			return 0, fitreq.Badf("params.lambda = 0 needs a linear program to check that a minimiser exists, which could cost %.3g units of work on this x; the limit is %.2g; give params.lambda > 0, or send fewer features", c.fixed, float64(MaxLogisticWork))
 		}
-		return 0, badf("1/L, the default params.eta, needs the largest eigenvalue of XᵀX, which could cost %.3g units of work on this x; the limit is %.2g; give params.eta, or send fewer features", c.fixed, float64(MaxLogisticWork))
+		return 0, fitreq.Badf("1/L, the default params.eta, needs the largest eigenvalue of XᵀX, which could cost %.3g units of work on this x; the limit is %.2g; give params.eta, or send fewer features", c.fixed, float64(MaxLogisticWork))
 	}
 	left := MaxLogisticWork - c.fixed
 	if set.solver == "gd" {
 		if most := int(left / c.eval); set.iters > most {
-			return 0, badf("params.iters = %d could cost %.3g units of work on this x; the limit is %.2g; lower params.iters to at most %d", set.iters, c.fixed+float64(set.iters)*c.eval, float64(MaxLogisticWork), most)
+			return 0, fitreq.Badf("params.iters = %d could cost %.3g units of work on this x; the limit is %.2g; lower params.iters to at most %d", set.iters, c.fixed+float64(set.iters)*c.eval, float64(MaxLogisticWork), most)
 		}
 		return set.iters, nil
 	}
@@ -358,11 +359,11 @@ func (c logisticCost) plan(set logisticSetup) (int, error) {
 	most := int(max(0, (left-(logistic.MaxTrials-2)*c.eval)/typical))
 	switch {
 	case set.solver == "newton" && set.iters > most:
-		return 0, badf("params.iters = %d Newton steps could cost %.3g units of work on %s; the limit is %.2g; lower params.iters to at most %d, or send fewer features (a step costs about n·d²/2)", set.iters, c.fixed+float64(set.iters)*typical, c.shape(), float64(MaxLogisticWork), most)
+		return 0, fitreq.Badf("params.iters = %d Newton steps could cost %.3g units of work on %s; the limit is %.2g; lower params.iters to at most %d, or send fewer features (a step costs about n·d²/2)", set.iters, c.fixed+float64(set.iters)*typical, c.shape(), float64(MaxLogisticWork), most)
 	case set.solver == "newton":
 		return set.iters, nil
 	case most < minExactIters:
-		return 0, badf("the exact solver needs room for %d Newton steps, which could cost %.3g units of work on %s; the limit is %.2g; send fewer rows or features (a step costs about n·d²/2), or use solver \"gd\"", minExactIters, c.fixed+minExactIters*typical, c.shape(), float64(MaxLogisticWork))
+		return 0, fitreq.Badf("the exact solver needs room for %d Newton steps, which could cost %.3g units of work on %s; the limit is %.2g; send fewer rows or features (a step costs about n·d²/2), or use solver \"gd\"", minExactIters, c.fixed+minExactIters*typical, c.shape(), float64(MaxLogisticWork))
 	}
 	return min(most, maxExactIters), nil
 }
@@ -392,5 +393,5 @@ func inputErr(err error) error {
 	if errors.Is(err, logistic.ErrScale) {
 		return fmt.Errorf("%w: %v", ErrUnprocessable, err)
 	}
-	return badf("%v", err)
+	return fitreq.Badf("%v", err)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 type perceptronParams struct {
@@ -54,7 +55,7 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 		case "random":
 			p.Order = perceptron.Random
 		default:
-			return p, badf(`params.order is %s; use "cyclic" or "random"`, clip(*pp.Order))
+			return p, fitreq.Badf(`params.order is %s; use "cyclic" or "random"`, fitreq.Clip(*pp.Order))
 		}
 	}
 	if pp.Seed != nil {
@@ -62,19 +63,19 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 	}
 	if pp.MaxEpochs != nil {
 		if *pp.MaxEpochs < 1 || *pp.MaxEpochs > MaxEpochs {
-			return p, badf("params.max_epochs is %d; give 1 to %d", *pp.MaxEpochs, MaxEpochs)
+			return p, fitreq.Badf("params.max_epochs is %d; give 1 to %d", *pp.MaxEpochs, MaxEpochs)
 		}
 		p.MaxEpochs = *pp.MaxEpochs
 	}
 	if pp.Eta != nil {
 		if !(*pp.Eta > 0) || math.IsInf(*pp.Eta, 0) {
-			return p, badf("params.eta is %v; give a finite number > 0", *pp.Eta)
+			return p, fitreq.Badf("params.eta is %v; give a finite number > 0", *pp.Eta)
 		}
 		p.Eta = *pp.Eta
 	}
 	if pp.Margin != nil {
 		if !(*pp.Margin >= 0) || math.IsInf(*pp.Margin, 0) {
-			return p, badf("params.margin is %v; give a finite number ≥ 0", *pp.Margin)
+			return p, fitreq.Badf("params.margin is %v; give a finite number ≥ 0", *pp.Margin)
 		}
 		p.Margin = *pp.Margin
 	}
@@ -100,11 +101,6 @@ const (
 	epochCost = 64
 )
 
-// checkEvery is how many steps pass between looks at the context and at
-// the weights: rare enough to cost nothing, often enough (≤ 1 ms of work)
-// that a client who left stops the fit at once.
-const checkEvery = 1024
-
 // perceptronWork returns the worst-case work of p on n rows of d features
 // in MaxWork's units, and the most epochs that fit in MaxWork. The worst
 // case is every step updating for max_epochs epochs; a detected cycle may
@@ -121,7 +117,7 @@ func perceptronWork(p perceptron.Params, n, d int) (work float64, maxEpochs int)
 
 func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error) {
 	var pp perceptronParams
-	if err := strictParams(req.Params, &pp, perceptronKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &pp, perceptronKnown); err != nil {
 		return nil, err
 	}
 	p, err := pp.params()
@@ -134,7 +130,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.max_epochs to at most %d for this x, or send fewer rows or features", most)
 		}
-		return nil, badf("the fit could take max_epochs·n = %d·%d steps of %d features, %.3g units of work; the limit is %.0g; %s",
+		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %.3g units of work; the limit is %.0g; %s",
 			p.MaxEpochs, n, d, work, float64(MaxWork), lower)
 	}
 	data := perceptron.Data{X: req.X, Y: make([]int, n)}
@@ -144,7 +140,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 	var trace []TraceStep
 	maxTrace := MaxTraceNumbers / (d + 2)
 	observe := func(s perceptron.State) error {
-		if s.T%checkEvery == 0 {
+		if s.T%fitreq.CheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("fit: perceptron stopped after %d steps: %w", s.T, err)
 			}
@@ -156,7 +152,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 			return nil
 		}
 		if len(trace) == maxTrace {
-			return badf("the trace would hold more than %d numbers (d+2 = %d per step, so %d steps); set trace to false, or lower params.max_epochs, or send fewer rows or features",
+			return fitreq.Badf("the trace would hold more than %d numbers (d+2 = %d per step, so %d steps); set trace to false, or lower params.max_epochs, or send fewer rows or features",
 				MaxTraceNumbers, d+2, maxTrace)
 		}
 		w := make([]float64, d)
@@ -173,10 +169,10 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return nil, err
 	case err != nil:
-		return nil, badf("%v", err)
+		return nil, fitreq.Badf("%v", err)
 	}
 	w, b := pr.Classifier(s, 0)
-	if !finiteModel(s.Models[0], p.Average) || !finite(w) || !finite([]float64{b}) {
+	if !finiteModel(s.Models[0], p.Average) || !fitreq.Finite(w) || !fitreq.Finite([]float64{b}) {
 		return nil, overflow(s.T)
 	}
 	resp := &PerceptronResponse{
@@ -187,7 +183,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = perceptron.Score(w, b, x)
-		if !finite(resp.Scores[i : i+1]) {
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
 			return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
 		}
 	}
@@ -199,19 +195,10 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 // NaN it stays so (Inf + finite = Inf, Inf − Inf = NaN), so a check of the
 // final state catches an overflow at any step.
 func finiteModel(m perceptron.Model, average bool) bool {
-	if !finite(m.W) || !finite([]float64{m.B}) {
+	if !fitreq.Finite(m.W) || !fitreq.Finite([]float64{m.B}) {
 		return false
 	}
-	return !average || finite(m.U) && finite([]float64{m.Beta})
-}
-
-func finite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
+	return !average || fitreq.Finite(m.U) && fitreq.Finite([]float64{m.Beta})
 }
 
 func overflow(t int) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 type softmaxParams struct {
@@ -49,13 +50,13 @@ func softmaxLabels(y []float64) ([]int, int, error) {
 	c := 0
 	for i, v := range y {
 		if v != math.Trunc(v) || v < 0 || v >= logistic.MaxClasses {
-			return nil, 0, badf(`"y[%d]" is %v; softmax-regression labels are class numbers 0, 1, …, at most %d`, i, v, logistic.MaxClasses-1)
+			return nil, 0, fitreq.Badf(`"y[%d]" is %v; softmax-regression labels are class numbers 0, 1, …, at most %d`, i, v, logistic.MaxClasses-1)
 		}
 		out[i] = int(v)
 		c = max(c, out[i]+1)
 	}
 	if c < 2 {
-		return nil, 0, badf(`"y" has only class 0; softmax regression needs at least two classes, numbered 0, 1, …`)
+		return nil, 0, fitreq.Badf(`"y" has only class 0; softmax regression needs at least two classes, numbered 0, 1, …`)
 	}
 	seen := make([]bool, c)
 	for _, v := range out {
@@ -63,7 +64,7 @@ func softmaxLabels(y []float64) ([]int, int, error) {
 	}
 	for k, ok := range seen {
 		if !ok {
-			return nil, 0, badf(`"y" has classes up to %d but none of class %d; number the classes 0 to c−1 with every class present (a class with no points has no finite optimum: its b would go to −∞)`, c-1, k)
+			return nil, 0, fitreq.Badf(`"y" has classes up to %d but none of class %d; number the classes 0 to c−1 with every class present (a class with no points has no finite optimum: its b would go to −∞)`, c-1, k)
 		}
 	}
 	return out, c, nil
@@ -89,18 +90,18 @@ func (sc softmaxCost) plan(n, d, c int) (int, error) {
 	typical := sc.newton + 2*sc.eval
 	most := int(max(0, (MaxLogisticWork-sc.fixed-(logistic.MaxTrials-2)*sc.eval)/typical))
 	if most < minExactIters {
-		return 0, badf("softmax regression needs room for %d Newton steps, which could cost %.3g units of work on %d rows of %d features in %d classes; the limit is %.2g; send fewer rows or features (a step costs about c²n·d²/2 + (c·d)³/3)", minExactIters, sc.fixed+minExactIters*typical, n, d, c, float64(MaxLogisticWork))
+		return 0, fitreq.Badf("softmax regression needs room for %d Newton steps, which could cost %.3g units of work on %d rows of %d features in %d classes; the limit is %.2g; send fewer rows or features (a step costs about c²n·d²/2 + (c·d)³/3)", minExactIters, sc.fixed+minExactIters*typical, n, d, c, float64(MaxLogisticWork))
 	}
 	return min(most, maxExactIters), nil
 }
 
 func fitSoftmaxRegression(ctx context.Context, req Request) (*SoftmaxResponse, error) {
 	var sp softmaxParams
-	if err := strictParams(req.Params, &sp, softmaxKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &sp, softmaxKnown); err != nil {
 		return nil, err
 	}
 	lambda := logisticDefaultLambda
-	if err := positive("lambda", sp.Lambda, &lambda); err != nil {
+	if err := fitreq.Positive("lambda", sp.Lambda, &lambda); err != nil {
 		return nil, err
 	}
 	y, c, err := softmaxLabels(req.Y)
@@ -139,7 +140,7 @@ func fitSoftmaxRegression(ctx context.Context, req Request) (*SoftmaxResponse, e
 	resp.Labels = make([]int, len(req.Predict))
 	for i, x := range req.Predict {
 		z := st.Model.Scores(x)
-		if !finite(z) {
+		if !fitreq.Finite(z) {
 			return nil, fmt.Errorf("%w: the scores of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
 		}
 		resp.Proba[i] = st.Model.Proba(x)

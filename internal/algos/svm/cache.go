@@ -1,6 +1,6 @@
 package svm
 
-// colCache keeps the most recently used columns of Q within a byte budget,
+// ColumnCache keeps the most recently used columns of Q within a byte budget,
 // as LIBSVM's Cache does, so that an n = 5000 problem never holds the n×n
 // matrix. A column is computed by fill, always by the same code, so
 // whether it came from the cache never changes a value.
@@ -12,7 +12,7 @@ package svm
 // miss evicts it. The least recently used column goes first and the
 // cache holds at least two, so the working pair's columns i and j stay
 // valid while each other is fetched; callers use a column before they
-// fetch a third. A colCache is not safe for concurrent use.
+// fetch a third. A ColumnCache is not safe for concurrent use.
 //
 // A column may be partial, as in LIBSVM: while Solve has shrunk the
 // problem it computes only the entries of the active variables. Where
@@ -22,7 +22,7 @@ package svm
 // only shrinks, so the column stays valid; when the set grows again the
 // shrinker starts a new generation. Generation 0 marks a full column,
 // which serves every request.
-type colCache struct {
+type ColumnCache struct {
 	fill       func(i int, col []float64, idx []int)
 	n          int
 	capacity   int         // columns that fit in the budget, at least 2
@@ -33,11 +33,11 @@ type colCache struct {
 	lastGen    int
 }
 
-// newColCache returns a cache of columns of length n within bytes bytes
+// NewColumnCache returns a cache of columns of length n within bytes bytes
 // of column data (the bookkeeping is O(n) more), or two columns when
 // bytes holds fewer. Storage is allocated as columns are first cached.
-func newColCache(n, bytes int, fill func(int, []float64, []int)) *colCache {
-	c := &colCache{fill: fill, n: n, capacity: max(2, bytes/(8*n))}
+func NewColumnCache(n, bytes int, fill func(int, []float64, []int)) *ColumnCache {
+	c := &ColumnCache{fill: fill, n: n, capacity: max(2, bytes/(8*n))}
 	c.cols = make([][]float64, n)
 	c.gens = make([]int, n)
 	c.prev = make([]int32, n+1)
@@ -47,17 +47,17 @@ func newColCache(n, bytes int, fill func(int, []float64, []int)) *colCache {
 }
 
 // newGen returns a generation number not used before.
-func (c *colCache) newGen() int {
+func (c *ColumnCache) newGen() int {
 	c.lastGen++
 	return c.lastGen
 }
 
-// get returns the full column i.
-func (c *colCache) get(i int) []float64 { return c.getAt(i, nil, 0) }
+// Get returns the full column i, valid until a later Get evicts it.
+func (c *ColumnCache) Get(i int) []float64 { return c.getAt(i, nil, 0) }
 
 // getAt returns column i, valid at least at the indices idx of generation
 // gen (at all indices when idx is nil), computing it on a miss.
-func (c *colCache) getAt(i int, idx []int, gen int) []float64 {
+func (c *ColumnCache) getAt(i int, idx []int, gen int) []float64 {
 	if idx == nil {
 		gen = 0
 	}
@@ -85,13 +85,13 @@ func (c *colCache) getAt(i int, idx []int, gen int) []float64 {
 	return col
 }
 
-func (c *colCache) unlink(i int) {
+func (c *ColumnCache) unlink(i int) {
 	p, n := c.prev[i], c.next[i]
 	c.next[p], c.prev[n] = n, p
 }
 
 // pushBack makes i the most recently used column.
-func (c *colCache) pushBack(i int) {
+func (c *ColumnCache) pushBack(i int) {
 	head := int32(c.n)
 	last := c.prev[head]
 	c.next[last], c.prev[i] = int32(i), last

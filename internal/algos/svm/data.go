@@ -22,3 +22,29 @@ func NoisyData(n int, seed uint64) (x [][]float64, y []int) {
 	}
 	return x, y
 }
+
+// Mirror returns the 2n points (xᵢ, yᵢ) followed by (−xᵢ, −yᵢ), with which
+// SMO solves an SVM without an intercept. SMO's dual always carries the
+// intercept's constraint Σαᵢyᵢ = 0; on the mirrored set the primal at
+// (w, b) is
+//
+//	½‖w‖² + C Σᵢ [h(yᵢ⟨w, xᵢ⟩ + yᵢb) + h(yᵢ⟨w, xᵢ⟩ − yᵢb)],  h(t) = max(0, 1 − t),
+//
+// which is convex and even in b, so b = 0 is optimal, and there it is
+// ½‖w‖² + 2C Σᵢ h(yᵢ⟨w, xᵢ⟩). So the mirrored SVM with box C/2 gives the w
+// of the no-intercept SVM with box C, and a hard margin on the mirrored
+// set is the max-margin separator through the origin of the original one.
+func Mirror(x [][]float64, y []int) ([][]float64, []int) {
+	n := len(x)
+	mx := make([][]float64, 2*n)
+	my := make([]int, 2*n)
+	for i, row := range x {
+		neg := make([]float64, len(row))
+		for k, v := range row {
+			neg[k] = -v
+		}
+		mx[i], my[i] = row, y[i]
+		mx[n+i], my[n+i] = neg, -y[i]
+	}
+	return mx, my
+}

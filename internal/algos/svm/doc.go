@@ -41,16 +41,7 @@
 // separable and only a point given both labels is not. Inseparable data
 // give Status algos.Infeasible and the hull point λ as Certificate.
 //
-// # Primal trainers
-//
-// Pegasos is 001's stochastic subgradient procedure with averaging, on
-// λ‖θ‖² + mean hinge with the bias folded into θ; PegasosOptimum solves
-// that objective exactly with SMO (through Mirror) so a lesson can plot
-// the gap. Subgradient is 000 §1.8's full-batch subgradient descent on
-// the primal of eq. 1.6.a. KernelPegasos is 001's kernelized procedure
-// (β, α⁽ᵗ⁾ = β⁽ᵗ⁾/(2λt), the averaged ᾱ, a score with no bias), and
-// KernelPegasosOptimum solves its objective exactly by dual coordinate
-// descent, which needs no equality constraint because there is no bias.
+// # Kernels and what they share
 //
 // Every kernel model's score is an Expansion Σᵢ cᵢK(xᵢ, x) + b over the
 // training points, as the representer theorem says; its Grid evaluates
@@ -58,6 +49,11 @@
 // Gram and Eigenvalues give a function's Gram matrix and its spectrum,
 // for checking Mercer's condition; Sigmoid and NegSqDist are functions
 // that fail it, which the trainers refuse.
+//
+// The primal trainers of package primal (Pegasos, subgradient descent,
+// kernel Pegasos) build on this package: its Kernel, Expansion,
+// ValidateData, ColumnCache and sentinel errors, and its SMO for their
+// exact optima (on Mirror's points for a model without bias).
 //
 // # Determinism
 //

@@ -31,14 +31,14 @@ func NewExpansion(k Kernel, x [][]float64, coef []float64, b float64) *Expansion
 // Eval returns f(x). Each term is rounded before it is added, so the sum
 // has the same bits as Problem.Decision's for the same model.
 func (e *Expansion) Eval(x []float64) float64 {
-	return kernelSum(e.K, e.X, e.Coef, x) + e.B
+	return e.K.Sum(e.X, e.Coef, x) + e.B
 }
 
-// kernelSum returns Σᵢ coef[i]·k(xs[i], x) over the coef[i] ≠ 0, in index
+// Sum returns Σᵢ coef[i]·k(xs[i], x) over the coef[i] ≠ 0, in index
 // order, with every product rounded (no FMA). Skipping the zero terms
 // leaves the sum's bits unchanged, because adding ±0 to a sum that starts
 // at +0 never changes it.
-func kernelSum(k Kernel, xs [][]float64, coef []float64, x []float64) float64 {
+func (k Kernel) Sum(xs [][]float64, coef []float64, x []float64) float64 {
 	var f float64
 	for i, c := range coef {
 		if c != 0 {
@@ -122,7 +122,7 @@ func (e *Expansion) gridEval(xs, ys []float64, z []float64) {
 		g[1] = gy
 		for i, gx := range xs {
 			g[0] = gx
-			z[j*nx+i] += kernelSum(e.K, e.X, e.Coef, g)
+			z[j*nx+i] += e.K.Sum(e.X, e.Coef, g)
 		}
 	}
 }

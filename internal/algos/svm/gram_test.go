@@ -259,8 +259,9 @@ func TestMercerKinds(t *testing.T) {
 	}
 }
 
-// TestTrainersRefuseNonKernels: New and NewKernelPegasos refuse what is
-// not a kernel with ErrParameters; ValidateFunction allows it.
+// TestTrainersRefuseNonKernels: New refuses what is not a kernel with
+// ErrParameters (kernel Pegasos too: primal.TestKernelPegasosRefusesNonKernels);
+// ValidateFunction allows it.
 func TestTrainersRefuseNonKernels(t *testing.T) {
 	x, y := [][]float64{{0, 0}, {1, 1}}, []int{-1, 1}
 	for _, k := range []Kernel{{Kind: Sigmoid, Gamma: 1, Coef0: 0}, {Kind: NegSqDist}} {
@@ -269,10 +270,6 @@ func TestTrainersRefuseNonKernels(t *testing.T) {
 		_, _, err := New(x, y, p)
 		if !errors.Is(err, ErrParameters) || !strings.Contains(err.Error(), "not a kernel") || !strings.Contains(err.Error(), "negative eigenvalues") {
 			t.Errorf("New with %v: %v, want ErrParameters saying it is not a kernel", k, err)
-		}
-		_, _, err = NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: 1, T: 1})
-		if !errors.Is(err, ErrParameters) || !strings.Contains(err.Error(), "not a kernel") {
-			t.Errorf("NewKernelPegasos with %v: %v, want ErrParameters saying it is not a kernel", k, err)
 		}
 		if err := k.ValidateFunction(); err != nil {
 			t.Errorf("%v.ValidateFunction() = %v", k, err)

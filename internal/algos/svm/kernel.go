@@ -129,10 +129,10 @@ func expNeg(a float64) float64 {
 	return math.Exp(-a)
 }
 
-// validate checks that k can be trained with: a Mercer kind
+// Validate checks that k can be trained with: a Mercer kind
 // (ErrParameters naming why otherwise) whose parameters are valid, with
 // Coef0 ≥ 0 for Poly. Every trainer's constructor calls it.
-func (k Kernel) validate() error {
+func (k Kernel) Validate() error {
 	switch {
 	case k.Kind == Sigmoid || k.Kind == NegSqDist:
 		return notKernel(k.Kind)

@@ -108,7 +108,7 @@ type Problem struct {
 	qd    []float64  // K(xᵢ, xᵢ)
 	flat  []float64  // the rows of X, one after the other
 	all   []int      // 0, 1, …, n−1
-	cache *colCache
+	cache *ColumnCache
 	cert  []float64 // Hard and not separable: the Farkas certificate
 }
 
@@ -157,7 +157,7 @@ func New(x [][]float64, y []int, p Params) (*Problem, State, error) {
 }
 
 func validate(x [][]float64, y []int, p Params) error {
-	if err := validData(x, y); err != nil {
+	if err := ValidateData(x, y); err != nil {
 		return err
 	}
 	switch {
@@ -170,16 +170,16 @@ func validate(x [][]float64, y []int, p Params) error {
 	case p.CacheBytes < 0:
 		return fmt.Errorf("%w: cache size is %d bytes; it must be ≥ 0", ErrParameters, p.CacheBytes)
 	}
-	if err := p.Kernel.validate(); err != nil {
+	if err := p.Kernel.Validate(); err != nil {
 		return err
 	}
 	return nil
 }
 
-// validData checks what every trainer here needs: n ≥ 1 rows of equal,
+// ValidateData checks what every trainer (here and in package primal) needs: n ≥ 1 rows of equal,
 // non-zero length with finite values, and labels ±1 with both classes
 // present.
-func validData(x [][]float64, y []int) error {
+func ValidateData(x [][]float64, y []int) error {
 	n := len(x)
 	if n == 0 {
 		return fmt.Errorf("%w: x has no rows; give at least one point of each class", ErrNoData)
@@ -213,12 +213,12 @@ func validData(x [][]float64, y []int) error {
 }
 
 // newCache returns an empty column cache within Params.CacheBytes.
-func (p *Problem) newCache() *colCache {
+func (p *Problem) newCache() *ColumnCache {
 	bytes := p.P.CacheBytes
 	if bytes == 0 {
 		bytes = DefaultCacheBytes
 	}
-	return newColCache(len(p.X), bytes, p.fill)
+	return NewColumnCache(len(p.X), bytes, p.fill)
 }
 
 // initial returns state 0.

@@ -123,7 +123,7 @@ func (p *Problem) iterate(s *State) {
 	i, j := s.up, -1
 	var qi []float64
 	if i >= 0 {
-		qi = p.cache.get(i)
+		qi = p.cache.Get(i)
 		j = p.selectJ(s.Alpha, s.G, i, qi, nil)
 	}
 	if j < 0 {
@@ -133,7 +133,7 @@ func (p *Problem) iterate(s *State) {
 		s.Status = algos.Converged
 		return
 	}
-	qj := p.cache.get(j)
+	qj := p.cache.Get(j)
 	s.I, s.J, s.OldI, s.OldJ = i, j, s.Alpha[i], s.Alpha[j]
 	p.update(s.Alpha, s.G, i, j, qi, qj)
 	di, dj := s.Alpha[i]-s.OldI, s.Alpha[j]-s.OldJ

@@ -30,7 +30,7 @@ func (p *Problem) Solve(ctx context.Context) (State, error) {
 // shrunk variables is rebuilt. α and G are the state's own slices.
 type shrinker struct {
 	p        *Problem
-	cache    *colCache
+	cache    *ColumnCache
 	alpha, g []float64
 	gbar     []float64
 	active   []int
@@ -42,7 +42,7 @@ type shrinker struct {
 // column returns column i of Q, valid at least on the active variables.
 func (sh *shrinker) column(i int) []float64 {
 	if sh.size == len(sh.alpha) {
-		return sh.cache.get(i)
+		return sh.cache.Get(i)
 	}
 	return sh.cache.getAt(i, sh.active[:sh.size], sh.gen)
 }
@@ -126,7 +126,7 @@ func (sh *shrinker) updateGbar(k int, old float64) {
 	if was == is {
 		return
 	}
-	qk := sh.cache.get(k) // all n entries
+	qk := sh.cache.Get(k) // all n entries
 	if was {
 		c = -c
 	}
@@ -181,7 +181,7 @@ func (sh *shrinker) reconstruct() {
 		return
 	}
 	for _, j := range free {
-		qj := sh.cache.get(j)
+		qj := sh.cache.Get(j)
 		for _, t := range rest {
 			sh.g[t] += float64(sh.alpha[j] * qj[t])
 		}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
@@ -41,13 +42,13 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	}
 	st := in.State
 	k := kernelOf(st)
-	p := svm.KernelPegasosParams{Kernel: k, Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
+	p := primal.KernelPegasosParams{Kernel: k, Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
 		Seed: uint64(demo.Aseed.Get(st))}
-	kp, s0, err := svm.NewKernelPegasos(x, y, p)
+	kp, s0, err := primal.NewKernelPegasos(x, y, p)
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	_, optVal, err := svm.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
+	_, optVal, err := primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {
 		return demo.Result{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
 			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", textfmt.Sig(p.Lambda)))
@@ -56,11 +57,11 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 		return demo.Result{}, err
 	}
 	tr := newKernelTracker(kp)
-	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
-	var recs []algos.Recorder[svm.KernelPegasosState]
+	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
+	var recs []algos.Recorder[primal.KernelPegasosState]
 	if in.Wants(demo.HistoryFigure) {
 		rec.On = true
-		recs = []algos.Recorder[svm.KernelPegasosState]{tr, rec}
+		recs = []algos.Recorder[primal.KernelPegasosState]{tr, rec}
 	}
 	s, _, err := algos.Replay(kp, s0, in.Step, recs...)
 	if err != nil {
@@ -79,8 +80,8 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 
 // kernelRun is the state of a kernelized SGD run the demo shows.
 type kernelRun struct {
-	kp                 *svm.KernelPegasos
-	s                  svm.KernelPegasosState
+	kp                 *primal.KernelPegasos
+	s                  primal.KernelPegasosState
 	margins            []float64 // yᵢ(Kᾱ)ᵢ
 	objective, optimum float64
 }
@@ -222,17 +223,17 @@ func weightTable(r kernelRun) demo.Table {
 // updates βⱼ, and the sum of Kα⁽ᵗ⁾ = g/(2λt) over t is Kᾱ times t. The
 // objective of ᾱ at a sampled step then costs O(n), not O(n²).
 type kernelTracker struct {
-	kp          *svm.KernelPegasos
+	kp          *primal.KernelPegasos
 	g, sum, col []float64
 }
 
-func newKernelTracker(kp *svm.KernelPegasos) *kernelTracker {
+func newKernelTracker(kp *primal.KernelPegasos) *kernelTracker {
 	n := len(kp.X)
 	return &kernelTracker{kp: kp, g: make([]float64, n), sum: make([]float64, n)}
 }
 
 // Record implements algos.Recorder; it must see every step in order.
-func (t *kernelTracker) Record(k int, s svm.KernelPegasosState) error {
+func (t *kernelTracker) Record(k int, s primal.KernelPegasosState) error {
 	if k == 0 {
 		return nil
 	}
@@ -252,7 +253,7 @@ func (t *kernelTracker) Record(k int, s svm.KernelPegasosState) error {
 
 // objective is λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢ(Kᾱ)ᵢ) at state s, which the
 // tracker has recorded: Kᾱ is the tracked sum over the T iterations.
-func (t *kernelTracker) objective(s svm.KernelPegasosState) float64 {
+func (t *kernelTracker) objective(s primal.KernelPegasosState) float64 {
 	if s.T == 0 {
 		return 1 // ᾱ = 0: every hinge is 1
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
@@ -22,14 +23,14 @@ func TestKernelTrackerObjective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kp, s0, err := svm.NewKernelPegasos(x, pointset.SignLabels(yf), svm.KernelPegasosParams{
+	kp, s0, err := primal.NewKernelPegasos(x, pointset.SignLabels(yf), primal.KernelPegasosParams{
 		Kernel: svm.Kernel{Kind: svm.RBF, Gamma: 2}, Lambda: 0.01, T: 3000, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := newKernelTracker(kp)
 	worst := 0.0
-	check := algos.RecorderFunc[svm.KernelPegasosState](func(k int, s svm.KernelPegasosState) error {
+	check := algos.RecorderFunc[primal.KernelPegasosState](func(k int, s primal.KernelPegasosState) error {
 		if k%97 == 0 {
 			worst = math.Max(worst, math.Abs(tr.objective(s)-kp.Objective(s.Avg)))
 		}
@@ -87,10 +88,10 @@ func TestKernelPegasosIterateHasNoSupportVectors(t *testing.T) {
 
 // ReplayKernelPegasos replays r's run of kernelized SGD independently of
 // the demo, from its points and parameters.
-func ReplayKernelPegasos(t *testing.T, r *demo.Run) (*svm.KernelPegasos, svm.KernelPegasosState) {
+func ReplayKernelPegasos(t *testing.T, r *demo.Run) (*primal.KernelPegasos, primal.KernelPegasosState) {
 	t.Helper()
 	x, yf := demo.Columns(r.Points)
-	kp, s0, err := svm.NewKernelPegasos(x, pointset.SignLabels(yf), svm.KernelPegasosParams{Kernel: kernelOf(r.State),
+	kp, s0, err := primal.NewKernelPegasos(x, pointset.SignLabels(yf), primal.KernelPegasosParams{Kernel: kernelOf(r.State),
 		Lambda: demo.Lambda.Get(r.State), T: demo.Iterations.Get(r.State), Seed: uint64(demo.Aseed.Get(r.State))})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
@@ -135,12 +136,12 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 
 func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
 	st := in.State
-	p := svm.PegasosParams{Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st), Seed: uint64(demo.Aseed.Get(st))}
-	pg, s0, err := svm.NewPegasos(x, y, p)
+	p := primal.PegasosParams{Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st), Seed: uint64(demo.Aseed.Get(st))}
+	pg, s0, err := primal.NewPegasos(x, y, p)
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	opt, optVal, err := svm.PegasosOptimum(ctx, x, y, p.Lambda)
+	opt, optVal, err := primal.PegasosOptimum(ctx, x, y, p.Lambda)
 	if errors.Is(err, algos.ErrIterationLimit) {
 		return primalRun{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
 			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", textfmt.Sig(p.Lambda)))
@@ -148,8 +149,8 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 	if err != nil {
 		return primalRun{}, err
 	}
-	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
-	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[svm.PegasosState](in, rec)...)
+	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
+	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[primal.PegasosState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}
@@ -179,8 +180,8 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 
 func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
 	st := in.State
-	p := svm.SubgradientParams{C: subC.Get(st), Eta: subEta.Get(st), Decay: subDecay.Is(st, "sqrt"), T: demo.Iterations.Get(st)}
-	sg, s0, err := svm.NewSubgradient(x, y, p)
+	p := primal.SubgradientParams{C: subC.Get(st), Eta: subEta.Get(st), Decay: subDecay.Is(st, "sqrt"), T: demo.Iterations.Get(st)}
+	sg, s0, err := primal.NewSubgradient(x, y, p)
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
@@ -195,8 +196,8 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 		return primalRun{}, err
 	}
 	optVal := pr.Primal(opt)
-	rec := demo.NewObjectiveRecorder(in.Step, func(s svm.SubgradientState) (int, float64) { return s.T, s.Objective })
-	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[svm.SubgradientState](in, rec)...)
+	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.SubgradientState) (int, float64) { return s.T, s.Objective })
+	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[primal.SubgradientState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}

@@ -1,16 +1,17 @@
-package fit
+package svmfit
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/algos/primal"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "pegasos": MaxPegasosT caps T; MaxPegasosWork bounds
 // pegasosWork, in the same units as MaxSVMWork; maxPegasosTrace caps the
 // trace's entries (fewer when d is large, so that it stays within
-// MaxTraceNumbers).
+// fitreq.MaxTraceNumbers).
 const (
 	MaxPegasosT     = 10000000
 	MaxPegasosWork  = 1.2e9
@@ -52,14 +53,14 @@ type PegasosStep struct {
 	AvgB     float64   `json:"avg_b"`
 }
 
-func (pp pegasosParams) params() (svm.PegasosParams, error) {
-	p := svm.PegasosParams{Lambda: 0.01, T: 2000, Seed: 1}
-	if err := positive("lambda", pp.Lambda, &p.Lambda); err != nil {
+func (pp pegasosParams) params() (primal.PegasosParams, error) {
+	p := primal.PegasosParams{Lambda: 0.01, T: 2000, Seed: 1}
+	if err := fitreq.Positive("lambda", pp.Lambda, &p.Lambda); err != nil {
 		return p, err
 	}
 	if pp.T != nil {
 		if *pp.T < 1 || *pp.T > MaxPegasosT {
-			return p, badf("params.T is %d; give 1 to %d", *pp.T, MaxPegasosT)
+			return p, fitreq.Badf("params.T is %d; give 1 to %d", *pp.T, MaxPegasosT)
 		}
 		p.T = *pp.T
 	}
@@ -88,16 +89,19 @@ func pegasosWork(T, n, d, m int) (work float64, most int) {
 }
 
 // pegasosTraceEvery returns k: the trace holds iterates k, 2k, … and the
-// last, at most maxPegasosTrace of them and at most MaxTraceNumbers
+// last, at most maxPegasosTrace of them and at most fitreq.MaxTraceNumbers
 // numbers (2d+4 per entry).
 func pegasosTraceEvery(T, d int) int {
-	entries := min(maxPegasosTrace, MaxTraceNumbers/(2*d+4))
+	entries := min(maxPegasosTrace, fitreq.MaxTraceNumbers/(2*d+4))
 	return (T + entries - 1) / entries
 }
 
-func fitPegasos(ctx context.Context, req Request) (*PegasosResponse, error) {
+// Pegasos fits "pegasos": T steps of primal.Pegasos, with the averaged
+// model, its objective and, when asked, a trace, refused up front past
+// MaxPegasosWork. req has passed fit.Run's checks (Validate, SignLabels).
+func Pegasos(ctx context.Context, req fitreq.Request) (*PegasosResponse, error) {
 	var pp pegasosParams
-	if err := strictParams(req.Params, &pp, pegasosKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &pp, pegasosKnown); err != nil {
 		return nil, err
 	}
 	p, err := pp.params()
@@ -105,18 +109,18 @@ func fitPegasos(ctx context.Context, req Request) (*PegasosResponse, error) {
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	y, err := bothClasses(req.Y)
+	y, err := fitreq.BothClasses(req.Y)
 	if err != nil {
 		return nil, err
 	}
 	if work, most := pegasosWork(p.T, n, d, len(req.Predict)); work > MaxPegasosWork {
-		return nil, badf("params.T = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.T to at most %d for this x, or send fewer features",
+		return nil, fitreq.Badf("params.T = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.T to at most %d for this x, or send fewer features",
 			p.T, work, n, d, float64(MaxPegasosWork), max(most, 0))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: pegasos not started: %w", err)
 	}
-	pg, s, err := svm.NewPegasos(req.X, y, p)
+	pg, s, err := primal.NewPegasos(req.X, y, p)
 	if err != nil {
 		return nil, svmError(err)
 	}
@@ -127,7 +131,7 @@ func fitPegasos(ctx context.Context, req Request) (*PegasosResponse, error) {
 	}
 	s = pg.Clone(s)
 	for !s.Status.Done() {
-		if s.T%checkEvery == 0 {
+		if s.T%fitreq.CheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("fit: pegasos stopped after %d iterations: %w", s.T, err)
 			}
@@ -142,29 +146,16 @@ func fitPegasos(ctx context.Context, req Request) (*PegasosResponse, error) {
 	resp.W, resp.B = append([]float64(nil), s.Avg[:d]...), s.Avg[d]
 	resp.Objective = pg.Objective(s.Avg)
 	resp.Iterations = s.T
-	if !finite(s.Avg) || !finite(s.W) || !finite([]float64{resp.Objective}) {
-		return nil, fmt.Errorf("%w: Pegasos' iterates overflowed to ±Inf or NaN (W_t = θ/(2λt)); raise params.lambda or rescale x to smaller numbers", ErrUnprocessable)
+	if !fitreq.Finite(s.Avg) || !fitreq.Finite(s.W) || !fitreq.Finite([]float64{resp.Objective}) {
+		return nil, fmt.Errorf("%w: Pegasos' iterates overflowed to ±Inf or NaN (W_t = θ/(2λt)); raise params.lambda or rescale x to smaller numbers", fitreq.ErrUnprocessable)
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = linearScore(resp.W, resp.B, x)
-		if !finite(resp.Scores[i : i+1]) {
-			return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
+			return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", fitreq.ErrUnprocessable, i)
 		}
 	}
 	return resp, nil
-}
-
-// positive sets *dst to *v, if given, when it is > 0 and ≤ MaxParam
-// (the rule for svm's C, gamma and tol and pegasos' lambda).
-func positive(name string, v *float64, dst *float64) error {
-	if v == nil {
-		return nil
-	}
-	if !(*v > 0) || *v > MaxParam {
-		return badf("params.%s is %v; give a number > 0 and at most %g", name, *v, MaxParam)
-	}
-	*dst = *v
-	return nil
 }
 
 // linearScore is w·x + b (for svm and pegasos), each product rounded

@@ -1,4 +1,4 @@
-package fit
+package svmfit
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // This file holds the svm benchmarks: side by side with LIBSVM (make
@@ -84,11 +85,11 @@ func TestBenchAgainstLIBSVM(t *testing.T) {
 			var resp *SVMResponse
 			for r := range 3 {
 				start := time.Now()
-				req, err := Decode(strings.NewReader(body))
+				req, err := fitreq.Decode(strings.NewReader(body))
 				if err != nil {
 					t.Fatal(err)
 				}
-				out, err := Run(context.Background(), req)
+				out, err := run(context.Background(), req)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +160,7 @@ func svmBody(x [][]float64, y []int, params string) string {
 	for i, v := range y {
 		yf[i] = float64(v)
 	}
-	b, err := json.Marshal(Request{Algorithm: "svm", Params: json.RawMessage(params), X: x, Y: yf})
+	b, err := json.Marshal(fitreq.Request{Algorithm: "svm", Params: json.RawMessage(params), X: x, Y: yf})
 	if err != nil {
 		panic(err)
 	}
@@ -189,7 +190,7 @@ func svmWorstBodies() map[string]string {
 	// decimals, but the first, ±(1…2)), at the most features the linear program's model
 	// allows, and the polynomial kernel's largest feature space in 2-D
 	// (66 monomials). The separable case is the linear program's slow one.
-	var req Request
+	var req fitreq.Request
 	for name, h := range map[string]string{
 		"hard-linear-10000x50":   worstBody("i", 10000, 50, `"hard":true`, false),
 		"hard-poly-4000x2-deg10": worstBody("i", 4000, 2, `"hard":true,"kernel":"poly","degree":10,"gamma":0.1`, false),
@@ -210,8 +211,8 @@ func svmWorstBodies() map[string]string {
 	// and every gradient update multiplies by them; products of
 	// coordinates near 1e-155 are subnormal too.
 	r := rand.New(rand.NewPCG(9, 9))
-	req = Request{Algorithm: "svm", Params: json.RawMessage(`{` + never + `,"kernel":"rbf","gamma":1}`)}
-	for i := range MaxN {
+	req = fitreq.Request{Algorithm: "svm", Params: json.RawMessage(`{` + never + `,"kernel":"rbf","gamma":1}`)}
+	for i := range fitreq.MaxN {
 		req.X = append(req.X, []float64{float64(i%2)*26.8 + r.Float64()*0.01, r.Float64() * 0.01})
 		req.Y = append(req.Y, float64(1-2*r.IntN(2)))
 	}
@@ -252,7 +253,7 @@ func TestSVMWorstAllowed(t *testing.T) {
 		t.Skip("slow")
 	}
 	for name, body := range svmWorstBodies() {
-		req, err := Decode(strings.NewReader(body))
+		req, err := fitreq.Decode(strings.NewReader(body))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -288,11 +289,11 @@ func TestWorstCPU(t *testing.T) {
 		var before, after syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 		start := time.Now()
-		req, err := Decode(strings.NewReader(all[name]))
+		req, err := fitreq.Decode(strings.NewReader(all[name]))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		resp, err := Run(context.Background(), req)
+		resp, err := run(context.Background(), req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

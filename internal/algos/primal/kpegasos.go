@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"fmt"
@@ -7,12 +7,13 @@ import (
 	"slices"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // KernelPegasosParams are the inputs of 001's kernelized SGD procedure
 // besides the data.
 type KernelPegasosParams struct {
-	Kernel Kernel
+	Kernel svm.Kernel
 	Lambda float64 // λ > 0, the weight of ‖w‖² = αᵀKα in the objective
 	T      int     // iterations, at least 1
 	Seed   uint64  // seeds the sampling
@@ -71,7 +72,7 @@ type KernelPegasosState struct {
 	rng rand.PCG
 }
 
-// NewKernelPegasos validates the data (as New does), the kernel (a Mercer
+// NewKernelPegasos validates the data (as svm.New does), the kernel (a Mercer
 // kind with valid parameters) and p, and returns the trainer and state 0,
 // with β = α = ᾱ = 0. Errors wrap ErrParameters for p and the kernel, and
 // ErrNotFinite when a kernel value overflows.
@@ -80,7 +81,7 @@ func NewKernelPegasos(x [][]float64, y []int, p KernelPegasosParams) (*KernelPeg
 		return nil, KernelPegasosState{}, err
 	}
 	if p.T < 1 {
-		return nil, KernelPegasosState{}, fmt.Errorf("%w: T is %d; it must be at least 1", ErrParameters, p.T)
+		return nil, KernelPegasosState{}, fmt.Errorf("%w: T is %d; it must be at least 1", svm.ErrParameters, p.T)
 	}
 	kp := &KernelPegasos{X: x, Y: labels(y), P: p}
 	if err := kp.setGram(); err != nil {
@@ -99,15 +100,15 @@ func NewKernelPegasos(x [][]float64, y []int, p KernelPegasosParams) (*KernelPeg
 }
 
 // validKernelProblem checks what the kernel Pegasos objective needs: the
-// data (as New), λ finite and > 0, and a Mercer kernel.
-func validKernelProblem(x [][]float64, y []int, k Kernel, lambda float64) error {
-	if err := validData(x, y); err != nil {
+// data (as svm.New), λ finite and > 0, and a Mercer kernel.
+func validKernelProblem(x [][]float64, y []int, k svm.Kernel, lambda float64) error {
+	if err := svm.ValidateData(x, y); err != nil {
 		return err
 	}
 	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return fmt.Errorf("%w: λ is %v; it must be a finite number > 0", ErrParameters, lambda)
+		return fmt.Errorf("%w: λ is %v; it must be a finite number > 0", svm.ErrParameters, lambda)
 	}
-	return k.validate()
+	return k.Validate()
 }
 
 // setGram computes the Gram matrix when n ≤ fullGramMax, and checks that
@@ -140,7 +141,7 @@ func (kp *KernelPegasos) setGram() error {
 
 func finiteKernel(v float64, i, j int) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%w: K(x%d, x%d) is %v; scale the data or lower γ or the degree", ErrNotFinite, i, j, v)
+		return fmt.Errorf("%w: K(x%d, x%d) is %v; scale the data or lower γ or the degree", svm.ErrNotFinite, i, j, v)
 	}
 	return nil
 }
@@ -149,7 +150,7 @@ func finiteKernel(v float64, i, j int) error {
 // each product rounded: (Ka)ⱼ, bit for bit the procedure's full sum.
 func (kp *KernelPegasos) columnSum(a []float64, j int) float64 {
 	if kp.gram == nil {
-		return kernelSum(kp.P.Kernel, kp.X, a, kp.X[j])
+		return kp.P.Kernel.Sum(kp.X, a, kp.X[j])
 	}
 	n := len(kp.X)
 	col := kp.gram[j*n : (j+1)*n]
@@ -231,13 +232,13 @@ func (kp *KernelPegasos) Advance(s *KernelPegasosState) {
 // Score returns f(x) = Σᵢ ᾱᵢK(xᵢ, x) for the average ᾱ of s, with no
 // bias; the predicted class is its sign. It equals Expansion(s).Eval(x).
 func (kp *KernelPegasos) Score(s KernelPegasosState, x []float64) float64 {
-	return kernelSum(kp.P.Kernel, kp.X, s.Avg, x)
+	return kp.P.Kernel.Sum(kp.X, s.Avg, x)
 }
 
 // Expansion returns the score of s as a kernel expansion, coefficients ᾱ
-// and B = 0, for Expansion.Grid.
-func (kp *KernelPegasos) Expansion(s KernelPegasosState) *Expansion {
-	return NewExpansion(kp.P.Kernel, kp.X, s.Avg, 0)
+// and B = 0, for svm.Expansion.Grid.
+func (kp *KernelPegasos) Expansion(s KernelPegasosState) *svm.Expansion {
+	return svm.NewExpansion(kp.P.Kernel, kp.X, s.Avg, 0)
 }
 
 // Margins returns yᵢ(Kα)ᵢ for every i: the functional margins of the

@@ -1,11 +1,13 @@
-package fit
+package svmfit
 
 import (
 	"context"
 	"fmt"
 	"sort"
 
+	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // MaxKernelPegasosWork bounds kernelPegasosCost.work, in MaxSVMWork's
@@ -54,30 +56,30 @@ type KernelPegasosStep struct {
 	Avg      []float64 `json:"avg_alpha"`
 }
 
-func (kp kernelPegasosParams) params() (svm.KernelPegasosParams, error) {
+func (kp kernelPegasosParams) params() (primal.KernelPegasosParams, error) {
 	pp, err := pegasosParams{Lambda: kp.Lambda, T: kp.T, Seed: kp.Seed}.params()
 	if err != nil {
-		return svm.KernelPegasosParams{}, err
+		return primal.KernelPegasosParams{}, err
 	}
-	p := svm.KernelPegasosParams{Lambda: pp.Lambda, T: pp.T, Seed: pp.Seed,
+	p := primal.KernelPegasosParams{Lambda: pp.Lambda, T: pp.T, Seed: pp.Seed,
 		Kernel: svm.Kernel{Kind: svm.Linear, Gamma: 1, Degree: 2, Coef0: 1}}
 	if kp.Kernel != nil {
 		if p.Kernel.Kind, err = parseTrainingKernel(*kp.Kernel); err != nil {
 			return p, err
 		}
 	}
-	if err := positive("gamma", kp.Gamma, &p.Kernel.Gamma); err != nil {
+	if err := fitreq.Positive("gamma", kp.Gamma, &p.Kernel.Gamma); err != nil {
 		return p, err
 	}
 	if kp.Coef0 != nil {
-		if !(*kp.Coef0 >= 0) || *kp.Coef0 > MaxParam {
-			return p, badf("params.coef0 is %v; give a number ≥ 0 and at most %g (a negative one can make the kernel indefinite)", *kp.Coef0, MaxParam)
+		if !(*kp.Coef0 >= 0) || *kp.Coef0 > fitreq.MaxParam {
+			return p, fitreq.Badf("params.coef0 is %v; give a number ≥ 0 and at most %g (a negative one can make the kernel indefinite)", *kp.Coef0, fitreq.MaxParam)
 		}
 		p.Kernel.Coef0 = *kp.Coef0
 	}
 	if kp.Degree != nil {
 		if *kp.Degree < 1 || *kp.Degree > svm.MaxDegree {
-			return p, badf("params.degree is %d; give an integer from 1 to %d", *kp.Degree, svm.MaxDegree)
+			return p, fitreq.Badf("params.degree is %d; give an integer from 1 to %d", *kp.Degree, svm.MaxDegree)
 		}
 		p.Kernel.Degree = *kp.Degree
 	}
@@ -153,9 +155,13 @@ func (c kernelPegasosCost) ctxEvery() int {
 	return max(1, int(1e6/(c.point+float64(c.n)*c.term)))
 }
 
-func fitKernelPegasos(ctx context.Context, req Request) (*KernelPegasosResponse, error) {
+// KernelPegasos fits "kernel-pegasos": T steps of primal.KernelPegasos,
+// with the averaged coefficients, the objective and, when asked, a trace,
+// refused up front past MaxKernelPegasosWork. req has passed fit.Run's
+// checks (Validate, SignLabels).
+func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosResponse, error) {
 	var kpp kernelPegasosParams
-	if err := strictParams(req.Params, &kpp, kernelPegasosKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &kpp, kernelPegasosKnown); err != nil {
 		return nil, err
 	}
 	p, err := kpp.params()
@@ -163,23 +169,23 @@ func fitKernelPegasos(ctx context.Context, req Request) (*KernelPegasosResponse,
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	y, err := bothClasses(req.Y)
+	y, err := fitreq.BothClasses(req.Y)
 	if err != nil {
 		return nil, err
 	}
 	cost := newKernelPegasosCost(p.Kernel, n, d, len(req.Predict))
 	if work := cost.work(p.T); work > MaxKernelPegasosWork {
 		if most := cost.most(); most >= 1 {
-			return nil, badf("params.T = %d could cost %.3g units of work on %d rows of %d features with the %s kernel; the limit is %.2g; lower params.T to at most %d for this x, or send fewer rows or features",
+			return nil, fitreq.Badf("params.T = %d could cost %.3g units of work on %d rows of %d features with the %s kernel; the limit is %.2g; lower params.T to at most %d for this x, or send fewer rows or features",
 				p.T, work, n, d, p.Kernel, float64(MaxKernelPegasosWork), most)
 		}
-		return nil, badf("the fit would cost %.3g units of work with a single iteration on %d rows of %d features (computing the kernel values); the limit is %.2g; send fewer rows, features or predict rows",
+		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration on %d rows of %d features (computing the kernel values); the limit is %.2g; send fewer rows, features or predict rows",
 			cost.work(1), n, d, float64(MaxKernelPegasosWork))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: kernel-pegasos not started: %w", err)
 	}
-	kp, s, err := svm.NewKernelPegasos(req.X, y, p)
+	kp, s, err := primal.NewKernelPegasos(req.X, y, p)
 	if err != nil {
 		return nil, svmError(err)
 	}
@@ -205,13 +211,13 @@ func fitKernelPegasos(ctx context.Context, req Request) (*KernelPegasosResponse,
 	resp.Alpha = s.Avg
 	resp.Objective = kp.Objective(s.Avg)
 	resp.Iterations = s.T
-	if !finite(s.Avg) || !finite([]float64{resp.Objective}) {
-		return nil, fmt.Errorf("%w: kernel Pegasos' iterates or objective overflowed to ±Inf or NaN (α = β/(2λt)); raise params.lambda, lower gamma or the degree, or rescale x to smaller numbers", ErrUnprocessable)
+	if !fitreq.Finite(s.Avg) || !fitreq.Finite([]float64{resp.Objective}) {
+		return nil, fmt.Errorf("%w: kernel Pegasos' iterates or objective overflowed to ±Inf or NaN (α = β/(2λt)); raise params.lambda, lower gamma or the degree, or rescale x to smaller numbers", fitreq.ErrUnprocessable)
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = kp.Score(s, x)
-		if !finite(resp.Scores[i : i+1]) {
-			return nil, fmt.Errorf("%w: the score Σᵢ ᾱᵢK(xᵢ, x) of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
+			return nil, fmt.Errorf("%w: the score Σᵢ ᾱᵢK(xᵢ, x) of predict[%d] overflowed; rescale x and predict to smaller numbers", fitreq.ErrUnprocessable, i)
 		}
 	}
 	return resp, nil
@@ -219,8 +225,8 @@ func fitKernelPegasos(ctx context.Context, req Request) (*KernelPegasosResponse,
 
 // kernelPegasosTraceEvery returns k: the trace holds iterates k, 2k, …
 // and the last, at most maxPegasosTrace of them and at most
-// MaxTraceNumbers numbers (2n+4 per entry).
+// fitreq.MaxTraceNumbers numbers (2n+4 per entry).
 func kernelPegasosTraceEvery(T, n int) int {
-	entries := min(maxPegasosTrace, MaxTraceNumbers/(2*n+4))
+	entries := min(maxPegasosTrace, fitreq.MaxTraceNumbers/(2*n+4))
 	return (T + entries - 1) / entries
 }

@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // SubgradientParams are full-batch subgradient descent's inputs.
@@ -49,19 +50,19 @@ type SubgradientState struct {
 	Status    algos.Status
 }
 
-// NewSubgradient validates the data (as New does) and p and returns the
+// NewSubgradient validates the data (as svm.New does) and p and returns the
 // trainer and state 0, w = 0 and b = 0.
 func NewSubgradient(x [][]float64, y []int, p SubgradientParams) (*Subgradient, SubgradientState, error) {
-	if err := validData(x, y); err != nil {
+	if err := svm.ValidateData(x, y); err != nil {
 		return nil, SubgradientState{}, err
 	}
 	switch {
 	case !(p.C > 0) || math.IsInf(p.C, 0):
-		return nil, SubgradientState{}, fmt.Errorf("%w: C is %v; it must be a finite number > 0", ErrParameters, p.C)
+		return nil, SubgradientState{}, fmt.Errorf("%w: C is %v; it must be a finite number > 0", svm.ErrParameters, p.C)
 	case !(p.Eta > 0) || math.IsInf(p.Eta, 0):
-		return nil, SubgradientState{}, fmt.Errorf("%w: step size η is %v; it must be a finite number > 0", ErrParameters, p.Eta)
+		return nil, SubgradientState{}, fmt.Errorf("%w: step size η is %v; it must be a finite number > 0", svm.ErrParameters, p.Eta)
 	case p.T < 1:
-		return nil, SubgradientState{}, fmt.Errorf("%w: T is %d; it must be at least 1", ErrParameters, p.T)
+		return nil, SubgradientState{}, fmt.Errorf("%w: T is %d; it must be at least 1", svm.ErrParameters, p.T)
 	}
 	sg := &Subgradient{X: x, Y: labels(y), P: p}
 	s := SubgradientState{W: make([]float64, len(x[0]))}

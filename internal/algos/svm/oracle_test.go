@@ -1,5 +1,8 @@
 package svm
 
+// The checks of SMO against outside oracles: LIBSVM's svm-train, and
+// an exhaustive active-set search (svmtest.BruteQP) on small sets.
+
 import (
 	"bufio"
 	"context"
@@ -14,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm/svmtest"
 )
 
 // libsvmModel is what TestAgainstLIBSVM reads back from svm-train: the
@@ -159,4 +163,43 @@ func nearest(x [][]float64, row []float64) int {
 		}
 	}
 	return bi
+}
+
+// TestAgainstBruteForce: on small random sets, soft and hard, linear and
+// RBF, SMO's optimum is the exhaustive active-set search's, to 1e-7.
+func TestAgainstBruteForce(t *testing.T) {
+	kernels := []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.7}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 2}}
+	hard := 0
+	for seed := uint64(1); seed <= 6; seed++ {
+		n := 4 + int(seed)%4 // 4…7
+		x, y := NoisyData(n, seed)
+		for _, k := range kernels {
+			for _, c := range []float64{0.3, 2, math.Inf(1)} {
+				name := fmt.Sprintf("seed %d n %d %v C %v", seed, n, k, c)
+				p := Params{C: c, Hard: math.IsInf(c, 1), Kernel: k, Tol: 1e-10, MaxIter: 100000}
+				pr, s, err := New(x, y, p)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if s.Status == algos.Infeasible {
+					continue // checked in the hard-margin tests
+				}
+				if p.Hard {
+					hard++
+				}
+				s, err = pr.Solve(context.Background())
+				if err != nil || s.Status != algos.Converged {
+					t.Fatalf("%s: %v %v", name, s.Status, err)
+				}
+				_, want := svmtest.BruteQP(svmtest.Q(k.Eval, x, pr.Y), pr.Y, c, true)
+				if math.Abs(s.Dual-want) > 1e-7*math.Max(1, math.Abs(want)) {
+					t.Errorf("%s: D(α) = %.12g, brute force %.12g", name, s.Dual, want)
+				}
+			}
+		}
+	}
+	if hard < 6 {
+		t.Errorf("only %d separable hard-margin cases; the test needs more", hard)
+	}
+	t.Logf("%d separable hard-margin cases", hard)
 }

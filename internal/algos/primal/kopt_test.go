@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/algos/svm/svmtest"
 )
 
 // TestKernelPegasosOptimumBruteForce: on tiny sets the optimum is the
@@ -17,10 +19,10 @@ import (
 // move of α lowers the objective, a check made on the primal alone
 // (convex, so a local minimum is the global one).
 func TestKernelPegasosOptimumBruteForce(t *testing.T) {
-	kernels := []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.7}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 2}, {Kind: Laplace, Gamma: 1}}
+	kernels := []svm.Kernel{{Kind: svm.Linear}, {Kind: svm.RBF, Gamma: 0.7}, {Kind: svm.Poly, Gamma: 0.5, Coef0: 1, Degree: 2}, {Kind: svm.Laplace, Gamma: 1}}
 	for seed := uint64(1); seed <= 4; seed++ {
 		n := 3 + int(seed)%4 // 4…6
-		x, y := NoisyData(n, seed)
+		x, y := svm.NoisyData(n, seed)
 		yf := labels(y)
 		for _, k := range kernels {
 			for _, lambda := range []float64{0.01, 0.3} {
@@ -29,7 +31,7 @@ func TestKernelPegasosOptimumBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				beta, _ := bruteQP(gram(k, x, yf), yf, 1/(2*lambda*float64(n)), false)
+				beta, _ := svmtest.BruteQP(svmtest.Q(k.Eval, x, yf), yf, 1/(2*lambda*float64(n)), false)
 				want := make([]float64, n)
 				for i, b := range beta {
 					want[i] = b * yf[i]
@@ -72,17 +74,17 @@ func checkLocalMin(t *testing.T, name string, kp *KernelPegasos, alpha []float64
 // TestKernelPegasosOptimumLinear: with the linear kernel on the points
 // (x, 1) the objective is Pegasos' (the bias is the last weight,
 // regularised with the rest), so the optimum is PegasosOptimum's, which
-// SMO finds on Mirror'ed points: an unrelated solver.
+// SMO finds on svm.Mirror'ed points: an unrelated solver.
 func TestKernelPegasosOptimumLinear(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		x, y := NoisyData(80, seed)
+		x, y := svm.NoisyData(80, seed)
 		for _, lambda := range []float64{0.001, 0.05} {
 			theta, want, err := PegasosOptimum(context.Background(), x, y, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
 			aug := augment(x)
-			alpha, got, err := KernelPegasosOptimum(context.Background(), aug, y, Kernel{Kind: Linear}, lambda)
+			alpha, got, err := KernelPegasosOptimum(context.Background(), aug, y, svm.Kernel{Kind: svm.Linear}, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,8 +111,8 @@ func TestKernelPegasosOptimumLinear(t *testing.T) {
 // cached kernel columns instead of the Gram matrix; the columns hold the
 // same values, so the answer is the same bit for bit.
 func TestKernelPegasosOptimumColumns(t *testing.T) {
-	x, y := NoisyData(fullGramMax+100, 4)
-	k := Kernel{Kind: RBF, Gamma: 1}
+	x, y := svm.NoisyData(fullGramMax+100, 4)
+	k := svm.Kernel{Kind: svm.RBF, Gamma: 1}
 	alpha, _, err := KernelPegasosOptimum(context.Background(), x, y, k, 0.01)
 	if err != nil {
 		t.Fatal(err)
@@ -139,9 +141,9 @@ func TestKernelPegasosOptimumColumns(t *testing.T) {
 // ‖φ(x)‖² = K(x, x) = 1 and ‖w_t‖ ≤ 1/λ′, so G ≤ 2 and the bound is
 // (1 + ln T)/(λT) ≈ 0.10 at T = 10⁴, λ = 0.01.
 func TestKernelPegasosApproachesOptimum(t *testing.T) {
-	x, y := NoisyData(100, 5)
+	x, y := svm.NoisyData(100, 5)
 	const lambda = 0.01
-	k := Kernel{Kind: RBF, Gamma: 1}
+	k := svm.Kernel{Kind: svm.RBF, Gamma: 1}
 	_, opt, err := KernelPegasosOptimum(context.Background(), x, y, k, lambda)
 	if err != nil {
 		t.Fatal(err)
@@ -169,32 +171,32 @@ func TestKernelPegasosApproachesOptimum(t *testing.T) {
 }
 
 func TestKernelPegasosOptimumValidation(t *testing.T) {
-	x, y := NoisyData(5, 1)
+	x, y := svm.NoisyData(5, 1)
 	for _, tc := range []struct {
 		name   string
-		k      Kernel
+		k      svm.Kernel
 		lambda float64
 		want   error
 	}{
-		{"λ = 0", Kernel{Kind: Linear}, 0, ErrParameters},
-		{"λ = NaN", Kernel{Kind: Linear}, math.NaN(), ErrParameters},
-		{"neg-sqdist", Kernel{Kind: NegSqDist}, 1, ErrParameters},
-		{"poly degree 0", Kernel{Kind: Poly, Gamma: 1}, 1, ErrParameters},
+		{"λ = 0", svm.Kernel{Kind: svm.Linear}, 0, svm.ErrParameters},
+		{"λ = NaN", svm.Kernel{Kind: svm.Linear}, math.NaN(), svm.ErrParameters},
+		{"neg-sqdist", svm.Kernel{Kind: svm.NegSqDist}, 1, svm.ErrParameters},
+		{"poly degree 0", svm.Kernel{Kind: svm.Poly, Gamma: 1}, 1, svm.ErrParameters},
 	} {
 		if _, _, err := KernelPegasosOptimum(context.Background(), x, y, tc.k, tc.lambda); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, _, err := KernelPegasosOptimum(context.Background(), x, y[:4], Kernel{Kind: Linear}, 1); !errors.Is(err, ErrShape) {
-		t.Errorf("4 labels for 5 points: %v, want %v", err, ErrShape)
+	if _, _, err := KernelPegasosOptimum(context.Background(), x, y[:4], svm.Kernel{Kind: svm.Linear}, 1); !errors.Is(err, svm.ErrShape) {
+		t.Errorf("4 labels for 5 points: %v, want %v", err, svm.ErrShape)
 	}
 }
 
 // TestKernelPegasosOptimumBudget: a problem that needs many passes, given
 // two, returns the α reached with an error wrapping ErrIterationLimit.
 func TestKernelPegasosOptimumBudget(t *testing.T) {
-	x, y := NoisyData(100, 2)
-	kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: Kernel{Kind: RBF, Gamma: 1}, Lambda: 1e-4, T: 1})
+	x, y := svm.NoisyData(100, 2)
+	kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.RBF, Gamma: 1}, Lambda: 1e-4, T: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"errors"
@@ -6,9 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // kpegasosRun is the procedure's trace: per iteration t = 1…T, α⁽ᵗ⁾, the
@@ -64,7 +66,7 @@ func kpegasosReference(K [][]float64, y []int, lambda float64, T int, seed uint6
 	return run
 }
 
-func fullGram(k Kernel, x [][]float64) [][]float64 {
+func fullGram(k svm.Kernel, x [][]float64) [][]float64 {
 	K := make([][]float64, len(x))
 	for i := range x {
 		K[i] = make([]float64, len(x))
@@ -82,16 +84,16 @@ func sameBits(a, b []float64) bool {
 var kpegasosCases = []struct {
 	n      int
 	seed   uint64
-	k      Kernel
+	k      svm.Kernel
 	lambda float64
 	T      int
 }{
-	{30, 1, Kernel{Kind: RBF, Gamma: 1}, 0.01, 500},
-	{25, 2, Kernel{Kind: Linear}, 0.05, 400},
-	{40, 3, Kernel{Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 3}, 0.02, 500},
-	{20, 4, Kernel{Kind: Laplace, Gamma: 0.7}, 0.1, 300},
-	{12, 5, Kernel{Kind: RBF, Gamma: 5}, 1e-4, 500},
-	{fullGramMax + 50, 6, Kernel{Kind: RBF, Gamma: 2}, 0.001, 300}, // columns on demand
+	{30, 1, svm.Kernel{Kind: svm.RBF, Gamma: 1}, 0.01, 500},
+	{25, 2, svm.Kernel{Kind: svm.Linear}, 0.05, 400},
+	{40, 3, svm.Kernel{Kind: svm.Poly, Gamma: 0.5, Coef0: 1, Degree: 3}, 0.02, 500},
+	{20, 4, svm.Kernel{Kind: svm.Laplace, Gamma: 0.7}, 0.1, 300},
+	{12, 5, svm.Kernel{Kind: svm.RBF, Gamma: 5}, 1e-4, 500},
+	{fullGramMax + 50, 6, svm.Kernel{Kind: svm.RBF, Gamma: 2}, 0.001, 300}, // columns on demand
 }
 
 // TestKernelPegasosMatchesProcedure: every iteration of Step and Advance
@@ -100,7 +102,7 @@ var kpegasosCases = []struct {
 func TestKernelPegasosMatchesProcedure(t *testing.T) {
 	for _, tc := range kpegasosCases {
 		name := fmt.Sprintf("n %d seed %d %v λ %v", tc.n, tc.seed, tc.k, tc.lambda)
-		x, y := NoisyData(tc.n, tc.seed)
+		x, y := svm.NoisyData(tc.n, tc.seed)
 		kp, s0, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: tc.k, Lambda: tc.lambda, T: tc.T, Seed: tc.seed})
 		if err != nil {
 			t.Fatal(err)
@@ -139,8 +141,8 @@ func TestKernelPegasosMatchesProcedure(t *testing.T) {
 // clone of a middle state continues the same run (the generator is part
 // of the state).
 func TestKernelPegasosReplay(t *testing.T) {
-	x, y := NoisyData(50, 7)
-	p := KernelPegasosParams{Kernel: Kernel{Kind: RBF, Gamma: 1.5}, Lambda: 0.01, T: 400, Seed: 11}
+	x, y := svm.NoisyData(50, 7)
+	p := KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.RBF, Gamma: 1.5}, Lambda: 0.01, T: 400, Seed: 11}
 	kp, s0, err := NewKernelPegasos(x, y, p)
 	if err != nil {
 		t.Fatal(err)
@@ -167,8 +169,8 @@ func TestKernelPegasosReplay(t *testing.T) {
 // Margins and Objective follow their definitions, and the objective of
 // α = 0 is the mean hinge of 0, which is 1.
 func TestKernelPegasosModel(t *testing.T) {
-	x, y := NoisyData(40, 8)
-	k := Kernel{Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 2}
+	x, y := svm.NoisyData(40, 8)
+	k := svm.Kernel{Kind: svm.Poly, Gamma: 0.5, Coef0: 1, Degree: 2}
 	kp, s, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: 0.05, T: 200, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -204,8 +206,8 @@ func TestKernelPegasosModel(t *testing.T) {
 }
 
 func TestKernelPegasosValidation(t *testing.T) {
-	x, y := NoisyData(6, 1)
-	rbf := Kernel{Kind: RBF, Gamma: 1}
+	x, y := svm.NoisyData(6, 1)
+	rbf := svm.Kernel{Kind: svm.RBF, Gamma: 1}
 	cases := []struct {
 		name string
 		x    [][]float64
@@ -213,14 +215,14 @@ func TestKernelPegasosValidation(t *testing.T) {
 		p    KernelPegasosParams
 		want error
 	}{
-		{"λ = 0", x, y, KernelPegasosParams{Kernel: rbf, Lambda: 0, T: 1}, ErrParameters},
-		{"λ = ∞", x, y, KernelPegasosParams{Kernel: rbf, Lambda: math.Inf(1), T: 1}, ErrParameters},
-		{"T = 0", x, y, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 0}, ErrParameters},
-		{"γ = 0", x, y, KernelPegasosParams{Kernel: Kernel{Kind: RBF}, Lambda: 1, T: 1}, ErrParameters},
-		{"sigmoid", x, y, KernelPegasosParams{Kernel: Kernel{Kind: Sigmoid, Gamma: 1}, Lambda: 1, T: 1}, ErrParameters},
-		{"one class", x, []int{1, 1, 1, 1, 1, 1}, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 1}, ErrLabel},
-		{"no data", nil, nil, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 1}, ErrNoData},
-		{"overflow", [][]float64{{1e200, 0}, {0, 1}}, []int{1, -1}, KernelPegasosParams{Kernel: Kernel{Kind: Poly, Gamma: 1, Degree: 2}, Lambda: 1, T: 1}, ErrNotFinite},
+		{"λ = 0", x, y, KernelPegasosParams{Kernel: rbf, Lambda: 0, T: 1}, svm.ErrParameters},
+		{"λ = ∞", x, y, KernelPegasosParams{Kernel: rbf, Lambda: math.Inf(1), T: 1}, svm.ErrParameters},
+		{"T = 0", x, y, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 0}, svm.ErrParameters},
+		{"γ = 0", x, y, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.RBF}, Lambda: 1, T: 1}, svm.ErrParameters},
+		{"sigmoid", x, y, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.Sigmoid, Gamma: 1}, Lambda: 1, T: 1}, svm.ErrParameters},
+		{"one class", x, []int{1, 1, 1, 1, 1, 1}, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 1}, svm.ErrLabel},
+		{"no data", nil, nil, KernelPegasosParams{Kernel: rbf, Lambda: 1, T: 1}, svm.ErrNoData},
+		{"overflow", [][]float64{{1e200, 0}, {0, 1}}, []int{1, -1}, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.Poly, Gamma: 1, Degree: 2}, Lambda: 1, T: 1}, svm.ErrNotFinite},
 	}
 	for _, tc := range cases {
 		if _, _, err := NewKernelPegasos(tc.x, tc.y, tc.p); !errors.Is(err, tc.want) {
@@ -232,8 +234,8 @@ func TestKernelPegasosValidation(t *testing.T) {
 // benchKernelPegasos times Advance on n points with RBF: with the Gram
 // matrix (n ≤ fullGramMax) or with kernels over the βᵢ ≠ 0 on demand.
 func benchKernelPegasos(b *testing.B, n int) {
-	x, y := NoisyData(n, 1)
-	kp, s0, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: Kernel{Kind: RBF, Gamma: 1}, Lambda: 1e-3, T: 20000, Seed: 1})
+	x, y := svm.NoisyData(n, 1)
+	kp, s0, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.RBF, Gamma: 1}, Lambda: 1e-3, T: 20000, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -253,8 +255,8 @@ func BenchmarkKernelPegasosStep5000(b *testing.B) { benchKernelPegasos(b, 5000) 
 // matrix and, past fullGramMax, computed, the same values either way.
 func TestKernelPegasosColumn(t *testing.T) {
 	for _, n := range []int{40, fullGramMax + 1} {
-		x, y := NoisyData(n, 5)
-		k := Kernel{Kind: RBF, Gamma: 0.7}
+		x, y := svm.NoisyData(n, 5)
+		k := svm.Kernel{Kind: svm.RBF, Gamma: 0.7}
 		kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: 0.1, T: 1, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -266,6 +268,18 @@ func TestKernelPegasosColumn(t *testing.T) {
 					t.Fatalf("n = %d: Column(%d)[%d] = %v, want K = %v", n, j, i, col[i], k.Eval(x[i], x[j]))
 				}
 			}
+		}
+	}
+}
+
+// TestKernelPegasosRefusesNonKernels: NewKernelPegasos refuses what is not
+// a kernel with ErrParameters saying so, as svm.New does.
+func TestKernelPegasosRefusesNonKernels(t *testing.T) {
+	x, y := [][]float64{{0, 0}, {1, 1}}, []int{-1, 1}
+	for _, k := range []svm.Kernel{{Kind: svm.Sigmoid, Gamma: 1, Coef0: 0}, {Kind: svm.NegSqDist}} {
+		_, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: k, Lambda: 1, T: 1})
+		if !errors.Is(err, svm.ErrParameters) || !strings.Contains(err.Error(), "not a kernel") {
+			t.Errorf("NewKernelPegasos with %v: %v, want ErrParameters saying it is not a kernel", k, err)
 		}
 	}
 }

@@ -1,17 +1,16 @@
-package svm
+// Package svmtest holds the brute-force reference solver that the tests of
+// package svm (SMO) and package primal (the exact optima behind Pegasos and
+// kernel Pegasos) check their answers against. It shares no code with
+// either solver, so an agreement means something.
+package svmtest
 
 import (
-	"context"
-	"fmt"
 	"math"
-	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/margin-edu/margin/internal/algos"
 )
 
-// bruteQP minimises D(α) = ½αᵀQα − Σα over 0 ≤ α ≤ c (c may be +Inf)
+// BruteQP minimises D(α) = ½αᵀQα − Σα over 0 ≤ α ≤ c (c may be +Inf)
 // with Σαᵢyᵢ = 0 when intercept is set, by trying every active set: each
 // αᵢ is 0, c, or free, and the free ones solve the KKT system
 //
@@ -22,7 +21,7 @@ import (
 // has D ≥ D*, and some optimal α is a vertex of the optimal face, whose
 // system is non-singular. 3ⁿ systems, so n ≤ 8 or so. It is written from the
 // definition with gonum/mat, sharing nothing with the solver.
-func bruteQP(q [][]float64, y []float64, c float64, intercept bool) (alpha []float64, dual float64) {
+func BruteQP(q [][]float64, y []float64, c float64, intercept bool) (alpha []float64, dual float64) {
 	n := len(y)
 	best := math.Inf(1)
 	states := 3
@@ -119,53 +118,14 @@ func bruteQP(q [][]float64, y []float64, c float64, intercept bool) (alpha []flo
 	return alpha, best
 }
 
-// gram returns Qᵢⱼ = yᵢyⱼK(xᵢ, xⱼ) from Kernel.Eval.
-func gram(k Kernel, x [][]float64, y []float64) [][]float64 {
+// Q returns Qᵢⱼ = yᵢyⱼk(xᵢ, xⱼ) for a kernel function k (a Kernel's Eval).
+func Q(k func(x, z []float64) float64, x [][]float64, y []float64) [][]float64 {
 	q := make([][]float64, len(x))
 	for i := range x {
 		q[i] = make([]float64, len(x))
 		for j := range x {
-			q[i][j] = y[i] * y[j] * k.Eval(x[i], x[j])
+			q[i][j] = y[i] * y[j] * k(x[i], x[j])
 		}
 	}
 	return q
-}
-
-// TestAgainstBruteForce: on small random sets, soft and hard, linear and
-// RBF, SMO's optimum is the exhaustive active-set search's, to 1e-7.
-func TestAgainstBruteForce(t *testing.T) {
-	kernels := []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.7}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 2}}
-	hard := 0
-	for seed := uint64(1); seed <= 6; seed++ {
-		n := 4 + int(seed)%4 // 4…7
-		x, y := NoisyData(n, seed)
-		for _, k := range kernels {
-			for _, c := range []float64{0.3, 2, math.Inf(1)} {
-				name := fmt.Sprintf("seed %d n %d %v C %v", seed, n, k, c)
-				p := Params{C: c, Hard: math.IsInf(c, 1), Kernel: k, Tol: 1e-10, MaxIter: 100000}
-				pr, s, err := New(x, y, p)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if s.Status == algos.Infeasible {
-					continue // checked in the hard-margin tests
-				}
-				if p.Hard {
-					hard++
-				}
-				s, err = pr.Solve(context.Background())
-				if err != nil || s.Status != algos.Converged {
-					t.Fatalf("%s: %v %v", name, s.Status, err)
-				}
-				_, want := bruteQP(gram(k, x, pr.Y), pr.Y, c, true)
-				if math.Abs(s.Dual-want) > 1e-7*math.Max(1, math.Abs(want)) {
-					t.Errorf("%s: D(α) = %.12g, brute force %.12g", name, s.Dual, want)
-				}
-			}
-		}
-	}
-	if hard < 6 {
-		t.Errorf("only %d separable hard-margin cases; the test needs more", hard)
-	}
-	t.Logf("%d separable hard-margin cases", hard)
 }

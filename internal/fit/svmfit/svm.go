@@ -1,4 +1,4 @@
-package fit
+package svmfit
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // Limits of "svm" beyond the shared ones. MaxSVMWork is in svmCost's
@@ -18,7 +19,6 @@ import (
 const (
 	MaxIter      = 10000000 // svm max_iter
 	MaxSVMWork   = 1.5e9
-	MaxParam     = 1e12 // C, gamma, coef0, tol and lambda are at most this
 	maxSVMCache  = 200e6
 	svmTraceStep = 8 // numbers per SMO step in a trace
 )
@@ -88,26 +88,26 @@ func (sp svmParams) params() (svm.Params, error) {
 		name   string
 		v, dst *float64
 	}{{"C", sp.C, &p.C}, {"gamma", sp.Gamma, &p.Kernel.Gamma}, {"tol", sp.Tol, &p.Tol}} {
-		if err := positive(f.name, f.v, f.dst); err != nil {
+		if err := fitreq.Positive(f.name, f.v, f.dst); err != nil {
 			return p, err
 		}
 	}
 	if sp.Coef0 != nil {
-		if !(*sp.Coef0 >= 0) || *sp.Coef0 > MaxParam {
-			return p, badf("params.coef0 is %v; give a number ≥ 0 and at most %g (a negative one can make the kernel indefinite)", *sp.Coef0, MaxParam)
+		if !(*sp.Coef0 >= 0) || *sp.Coef0 > fitreq.MaxParam {
+			return p, fitreq.Badf("params.coef0 is %v; give a number ≥ 0 and at most %g (a negative one can make the kernel indefinite)", *sp.Coef0, fitreq.MaxParam)
 		}
 		p.Kernel.Coef0 = *sp.Coef0
 	}
 	if sp.Degree != nil {
 		if *sp.Degree < 1 || *sp.Degree > svm.MaxDegree {
-			return p, badf("params.degree is %d; give an integer from 1 to %d", *sp.Degree, svm.MaxDegree)
+			return p, fitreq.Badf("params.degree is %d; give an integer from 1 to %d", *sp.Degree, svm.MaxDegree)
 		}
 		p.Kernel.Degree = *sp.Degree
 	}
 	p.MaxIter = 0 // the default is set from the work limit
 	if sp.MaxIter != nil {
 		if *sp.MaxIter < 1 || *sp.MaxIter > MaxIter {
-			return p, badf("params.max_iter is %d; give 1 to %d", *sp.MaxIter, MaxIter)
+			return p, fitreq.Badf("params.max_iter is %d; give 1 to %d", *sp.MaxIter, MaxIter)
 		}
 		p.MaxIter = *sp.MaxIter
 	}
@@ -121,136 +121,20 @@ func parseTrainingKernel(name string) (svm.KernelKind, error) {
 	k, err := svm.ParseFunctionKind(name)
 	switch {
 	case err != nil:
-		return 0, badf(`params.kernel is %s; use "linear", "poly", "rbf" or "laplace"`, clip(name))
+		return 0, fitreq.Badf(`params.kernel is %s; use "linear", "poly", "rbf" or "laplace"`, fitreq.Clip(name))
 	case !k.Mercer():
-		return 0, badf(`params.kernel is %q, which is not a kernel: its Gram matrix can have negative eigenvalues, so the training problem is not convex; use "linear", "poly", "rbf" or "laplace" (POST /api/v1/gram shows its eigenvalues)`, k)
+		return 0, fitreq.Badf(`params.kernel is %q, which is not a kernel: its Gram matrix can have negative eigenvalues, so the training problem is not convex; use "linear", "poly", "rbf" or "laplace" (POST /api/v1/gram shows its eigenvalues)`, k)
 	}
 	return k, nil
 }
 
-// The SVM's cost model, in units of about 1 ns of one idle core of the
-// reference machine (measured with the svm package's Advance and Solve on
-// data whose columns all miss the cache, and on data whose columns all
-// hit it; BenchmarkSVMWorst checks it). An SMO iteration costs
-// svmIterCost plus svmPointCost per point (choosing the pair, updating
-// the gradient, the stopping test: Solve's shrinking only lowers this),
-// plus its kernel columns: n values of d·svmFeatureCost + kernelCost[kind]
-// each.
-//
-// How many columns depends on the cache. When it holds them all (8n²
-// bytes ≤ maxSVMCache, so n ≤ 5000), a column is computed in full at most
-// once, and on the variables Solve has not shrunk at most once per
-// generation of the active set, which shrinking restores once or twice a
-// run: 1.5·min(2T, n) columns are charged (an assumption checked by the
-// benchmark's full-cache cases, about 1.1 s for the 1.5e9 units allowed).
-// Otherwise every iteration may miss its two columns (i and j): 2T.
-const (
-	svmIterCost    = 200
-	svmPointCost   = 8
-	svmFeatureCost = 1.2
-)
-
-var kernelCost = [...]float64{svm.Linear: 5, svm.Poly: 9, svm.RBF: 14, svm.Laplace: 18}
-
-// svmCache is the kernel-column cache for n points: all columns when they
-// fit in maxSVMCache; else svm's default, since the cost model then
-// charges misses anyway.
-func svmCache(n int) (bytes int, all bool) {
-	if full := 8 * float64(n) * float64(n); full <= maxSVMCache {
-		return max(int(full), svm.DefaultCacheBytes), true
-	}
-	return svm.DefaultCacheBytes, false
-}
-
-// svmCost is the worst-case work of an SVM fit as a function of its
-// iterations T.
-type svmCost struct {
-	fixed   float64 // setup and answer: diagonal, separability, w, scores
-	perIter float64 // svmIterCost and the per-point work of one iteration
-	col     float64 // one kernel column
-	all     bool    // the cache holds every column
-	n       int
-}
-
-func newSVMCost(p svm.Params, n, d, m int) svmCost {
-	kval := float64(d)*svmFeatureCost + kernelCost[p.Kernel.Kind]
-	_, all := svmCache(n)
-	c := svmCost{col: float64(n) * kval, all: all, n: n,
-		perIter: svmIterCost + float64(n)*svmPointCost}
-	c.fixed = c.col // the kernel diagonal
-	if p.Kernel.Kind == svm.Linear {
-		c.fixed += float64(n+m) * float64(d) * svmFeatureCost // w, then w·x + b
-	} else {
-		c.fixed += float64(m) * c.col // Σ αᵢyᵢK(xᵢ, x) + b over every i
-	}
-	if p.Hard {
-		c.fixed += hardWork(p.Kernel, n, d)
-	}
-	return c
-}
-
-// work returns the worst-case work of T iterations.
-func (c svmCost) work(T int) float64 {
-	cols := 2 * float64(T)
-	if c.all {
-		cols = 1.5 * min(cols, float64(c.n))
-	}
-	return c.fixed + float64(T)*c.perIter + cols*c.col
-}
-
-// most returns the most iterations within MaxSVMWork and MaxIter, 0 when
-// not even one fits.
-func (c svmCost) most() int {
-	left := MaxSVMWork - c.fixed
-	t := left / (c.perIter + 2*c.col)
-	if c.all {
-		t = left / (c.perIter + 3*c.col)
-		if late := (left - 1.5*float64(c.n)*c.col) / c.perIter; 2*late >= float64(c.n) {
-			t = late // past T = n/2 the columns are all paid for
-		}
-	}
-	return int(max(0, min(MaxIter, t)))
-}
-
-// hardWork is the cost of deciding separability for a hard margin: a
-// linear program with one row per feature (d for the linear kernel, the
-// monomials for poly), or a sort for RBF and Laplace (see svm.New).
-func hardWork(k svm.Kernel, n, d int) float64 {
-	switch k.Kind {
-	case svm.RBF, svm.Laplace:
-		return float64(n) * float64(d) * 40
-	case svm.Poly:
-		return lpWork(polyFeatures(d, k), n)
-	}
-	return lpWork(float64(d), n)
-}
-
-// lpWork models gonum's Simplex on m+2 rows and n columns: its pivots
-// grow with the rows, and each costs O(m² + mn). The constants bound what
-// svm.New took on random data of 300 to 10000 rows and 50 to 200 features;
-// separable data, where the program has no solution, are the slow case.
-func lpWork(m float64, n int) float64 {
-	m += 2
-	return 24*m*m*m*m + 40*m*m*float64(n)
-}
-
-// polyFeatures is the dimension of the polynomial kernel's feature space,
-// C(d+p, p) (C(d+p−1, p) when coef0 = 0), capped to stay finite.
-func polyFeatures(d int, k svm.Kernel) float64 {
-	top := d + k.Degree
-	if k.Coef0 == 0 {
-		top--
-	}
-	c := 1.0
-	for i := 1; i <= k.Degree && c < 1e9; i++ {
-		c = c * float64(top-k.Degree+i) / float64(i)
-	}
-	return c
-}
-
-func fitSVM(ctx context.Context, req Request) (*SVMResponse, error) {
+// SVM fits "svm": LIBSVM's SMO (package svm) with the requested C or hard
+// margin, kernel, tolerance and iteration budget, refused up front when
+// its cost model says it would run past MaxSVMWork. req has passed
+// fit.Run's checks (Validate, SignLabels).
+func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	var sp svmParams
-	if err := strictParams(req.Params, &sp, svmKnown); err != nil {
+	if err := fitreq.StrictParams(req.Params, &sp, svmKnown); err != nil {
 		return nil, err
 	}
 	p, err := sp.params()
@@ -258,7 +142,7 @@ func fitSVM(ctx context.Context, req Request) (*SVMResponse, error) {
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	y, err := bothClasses(req.Y)
+	y, err := fitreq.BothClasses(req.Y)
 	if err != nil {
 		return nil, err
 	}
@@ -269,13 +153,13 @@ func fitSVM(ctx context.Context, req Request) (*SVMResponse, error) {
 		if p.Hard {
 			hint = ", or use a soft margin (hard false): deciding whether the data are separable is what costs most here"
 		}
-		return nil, badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
+		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
 			cost.work(1), float64(MaxSVMWork), hint)
 	}
 	if p.MaxIter == 0 {
 		p.MaxIter = most
 	} else if p.MaxIter > most {
-		return nil, badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
+		return nil, fitreq.Badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
 			p.MaxIter, cost.work(p.MaxIter), n, d, float64(MaxSVMWork), most)
 	}
 	p.CacheBytes, _ = svmCache(n)
@@ -307,7 +191,7 @@ func fitSVM(ctx context.Context, req Request) (*SVMResponse, error) {
 // stepSVM runs SMO one recorded step at a time (without Solve's
 // shrinking, so these are the iterates a lesson steps through).
 func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.State, []SMOStep, error) {
-	maxTrace := MaxTraceNumbers / svmTraceStep
+	maxTrace := fitreq.MaxTraceNumbers / svmTraceStep
 	var trace []SMOStep
 	s = pr.Clone(s)
 	for !s.Status.Done() {
@@ -317,8 +201,8 @@ func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.Stat
 			}
 		}
 		if len(trace) == maxTrace {
-			return s, nil, badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
-				MaxTraceNumbers, svmTraceStep, maxTrace, maxTrace)
+			return s, nil, fitreq.Badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
+				fitreq.MaxTraceNumbers, svmTraceStep, maxTrace, maxTrace)
 		}
 		pr.Advance(&s)
 		trace = append(trace, SMOStep{T: s.T, I: s.I, J: s.J, AlphaI: s.Alpha[s.I], AlphaJ: s.Alpha[s.J],
@@ -336,7 +220,7 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 	}
 	resp.Support = append(resp.Support, pr.Support(s)...)
 	resp.SupportKind = supportKinds(pr, s, p, resp.Support)
-	if !finite(s.Alpha) || !finite([]float64{s.B, s.Dual}) {
+	if !fitreq.Finite(s.Alpha) || !fitreq.Finite([]float64{s.B, s.Dual}) {
 		return nil, errSVMOverflow
 	}
 	if w := pr.Weights(s); w != nil {
@@ -346,7 +230,7 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		if m := 1 / math.Sqrt(linearScore(w, 0, w)); !math.IsInf(m, 0) {
 			resp.Margin = &m
 		}
-		if !finite(w) || !finite([]float64{primal}) {
+		if !fitreq.Finite(w) || !fitreq.Finite([]float64{primal}) {
 			return nil, errSVMOverflow
 		}
 	}
@@ -356,8 +240,8 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		} else {
 			resp.Scores[i] = pr.Decision(s, x)
 		}
-		if !finite(resp.Scores[i : i+1]) {
-			return nil, fmt.Errorf("%w: the score f(x) of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, i)
+		if !fitreq.Finite(resp.Scores[i : i+1]) {
+			return nil, fmt.Errorf("%w: the score f(x) of predict[%d] overflowed; rescale x and predict to smaller numbers", fitreq.ErrUnprocessable, i)
 		}
 	}
 	return resp, nil
@@ -392,7 +276,7 @@ func infeasible(k svm.Kernel) error {
 	if k.Kind != svm.Linear {
 		where = fmt.Sprintf("linearly separable in the %s kernel's feature space (a point appears with both labels, or the classes' hulls meet there)", k)
 	}
-	return fmt.Errorf("%w: the data are not %s, so no hard margin exists; use a soft margin instead: set params.hard to false and choose params.C (> 0, default 1), which lets points inside the margin at a cost", ErrUnprocessable, where)
+	return fmt.Errorf("%w: the data are not %s, so no hard margin exists; use a soft margin instead: set params.hard to false and choose params.C (> 0, default 1), which lets points inside the margin at a cost", fitreq.ErrUnprocessable, where)
 }
 
 // svmError maps an error of svm.New: a parameter or shape the fit's own
@@ -401,14 +285,14 @@ func infeasible(k svm.Kernel) error {
 func svmError(err error) error {
 	switch {
 	case errors.Is(err, svm.ErrNotFinite):
-		return fmt.Errorf("%w: %v", ErrUnprocessable, err)
+		return fmt.Errorf("%w: %v", fitreq.ErrUnprocessable, err)
 	case errors.Is(err, svm.ErrUndecided):
-		return fmt.Errorf("%w: %v; use a soft margin (set params.hard to false)", ErrUnprocessable, err)
+		return fmt.Errorf("%w: %v; use a soft margin (set params.hard to false)", fitreq.ErrUnprocessable, err)
 	case errors.Is(err, svm.ErrParameters), errors.Is(err, svm.ErrLabel), errors.Is(err, svm.ErrShape),
 		errors.Is(err, svm.ErrNoData), errors.Is(err, svm.ErrTooLarge):
-		return badf("%v", err)
+		return fitreq.Badf("%v", err)
 	}
 	return err
 }
 
-var errSVMOverflow = fmt.Errorf("%w: the SVM's multipliers or objective overflowed to ±Inf or NaN; rescale x to smaller numbers, or lower C or gamma", ErrUnprocessable)
+var errSVMOverflow = fmt.Errorf("%w: the SVM's multipliers or objective overflowed to ±Inf or NaN; rescale x to smaller numbers, or lower C or gamma", fitreq.ErrUnprocessable)

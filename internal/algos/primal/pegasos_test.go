@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"context"
@@ -9,7 +9,11 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/algos/svm/svmtest"
 )
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // pegasosReference is 001's "procedure for SGD on SVM" transcribed line
 // by line, with the draws the package documents (IntN(n) from
@@ -54,7 +58,7 @@ func pegasosReference(x [][]float64, y []int, lambda float64, T int, seed uint64
 }
 
 func TestPegasosMatchesProcedure(t *testing.T) {
-	x, y := NoisyData(40, 3)
+	x, y := svm.NoisyData(40, 3)
 	p := PegasosParams{Lambda: 0.05, T: 500, Seed: 7}
 	pg, s0, err := NewPegasos(x, y, p)
 	if err != nil {
@@ -98,7 +102,7 @@ func TestPegasosMatchesProcedure(t *testing.T) {
 // TestPegasosApproachesOptimum: the averaged iterate's objective falls
 // towards PegasosOptimum's, and never below it.
 func TestPegasosApproachesOptimum(t *testing.T) {
-	x, y := NoisyData(200, 5)
+	x, y := svm.NoisyData(200, 5)
 	const lambda = 0.01
 	_, opt, err := PegasosOptimum(context.Background(), x, y, lambda)
 	if err != nil {
@@ -130,7 +134,7 @@ func TestPegasosApproachesOptimum(t *testing.T) {
 // θ = Σαᵢyᵢx̃ᵢ minimises the objective divided by 2λ.
 func TestPegasosOptimumExact(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
-		x, y := NoisyData(7, seed)
+		x, y := svm.NoisyData(7, seed)
 		for _, lambda := range []float64{0.01, 0.3} {
 			theta, obj, err := PegasosOptimum(context.Background(), x, y, lambda)
 			if err != nil {
@@ -138,7 +142,7 @@ func TestPegasosOptimumExact(t *testing.T) {
 			}
 			aug := augment(x)
 			yf := labels(y)
-			alpha, _ := bruteQP(gram(Kernel{Kind: Linear}, aug, yf), yf, 1/(2*lambda*7), false)
+			alpha, _ := svmtest.BruteQP(svmtest.Q(svm.Kernel{Kind: svm.Linear}.Eval, aug, yf), yf, 1/(2*lambda*7), false)
 			want := make([]float64, 3)
 			for i, a := range alpha {
 				for k := range want {
@@ -160,21 +164,21 @@ func TestPegasosOptimumExact(t *testing.T) {
 }
 
 func TestTrainerValidation(t *testing.T) {
-	x, y := NoisyData(4, 1)
-	if _, _, err := NewPegasos(x, y, PegasosParams{Lambda: 0, T: 1}); !errors.Is(err, ErrParameters) {
+	x, y := svm.NoisyData(4, 1)
+	if _, _, err := NewPegasos(x, y, PegasosParams{Lambda: 0, T: 1}); !errors.Is(err, svm.ErrParameters) {
 		t.Errorf("λ = 0: %v", err)
 	}
-	if _, _, err := NewPegasos(x, y, PegasosParams{Lambda: 1, T: 0}); !errors.Is(err, ErrParameters) {
+	if _, _, err := NewPegasos(x, y, PegasosParams{Lambda: 1, T: 0}); !errors.Is(err, svm.ErrParameters) {
 		t.Errorf("T = 0: %v", err)
 	}
-	if _, _, err := NewPegasos(x, []int{1, 1, 1, 1}, PegasosParams{Lambda: 1, T: 1}); !errors.Is(err, ErrLabel) {
+	if _, _, err := NewPegasos(x, []int{1, 1, 1, 1}, PegasosParams{Lambda: 1, T: 1}); !errors.Is(err, svm.ErrLabel) {
 		t.Errorf("one class: %v", err)
 	}
-	if _, _, err := PegasosOptimum(context.Background(), x, y, math.Inf(1)); !errors.Is(err, ErrParameters) {
+	if _, _, err := PegasosOptimum(context.Background(), x, y, math.Inf(1)); !errors.Is(err, svm.ErrParameters) {
 		t.Errorf("PegasosOptimum λ = ∞: %v", err)
 	}
 	for _, p := range []SubgradientParams{{C: 0, Eta: 1, T: 1}, {C: 1, Eta: 0, T: 1}, {C: 1, Eta: 1, T: 0}} {
-		if _, _, err := NewSubgradient(x, y, p); !errors.Is(err, ErrParameters) {
+		if _, _, err := NewSubgradient(x, y, p); !errors.Is(err, svm.ErrParameters) {
 			t.Errorf("NewSubgradient(%+v) = %v", p, err)
 		}
 	}
@@ -202,10 +206,16 @@ func TestSubgradientFirstStep(t *testing.T) {
 // TestSubgradientApproachesSMO: with η/√t the best objective approaches
 // the SVM primal optimum Primal(α*), the same objective, from above.
 func TestSubgradientApproachesSMO(t *testing.T) {
-	x, y := NoisyData(100, 6)
+	x, y := svm.NoisyData(100, 6)
 	const c = 0.1
-	pr, s0 := mustNew(t, x, y, Params{C: c, Kernel: Kernel{Kind: Linear}, Tol: 1e-10, MaxIter: 100000})
-	opt := pr.Primal(run(t, pr, s0))
+	pr, s0, err := svm.New(x, y, svm.Params{C: c, Kernel: svm.Kernel{Kind: svm.Linear}, Tol: 1e-10, MaxIter: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !s0.Status.Done() {
+		s0 = pr.Step(s0)
+	}
+	opt := pr.Primal(s0)
 	sg, s, err := NewSubgradient(x, y, SubgradientParams{C: c, Eta: 0.5, Decay: true, T: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +230,7 @@ func TestSubgradientApproachesSMO(t *testing.T) {
 }
 
 func TestSubgradientDiverges(t *testing.T) {
-	x, y := NoisyData(20, 2)
+	x, y := svm.NoisyData(20, 2)
 	sg, s, _ := NewSubgradient(x, y, SubgradientParams{C: 1, Eta: 5, T: 100000})
 	for !s.Status.Done() {
 		s = sg.Step(s)

@@ -1,4 +1,4 @@
-package fit
+package svmfit
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 func fitKernelPegasosJSON(t testing.TB, body string) (*KernelPegasosResponse, error) {
@@ -172,7 +173,7 @@ func TestKernelPegasosErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := fitKernelPegasosJSON(t, tt.body)
-			if !errors.Is(err, ErrBadRequest) {
+			if !errors.Is(err, fitreq.ErrBadRequest) {
 				t.Fatalf("error = %v, want a bad request", err)
 			}
 			for _, w := range tt.want {
@@ -183,19 +184,19 @@ func TestKernelPegasosErrors(t *testing.T) {
 		})
 	}
 	// "svm" refuses the non-kernels the same way.
-	if _, err := fitSVMJSON(t, twoPoints+`,"params":{"kernel":"neg-sqdist"}}`); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "not a kernel") {
+	if _, err := fitSVMJSON(t, twoPoints+`,"params":{"kernel":"neg-sqdist"}}`); !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), "not a kernel") {
 		t.Errorf("svm with neg-sqdist: %v", err)
 	}
 }
 
 func TestKernelPegasosOverflow(t *testing.T) {
 	_, err := fitKernelPegasosJSON(t, `{"algorithm":"kernel-pegasos","x":[[1e200],[0]],"y":[1,-1],"params":{"kernel":"poly","degree":3}}`)
-	if !errors.Is(err, ErrUnprocessable) {
-		t.Errorf("poly of 1e200: %v, want ErrUnprocessable", err)
+	if !errors.Is(err, fitreq.ErrUnprocessable) {
+		t.Errorf("poly of 1e200: %v, want fitreq.ErrUnprocessable", err)
 	}
 	_, err = fitKernelPegasosJSON(t, `{"algorithm":"kernel-pegasos","x":[[1],[0]],"y":[1,-1],"predict":[[1e308]],"params":{"kernel":"poly","degree":3,"lambda":1e-12}}`)
-	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "predict[0]") {
-		t.Errorf("score overflow: %v, want ErrUnprocessable naming predict[0]", err)
+	if !errors.Is(err, fitreq.ErrUnprocessable) || !strings.Contains(err.Error(), "predict[0]") {
+		t.Errorf("score overflow: %v, want fitreq.ErrUnprocessable naming predict[0]", err)
 	}
 }
 
@@ -233,7 +234,7 @@ func TestKernelPegasosWorkLimit(t *testing.T) {
 	}
 	body := `{"algorithm":"kernel-pegasos","x":[` + rows(`[1],[0]`, 2000) + `],"y":[` + rows("1,-1", 2000) + `],"params":{"kernel":"rbf","T":%d}}`
 	_, err := fitKernelPegasosJSON(t, fmt.Sprintf(body, most+1))
-	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("lower params.T to at most %d", most)) {
+	if !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("lower params.T to at most %d", most)) {
 		t.Errorf("T = most+1: %v", err)
 	}
 	if !testing.Short() {
@@ -243,12 +244,12 @@ func TestKernelPegasosWorkLimit(t *testing.T) {
 	}
 	// 1000 rows of 1000 features: the Gram matrix alone is over the limit.
 	wide := `{"algorithm":"kernel-pegasos","x":[` + rows(`[`+rows("1", 1000)+`],[`+rows("0", 1000)+`]`, 500) + `],"y":[` + rows("1,-1", 500) + `],"params":{"T":1}}`
-	if _, err := fitKernelPegasosJSON(t, wide); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "send fewer rows") {
+	if _, err := fitKernelPegasosJSON(t, wide); !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), "send fewer rows") {
 		t.Errorf("1000×1000: %v", err)
 	}
 	// Every body the worst-case benchmark times is allowed.
 	for name, body := range kernelPegasosWorstBodies() {
-		req, err := Decode(strings.NewReader(body))
+		req, err := fitreq.Decode(strings.NewReader(body))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -265,18 +266,18 @@ func TestKernelPegasosWorkLimit(t *testing.T) {
 }
 
 func TestKernelPegasosContext(t *testing.T) {
-	req, err := Decode(strings.NewReader(kernelPegasosWorstBodies()["rbf-10000x1"]))
+	req, err := fitreq.Decode(strings.NewReader(kernelPegasosWorstBodies()["rbf-10000x1"]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, req); !errors.Is(err, context.Canceled) {
+	if _, err := run(ctx, req); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled before: %v, want context.Canceled", err)
 	}
 	// Live at the first look, over from the second: the run must look
 	// again once it has started (how soon is a matter for benchmarks).
-	if _, err := Run(&endsAfterLooks{Context: context.Background(), live: 1}, req); !errors.Is(err, context.Canceled) {
+	if _, err := run(&endsAfterLooks{Context: context.Background(), live: 1}, req); !errors.Is(err, context.Canceled) {
 		t.Errorf("ended mid-run: %v, want context.Canceled", err)
 	}
 }
@@ -315,16 +316,16 @@ func kernelPegasosWorstBodies() map[string]string {
 	}{
 		{"rbf-1000x2", 1000, 2, 0, `"rbf"`, 1, false},
 		{"rbf-1001x2", 1001, 2, 0, `"rbf"`, 1, false},
-		{"rbf-10000x1", MaxN, 1, 0, `"rbf"`, 1, false},
+		{"rbf-10000x1", fitreq.MaxN, 1, 0, `"rbf"`, 1, false},
 		{"laplace-1000x550", 1000, 550, 0, `"laplace","gamma":0.001`, 1, false},
 		{"laplace-2000x1000", 2000, 1000, 0, `"laplace","gamma":0.001`, 1, false},
 		{"linear-1001x500-subnormal", 1001, 500, 0, `"linear"`, 1e-160, false},
 		{"linear-1000x2-subnormal", 1000, 2, 0, `"linear"`, 1e-160, false},
 		{"laplace-1000x550-subnormal", 1000, 550, 0, `"laplace","gamma":0.001`, 1e-160, false},
-		{"poly-10000x1-predict", MaxN, 1, MaxPredict, `"poly","degree":10`, 1, false},
-		{"rbf-10000x1-trace", MaxN, 1, 0, `"rbf"`, 1, true},
+		{"poly-10000x1-predict", fitreq.MaxN, 1, fitreq.MaxPredict, `"poly","degree":10`, 1, false},
+		{"rbf-10000x1-trace", fitreq.MaxN, 1, 0, `"rbf"`, 1, true},
 	} {
-		req := Request{Algorithm: "kernel-pegasos", X: make([][]float64, c.n), Y: make([]float64, c.n), Predict: make([][]float64, c.m), Trace: c.trace}
+		req := fitreq.Request{Algorithm: "kernel-pegasos", X: make([][]float64, c.n), Y: make([]float64, c.n), Predict: make([][]float64, c.m), Trace: c.trace}
 		for i := range req.X {
 			req.X[i] = make([]float64, c.d)
 			for j := range req.X[i] {

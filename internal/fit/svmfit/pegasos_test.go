@@ -1,4 +1,4 @@
-package fit
+package svmfit
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 func fitPegasosJSON(t testing.TB, body string) (*PegasosResponse, error) {
@@ -112,7 +114,7 @@ func TestPegasosTrace(t *testing.T) {
 		if last := r.Trace[n-1]; fmt.Sprint(last.AvgW, last.AvgB) != fmt.Sprint(r.W, r.B) || len(last.W) != c.d {
 			t.Errorf("last entry's average %v %v, answer %v %v", last.AvgW, last.AvgB, r.W, r.B)
 		}
-		if numbers := n * (2*c.d + 4); numbers > MaxTraceNumbers {
+		if numbers := n * (2*c.d + 4); numbers > fitreq.MaxTraceNumbers {
 			t.Errorf("T %d d %d: trace of %d numbers", c.T, c.d, numbers)
 		}
 	}
@@ -137,28 +139,28 @@ func TestPegasosErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := fitPegasosJSON(t, tt.body)
-			if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want a bad request mentioning %q", err, tt.want)
 			}
 		})
 	}
 	_, err := fitPegasosJSON(t, `{"algorithm":"pegasos","x":[[1e300],[0]],"y":[1,-1],"params":{"lambda":1e-12}}`)
-	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "lambda") {
-		t.Errorf("overflowing iterates: %v, want ErrUnprocessable naming lambda", err)
+	if !errors.Is(err, fitreq.ErrUnprocessable) || !strings.Contains(err.Error(), "lambda") {
+		t.Errorf("overflowing iterates: %v, want fitreq.ErrUnprocessable naming lambda", err)
 	}
 }
 
 // TestPegasosWorkLimit: T = MaxPegasosT fits 1-D data at the row limit.
 func TestPegasosWorkLimit(t *testing.T) {
-	if work, _ := pegasosWork(MaxPegasosT, MaxN, 1, 0); work > MaxPegasosWork {
-		t.Errorf("T = %d on %d 1-D rows costs %.3g > %.3g", MaxPegasosT, MaxN, work, float64(MaxPegasosWork))
+	if work, _ := pegasosWork(MaxPegasosT, fitreq.MaxN, 1, 0); work > MaxPegasosWork {
+		t.Errorf("T = %d on %d 1-D rows costs %.3g > %.3g", MaxPegasosT, fitreq.MaxN, work, float64(MaxPegasosWork))
 	}
 	_, most := pegasosWork(1, 2, 1000, 0)
 	if w, _ := pegasosWork(most, 2, 1000, 0); w > MaxPegasosWork {
 		t.Errorf("T = most = %d costs %.4g", most, w)
 	}
 	body := `{"algorithm":"pegasos","x":[[` + rows("1", 1000) + `],[` + rows("0", 1000) + `]],"y":[1,-1],"params":{"T":%d}}`
-	if _, err := fitPegasosJSON(t, fmt.Sprintf(body, most+1)); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprint(most)) {
+	if _, err := fitPegasosJSON(t, fmt.Sprintf(body, most+1)); !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprint(most)) {
 		t.Errorf("T = most+1: %v", err)
 	}
 }
@@ -174,8 +176,8 @@ func pegasosWorstBodies() map[string]string {
 		x     string
 		trace bool
 	}{
-		{"10000x1", MaxN, 1, "9", false},
-		{"10000x1-subnormal", MaxN, 1, "1e-160", false},
+		{"10000x1", fitreq.MaxN, 1, "9", false},
+		{"10000x1-subnormal", fitreq.MaxN, 1, "1e-160", false},
 		{"2000x1000-trace", 2000, 1000, "9", true},
 		{"500x1000-trace-subnormal", 500, 1000, "1e-160", true},
 	} {

@@ -1,4 +1,4 @@
-package fit
+package svmfit
 
 import (
 	"context"
@@ -11,9 +11,52 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 func fitSVMJSON(t testing.TB, body string) (*SVMResponse, error) { return fitAs[*SVMResponse](t, body) }
+
+// fitAs decodes body and runs the fit as fit.Run does (run), and returns
+// the answer as the algorithm's response type R.
+func fitAs[R any](t testing.TB, body string) (R, error) {
+	t.Helper()
+	var zero R
+	req, err := fitreq.Decode(strings.NewReader(body))
+	if err != nil {
+		return zero, err
+	}
+	resp, err := run(context.Background(), req)
+	if err != nil {
+		return zero, err
+	}
+	return resp.(R), nil
+}
+
+// run is fit.Run for this package's algorithms: the same checks, in the
+// same order, before the same fitter. (fit's tests cannot be imported
+// here: fit imports this package.)
+func run(ctx context.Context, req fitreq.Request) (any, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if err := fitreq.SignLabels(req.Y); err != nil {
+		return nil, err
+	}
+	switch req.Algorithm {
+	case "svm":
+		return SVM(ctx, req)
+	case "pegasos":
+		return Pegasos(ctx, req)
+	case "kernel-pegasos":
+		return KernelPegasos(ctx, req)
+	}
+	return nil, fmt.Errorf("svmfit: %q is not one of this package's algorithms", req.Algorithm)
+}
+
+// rows is n copies of row, comma-separated.
+func rows(row string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(row+",", n), ",")
+}
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
 
@@ -66,12 +109,12 @@ func TestSupportKinds(t *testing.T) {
 	}
 	// The kinds agree with svm's own Kind, which fit re-implements.
 	for _, body := range []string{supportSet, worstBody("rbf", 400, 2, `"kernel":"rbf","gamma":0.5,"C":3`, false)} {
-		req, _ := Decode(strings.NewReader(body))
+		req, _ := fitreq.Decode(strings.NewReader(body))
 		var sp svmParams
 		json.Unmarshal(req.Params, &sp)
 		p, _ := sp.params()
 		p.MaxIter = 100000
-		y, _ := bothClasses(req.Y)
+		y, _ := fitreq.BothClasses(req.Y)
 		pr, _, _ := svm.New(req.X, y, p)
 		s, _ := pr.Solve(context.Background())
 		sv := pr.Support(s)
@@ -134,7 +177,7 @@ func TestSVMErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := fitSVMJSON(t, tt.body)
-			if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want a bad request mentioning %q", err, tt.want)
 			}
 		})
@@ -151,8 +194,8 @@ func TestSVMUnprocessable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := fitSVMJSON(t, tt.body)
-			if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error = %v, want ErrUnprocessable mentioning %q", err, tt.want)
+			if !errors.Is(err, fitreq.ErrUnprocessable) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want fitreq.ErrUnprocessable mentioning %q", err, tt.want)
 			}
 		})
 	}
@@ -192,7 +235,7 @@ func TestSVMTrace(t *testing.T) {
 	}
 	// Over the trace limit: a 400 naming it.
 	_, err = fitSVMJSON(t, worstBody("long", 30, 2, `"C":1000,"tol":1e-300,"max_iter":200000`, true))
-	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "125000 steps") {
+	if !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), "125000 steps") {
 		t.Errorf("a 200000-step trace: %v, want a bad request naming the limit", err)
 	}
 }
@@ -209,14 +252,14 @@ func TestSVMIterationLimit(t *testing.T) {
 func TestSVMWorkLimit(t *testing.T) {
 	rbf := "rbf"
 	p, _ := svmParams{Kernel: &rbf}.params()
-	cost := newSVMCost(p, MaxN, 2, 0)
+	cost := newSVMCost(p, fitreq.MaxN, 2, 0)
 	most := cost.most()
 	if most < 1000 || cost.work(most) > MaxSVMWork || cost.work(most+1) <= MaxSVMWork {
 		t.Fatalf("most = %d: work %.4g, and %.4g for one more", most, cost.work(most), cost.work(most+1))
 	}
 	// 10000 separable points, which SMO solves at once.
 	var x, y []string
-	for i := range MaxN {
+	for i := range fitreq.MaxN {
 		x = append(x, fmt.Sprintf("[%d,0]", (1+i%5)*(1-2*(i%2))))
 		y = append(y, fmt.Sprint(1-2*(i%2)))
 	}
@@ -229,7 +272,7 @@ func TestSVMWorkLimit(t *testing.T) {
 		t.Errorf("default max_iter: %+v, %v; want %d", r, err, most)
 	}
 	_, err = fitSVMJSON(t, fmt.Sprintf(body, most+1))
-	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("at most %d", most)) {
+	if !errors.Is(err, fitreq.ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("at most %d", most)) {
 		t.Errorf("max_iter = most+1: %v", err)
 	}
 	// The bench-svm fits converge within their default max_iter.
@@ -253,10 +296,10 @@ func TestSVMDeterministic(t *testing.T) {
 }
 
 func TestSVMContext(t *testing.T) {
-	req, _ := Decode(strings.NewReader(worstBody("ctx", 5000, 2, `"kernel":"rbf","C":1000,"tol":1e-300`, false)))
+	req, _ := fitreq.Decode(strings.NewReader(worstBody("ctx", 5000, 2, `"kernel":"rbf","C":1000,"tol":1e-300`, false)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, req); !errors.Is(err, context.Canceled) {
+	if _, err := run(ctx, req); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
@@ -275,7 +318,7 @@ func worstBody(name string, n, d int, params string, trace bool) string {
 		}
 		y[i] = []float64{1, -1}[i%2]
 	}
-	b, err := json.Marshal(Request{Algorithm: "svm", Params: json.RawMessage(`{` + params + `}`), X: x, Y: y, Trace: trace})
+	b, err := json.Marshal(fitreq.Request{Algorithm: "svm", Params: json.RawMessage(`{` + params + `}`), X: x, Y: y, Trace: trace})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // PegasosParams are the inputs of 001's SGD procedure besides the data.
@@ -52,17 +53,17 @@ type PegasosState struct {
 	rng rand.PCG
 }
 
-// NewPegasos validates the data (as New does) and p and returns the
+// NewPegasos validates the data (as svm.New does) and p and returns the
 // trainer and state 0, with θ = W = Avg = 0.
 func NewPegasos(x [][]float64, y []int, p PegasosParams) (*Pegasos, PegasosState, error) {
-	if err := validData(x, y); err != nil {
+	if err := svm.ValidateData(x, y); err != nil {
 		return nil, PegasosState{}, err
 	}
 	switch {
 	case !(p.Lambda > 0) || math.IsInf(p.Lambda, 0):
-		return nil, PegasosState{}, fmt.Errorf("%w: λ is %v; it must be a finite number > 0", ErrParameters, p.Lambda)
+		return nil, PegasosState{}, fmt.Errorf("%w: λ is %v; it must be a finite number > 0", svm.ErrParameters, p.Lambda)
 	case p.T < 1:
-		return nil, PegasosState{}, fmt.Errorf("%w: T is %d; it must be at least 1", ErrParameters, p.T)
+		return nil, PegasosState{}, fmt.Errorf("%w: T is %d; it must be at least 1", svm.ErrParameters, p.T)
 	}
 	pg := &Pegasos{X: x, Y: labels(y), P: p, aug: augment(x)}
 	d := len(x[0]) + 1
@@ -84,6 +85,18 @@ func augment(x [][]float64) [][]float64 {
 		aug[i] = append(append(make([]float64, 0, len(row)+1), row...), 1)
 	}
 	return aug
+}
+
+// dot returns ⟨x, z⟩. Each product is rounded by an explicit conversion
+// before it is added, so that no compiler fuses the sum into FMA
+// instructions and the same data give the same bits on every machine
+// (as perceptron.Score does).
+func dot(x, z []float64) float64 {
+	var s float64
+	for j, v := range x {
+		s += float64(v * z[j])
+	}
+	return s
 }
 
 // labels converts ±1 labels to float64.

@@ -1,4 +1,4 @@
-package svm
+package primal
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/svm"
 )
 
 // kernelOptTol and kernelOptPasses are KernelPegasosOptimum's stopping
@@ -38,7 +39,7 @@ const (
 // validated as by NewKernelPegasos. The answer is deterministic; α is unique when K is
 // non-singular (RBF and Laplace on distinct points), and otherwise the
 // objective and the margins Kα are.
-func KernelPegasosOptimum(ctx context.Context, x [][]float64, y []int, k Kernel, lambda float64) (alpha []float64, objective float64, err error) {
+func KernelPegasosOptimum(ctx context.Context, x [][]float64, y []int, k svm.Kernel, lambda float64) (alpha []float64, objective float64, err error) {
 	if err := validKernelProblem(x, y, k, lambda); err != nil {
 		return nil, 0, err
 	}
@@ -71,11 +72,11 @@ func kernelOptimum(ctx context.Context, kp *KernelPegasos, maxPasses int) (alpha
 // update reads gᵢ in O(1) and, when βᵢ moves, adds one kernel column.
 type dualCD struct {
 	kp    *KernelPegasos
-	c     float64   // the box bound 1/(2λn)
-	beta  []float64 // the dual variables; α = y∘β
-	g     []float64 // Qβ
-	diag  []float64 // Qᵢᵢ = K(xᵢ, xᵢ)
-	cache *colCache // kernel columns when kp has no Gram matrix
+	c     float64          // the box bound 1/(2λn)
+	beta  []float64        // the dual variables; α = y∘β
+	g     []float64        // Qβ
+	diag  []float64        // Qᵢᵢ = K(xᵢ, xᵢ)
+	cache *svm.ColumnCache // kernel columns when kp has no Gram matrix
 }
 
 func newDualCD(kp *KernelPegasos) *dualCD {
@@ -91,7 +92,7 @@ func newDualCD(kp *KernelPegasos) *dualCD {
 		d.diag[i] = kp.P.Kernel.Eval(xi, xi)
 	}
 	if kp.gram == nil {
-		d.cache = newColCache(n, DefaultCacheBytes, d.fill)
+		d.cache = svm.NewColumnCache(n, svm.DefaultCacheBytes, d.fill)
 	}
 	return d
 }
@@ -109,7 +110,7 @@ func (d *dualCD) column(i int) []float64 {
 		n := len(d.kp.X)
 		return g[i*n : (i+1)*n]
 	}
-	return d.cache.get(i)
+	return d.cache.Get(i)
 }
 
 // solve runs passes until the gap is small enough or maxPasses are spent,
