@@ -274,6 +274,7 @@ var figureLabels = map[string]string{
 	"interpolation/degree": "Error against the degree",
 	"reg-losses/losses":    "The four losses of a residual",
 	"svm-sgd/losses":       "Losses of the score y·f(x)",
+	"lasso/paths":          "Lasso and ridge coefficients against α",
 }
 
 // FigureLabel names the demo's figure name for a reader, as a link to it
