@@ -71,6 +71,7 @@ type lassoRun struct {
 	trail    [][2]float64 // the iterates w⁽⁰⁾ … w⁽ᵏ⁾
 	sol      linreg.LassoState
 	ls       linreg.Model // least squares, α = 0
+	ridge    linreg.Model // ridge at the same α, as the paths figure scales it
 	alpha    float64
 	alphaMax float64
 	n        int
@@ -118,7 +119,11 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	r := &lassoRun{l: l, s: s, trail: rec.xy, sol: sol, ls: ls, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
+	ridge, err := linreg.Fit(x, y, alpha, true)
+	if err != nil {
+		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
+	}
+	r := &lassoRun{l: l, s: s, trail: rec.xy, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
 	if in.Wants("paths") {
 		if r.paths, err = lassoPaths(ctx, x, y, alpha); err != nil {
 			return demo.Result{}, err

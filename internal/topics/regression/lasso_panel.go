@@ -85,7 +85,7 @@ func (r *lassoRun) notes() []demo.Note {
 		gText, aText := apart(math.Abs(g[j]), r.alpha)
 		if w == 0 {
 			out = append(out, demo.Note{TestID: "zero" + strconv.Itoa(j+1), Text: fmt.Sprintf(
-				"At the solution w%s = 0 exactly: feature %d's correlation with the residual, |x̃%s·r|/n = %s, is at most α = %s, "+
+				"At the solution w%s = 0 exactly: feature %d's pull on the residual, |x̃%s·r|/n = %s, is at most α = %s, "+
 					"so every step on w%s soft-thresholds it to 0. Ridge only shrinks a weight; the ℓ1 penalty's kink at 0 holds it there.",
 				sub(j), j+1, sub(j), gText, aText, sub(j))})
 			continue
@@ -96,6 +96,13 @@ func (r *lassoRun) notes() []demo.Note {
 	}
 	out = append(out, demo.Note{TestID: "alpha-max", Text: fmt.Sprintf(
 		"α_max = max over j of |x̃ⱼ·ỹ|/n = %s: from there on the lasso's answer is w = 0, the constant model b = ȳ.", textfmt.Sig(r.alphaMax))})
+	zeros := "neither weight is 0"
+	if r.ridge.W[0] == 0 || r.ridge.W[1] == 0 {
+		zeros = "a weight is 0 only because the data make it so"
+	}
+	out = append(out, demo.Note{TestID: "ridge", Text: fmt.Sprintf(
+		"Ridge at the same α, minimising (1/2n)‖y − Xw − b·1‖² + (α/2)‖w‖₂², gives w = (%s, %s): %s. Its penalty's slope αwⱼ vanishes at 0, "+
+			"so a small weight costs almost nothing and is shrunk, never cut.", coef(r.ridge.W[0]), coef(r.ridge.W[1]), zeros)})
 	switch r.s.Status {
 	case algos.Converged:
 		out = append(out, demo.Note{TestID: "converged", Text: fmt.Sprintf(
