@@ -91,6 +91,21 @@ func TestLassoPathsHitZero(t *testing.T) {
 	}
 }
 
+// TestLassoBudget runs the slowest state found (five points with a
+// sample correlation near −1, α = 10⁻³): the stepped run stops at its
+// budget, says so, and the reference solve, with its larger work budget,
+// still reaches the solution and its optimality conditions.
+func TestLassoBudget(t *testing.T) {
+	r := demotest.Run(t, LassoSpec(), "alpha=0.001&corr=-0.95&n=5&noise=2&seed=175&step=end")
+	p := r.Panel()
+	if p.Status != "iteration limit" || !p.Bad || demotest.Note(p, "limit") == nil {
+		t.Errorf("status %q, bad %v, notes %+v; want the iteration limit, flagged", p.Status, p.Bad, p.Notes)
+	}
+	if demotest.Note(p, "active1") == nil || demotest.Note(p, "active2") == nil {
+		t.Errorf("notes %+v: want the solution's conditions for both weights", p.Notes)
+	}
+}
+
 // TestLassoContext checks that an ended context stops the paths sweep.
 func TestLassoContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
