@@ -42,8 +42,8 @@ func LassoSpec() demo.Spec {
 		Params: demo.Params(lassoAlpha, lassoN, lassoCorr, lassoNoise, lassoSeed),
 		Panels: []string{"paths"},
 		Examples: []demo.Example{
-			{Name: "step3", Query: "step=3"},
-			{Name: "small", Query: "alpha=0.1&corr=0.9&step=end"},
+			{Name: "zero", Query: "step=2"},                      // w₂ soft-thresholded to exactly 0
+			{Name: "zigzag", Query: "alpha=0.1&corr=0.9&step=6"}, // correlated features: steps along the axes zigzag
 		},
 		Compute: computeLasso,
 	}
