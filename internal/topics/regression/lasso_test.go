@@ -106,10 +106,19 @@ func TestLassoBudget(t *testing.T) {
 	}
 }
 
-// TestLassoContext checks that an ended context stops the paths sweep.
+// TestLassoContext checks that an ended context stops the run and the
+// paths sweep, and that the kit reports it as the context's end, not a bug.
 func TestLassoContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
+	d, err := demo.NewDemo(LassoSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := demotest.MustParse(t, d, "alpha=0.01&step=100")
+	if _, err := d.ExecuteFigure(ctx, s, ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("a page under a cancelled context: %v, want context.Canceled", err)
+	}
 	x, y := lassoData(40, 0.6, 0.5, 1)
 	if _, err := lassoPaths(ctx, x, y, 1); !errors.Is(err, context.Canceled) {
 		t.Errorf("paths on a cancelled context: %v, want context.Canceled", err)
