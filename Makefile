@@ -7,7 +7,7 @@ TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 TEMPL     := $(GOBIN)/templ
 
-.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso
 
 run:
 	$(GO) run ./cmd/web
@@ -55,6 +55,14 @@ bench:
 # without svm-train; not part of make test.
 bench-svm:
 	MARGIN_BENCH_SVM=1 $(GO) test -count=1 -run '^TestBenchAgainstLIBSVM$$' -v ./internal/fit/svmfit/
+
+# The "lasso" demo's solver side by side with scikit-learn's Lasso on
+# seeded data sets and α values (Debian: apt-get install python3-sklearn);
+# fails when w or b differ by more than 1e-8. Not part of make test.
+# PYTHON is Debian's, where apt puts scikit-learn.
+PYTHON ?= /usr/bin/python3
+crosscheck-lasso:
+	$(PYTHON) tools/crosscheck/lasso.py
 
 # The house import rules: algos and render never reach HTTP or templates,
 # render draws plain data, never an algorithm's state; the kit imports no

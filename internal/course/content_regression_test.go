@@ -36,9 +36,10 @@ var courseLessons = []struct {
 			{"losses", 2},
 			{"gradient-descent", 3},
 			{"mle", 4}, {"bias-variance", 4},
-			{"check-yourself", 5},
+			{"lasso", 5},
+			{"check-yourself", 6},
 		},
-		demos: []string{"interpolation", "ridge", "reg-losses", "ls-gd", "bias-variance"},
+		demos: []string{"interpolation", "ridge", "reg-losses", "ls-gd", "bias-variance", "lasso"},
 		links: []string{`href="/lessons/gradient-descent"`, `href="/lessons/logistic-regression"`},
 	},
 	{

@@ -133,6 +133,9 @@ type Spec struct {
 	// Panels names the demo's extra figures, each served at
 	// /plots/<ID>-<name>.svg and shown beside the main plot.
 	Panels []string
+	// PanelLabels name each of Panels for a reader, as a link to the
+	// figure says: "KKT violation of each point".
+	PanelLabels map[string]string
 	// Static demos show one state, computed at once (a kernel check, a
 	// Gram matrix and its eigenvalues): the kit offers them no step
 	// controls, and a URL's step other than 0 is a problem to report.

@@ -256,34 +256,11 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	return l
 }
 
-// figureLabels name the demos' further figures (Spec.Panels) for a
-// reader, by figure name, or by "<demo ID>/<name>" where two demos use one
-// name for different figures. TestFigureLabels checks that every figure
-// of the course has one.
-var figureLabels = map[string]string{
-	"alpha":                "α of each point",
-	"kkt":                  "KKT violation of each point",
-	"gamma":                "Training and held-out error against γ",
-	"gram":                 "Gram matrix",
-	"eigen":                "Eigenvalues of the Gram matrix",
-	"lift":                 "Points lifted to three dimensions",
-	"k":                    "Error against k",
-	"norm":                 "‖w‖ against ε",
-	"lambda":               "Bias² and variance against λ",
-	"bias-variance/degree": "Bias² and variance against the degree",
-	"interpolation/degree": "Error against the degree",
-	"reg-losses/losses":    "The four losses of a residual",
-	"svm-sgd/losses":       "Losses of the score y·f(x)",
-}
-
 // FigureLabel names the demo's figure name for a reader, as a link to it
 // says: "KKT violation of each point". A figure without a label keeps its
 // name, which TestFigureLabels reports.
 func (d *Demo) FigureLabel(name string) string {
-	if l, ok := figureLabels[d.ID+"/"+name]; ok {
-		return l
-	}
-	if l, ok := figureLabels[name]; ok {
+	if l, ok := d.PanelLabels[name]; ok {
 		return l
 	}
 	return name

@@ -100,6 +100,15 @@ var regClaims = map[string][]regClaim{
 	"demo=bias-variance&fits=2":     {{"notes", "The mean of the 2 refits is within", "0.28"}},
 	"demo=bias-variance&fits=10":    {{"notes", "The mean of the 10 refits is within", "0.13"}},
 	"demo=bias-variance&fits=200":   {{"notes", "The mean of the 200 refits is within", "0.039"}},
+	// The lasso.
+	"demo=lasso&step=1":                      {{"lines", "·w₁) =", "1.259"}, {"lines", "x̃ᵢ₁² =", "0.7223"}, {"fact", "w1", "0.3586"}},
+	"demo=lasso&step=2":                      {{"lines", "|ρ₂| =", "0.7784"}, {"fact", "w2", "0"}, {"fact", "w2-ls", "0.4772"}},
+	"demo=lasso":                             {{"notes", "Ridge at the same α, minimising (1/2n)‖y − Xw − b·1‖² + (α/2)‖w‖₂², gives w = (", "0.6632"}, {"counter", "alpha-max", "1.259"}},
+	"alpha=0.5&demo=lasso&step=34":           {{"fact", "w1-opt", "1.0144"}, {"fact", "w2-opt", "0.083"}, {"end", "", "34"}},
+	"alpha=0.1&corr=0.3&demo=lasso&step=16":  {{"end", "", "16"}},
+	"alpha=0.1&demo=lasso&step=34":           {{"end", "", "34"}},
+	"alpha=0.1&corr=0.9&demo=lasso&step=150": {{"end", "", "150"}},
+	"alpha=0.1&corr=0.9&demo=lasso&step=1":   {{"fact", "w1", "1.7913"}, {"fact", "w1-opt", "1.4914"}, {"fact", "w1-ls", "1.5577"}},
 }
 
 // TestProseRegressionNumbers checks every number of regClaims against

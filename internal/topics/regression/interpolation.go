@@ -31,7 +31,7 @@ func InterpolationSpec() demo.Spec {
 		ID: "interpolation", Title: "Fitting a polynomial of degree p", Lesson: "linear-regression",
 		Data:   curveData(nil, "sine", "line", "cubic"),
 		Params: demo.Params(append(curveParams(10, 100, 0.2), degree, ridgeLambda)...),
-		Panels: []string{"degree"}, Static: true,
+		Panels: []string{"degree"}, PanelLabels: map[string]string{"degree": "Error against the degree"}, Static: true,
 		Examples: []demo.Example{{Name: "degree9", Query: "degree=9"}},
 		Compute:  computeInterpolation,
 	}

@@ -26,7 +26,7 @@ func RegLossesSpec() demo.Spec {
 		ID: "reg-losses", Title: "Four losses, one outlier", Lesson: "linear-regression",
 		Data:   curveData(outlier, "line", "sine", "cubic"),
 		Params: demo.Params(append(curveParams(20, 200, 0.1), outlierX, outlierY, huberDelta, tubeEps)...),
-		Panels: []string{"losses"}, Static: true,
+		Panels: []string{"losses"}, PanelLabels: map[string]string{"losses": "The four losses of a residual"}, Static: true,
 		Examples: []demo.Example{{Name: "default", Query: ""}},
 		Compute:  computeRegLosses,
 	}

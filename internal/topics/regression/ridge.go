@@ -26,7 +26,7 @@ func RidgeSpec() demo.Spec {
 		ID: "ridge", Title: "Least squares blows up; ridge does not", Lesson: "linear-regression",
 		Data:   demo.DataSpec{Labels: demo.NoLabels},
 		Params: demo.Params(ridgeEps, ridgeBoth),
-		Panels: []string{"norm"}, Static: true,
+		Panels: []string{"norm"}, PanelLabels: map[string]string{"norm": "‖w‖ against ε"}, Static: true,
 		Examples: []demo.Example{{Name: "lambda", Query: "eps=0.01&lambda=0.01"}},
 		Compute:  computeRidge,
 	}

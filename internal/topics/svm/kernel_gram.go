@@ -25,7 +25,7 @@ func KernelGramSpec() demo.Spec {
 		ID: "kernel-gram", Title: "Mercer's theorem: the Gram matrix and its eigenvalues", Lesson: "kernels",
 		Data:   kernelData(),
 		Params: append(pointset.ShapeParams(30, "seeds the random set"), kernelParams(true)...),
-		Panels: []string{"gram", "eigen"}, Static: true,
+		Panels: []string{"gram", "eigen"}, PanelLabels: map[string]string{"gram": "Gram matrix", "eigen": "Eigenvalues of the Gram matrix"}, Static: true,
 		Examples: []demo.Example{{Name: "default", Query: ""}},
 		Compute:  computeGram,
 	}

@@ -46,7 +46,7 @@ func KernelMapSpec() demo.Spec {
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "psi",
 			Sets: []demo.Option{{"psi", "labelled by 001's curve (random)"}}, Make: psiPoints},
 		Params: demo.Params(psiN, pointset.Seed, pickX1, pickX2, pickZ1, pickZ2, azimuth, elevation),
-		Panels: []string{"lift"}, Static: true,
+		Panels: []string{"lift"}, PanelLabels: map[string]string{"lift": "Points lifted to three dimensions"}, Static: true,
 		Examples: []demo.Example{{Name: "default", Query: ""}},
 		Compute:  computeKernelMap,
 	}

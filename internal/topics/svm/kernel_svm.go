@@ -27,7 +27,7 @@ func KernelSVMSpec() demo.Spec {
 	params = append(params, demo.Params(boxC, smoTol)...)
 	return demo.Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
-		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"},
+		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"}, PanelLabels: map[string]string{"alpha": "α of each point", "kkt": "KKT violation of each point", "gamma": "Training and held-out error against γ"},
 		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, kernelSVMParams(in.State), false, kernelExtra)

@@ -42,7 +42,7 @@ func SVMSpec(hard bool) demo.Spec {
 		Data: demo.DataSpec{
 			Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: svmSets, Make: pointset.Points,
 		},
-		Panels:   []string{"alpha", "kkt"},
+		Panels: []string{"alpha", "kkt"}, PanelLabels: map[string]string{"alpha": "α of each point", "kkt": "KKT violation of each point"},
 		Examples: []demo.Example{{Name: "c0.1", Query: "C=0.1&step=end"}},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, SvmParams(in.State, hard), compare.Is(in.State, "perceptron"), nil)

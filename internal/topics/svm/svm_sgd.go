@@ -40,7 +40,7 @@ func SGDSpec() demo.Spec {
 				demo.LambdaParam("regularisation λ of λ‖θ‖² + (1/n)Σ hinge (`pegasos` only; log slider)", pegasos),
 				demo.AseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
 				subC, subEta, subDecay, demo.Iterations)...),
-		Panels:   []string{"losses"},
+		Panels: []string{"losses"}, PanelLabels: map[string]string{"losses": "Losses of the score y·f(x)"},
 		Examples: []demo.Example{{Name: "step200", Query: "step=200"}},
 		Compute:  computeSGD,
 	}
