@@ -49,7 +49,7 @@ func (g *grid) edges() int         { return (g.ny+1)*g.nx + g.ny*(g.nx+1) }
 // crossing is where the level crosses edge e, interpolated linearly from
 // the edge's lower-numbered node, so both cells beside it get the same
 // point to the last bit and their pieces join exactly.
-func (g *grid) crossing(e int, level float64) vec {
+func (g *grid) crossing(e int, level float64) Vec {
 	var i0, j0, i1, j1 int
 	if h := (g.ny + 1) * g.nx; e < h {
 		i0, j0 = e%g.nx, e/g.nx
@@ -61,8 +61,8 @@ func (g *grid) crossing(e int, level float64) vec {
 	}
 	za, zb := g.at(i0, j0), g.at(i1, j1)
 	t := (level - za) / (zb - za)
-	a, b := vec{g.x(i0), g.y(j0)}, vec{g.x(i1), g.y(j1)}
-	return a.lerp(b, t)
+	a, b := Vec{g.x(i0), g.y(j0)}, Vec{g.x(i1), g.y(j1)}
+	return a.Lerp(b, t)
 }
 
 // cellSegments lists, for each marching-squares case, the pieces inside
@@ -99,7 +99,7 @@ func saddle(cs int, centreHigh bool) [][2]int {
 // first in the direction that piece lists, so the same grid always gives
 // the same polylines, point for point (plotter.Contour's do not: it
 // gathers them in a map).
-func (g *grid) contour(level float64) [][]vec {
+func (g *grid) contour(level float64) [][]Vec {
 	type seg struct{ a, b int } // the two grid edges a piece joins
 	var segs []seg
 	if len(g.edgeAt) != g.edges() {
@@ -166,7 +166,7 @@ func (g *grid) contour(level float64) [][]vec {
 			s = next
 		}
 	}
-	var lines [][]vec
+	var lines [][]Vec
 	for s := range segs {
 		if used[s] {
 			continue
@@ -178,7 +178,7 @@ func (g *grid) contour(level float64) [][]vec {
 		if !closed {
 			back = follow(segs[s].a, int32(s))
 		}
-		pts := make([]vec, 0, len(back)+len(fwd)+2)
+		pts := make([]Vec, 0, len(back)+len(fwd)+2)
 		for k := len(back) - 1; k >= 0; k-- {
 			pts = append(pts, g.crossing(back[k], level))
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"image/png"
 	"io"
@@ -13,9 +14,15 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 // rbfFigure is a kernel SVM's plot: an RBF decision function over twelve
+// look is the -look flag: a directory to also write figures to, as SVG
+// and PNG, to look at.
+var look = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
+
 // labelled centres, filled by sign, with its levels 0 and ±1.
 func rbfFigure(t testing.TB) DataFigure {
 	t.Helper()
@@ -123,8 +130,8 @@ func TestDataFigureGolden(t *testing.T) {
 			if b := dataFigureSVG(t, c.fig(t), Options{}); !bytes.Equal(a, b) {
 				t.Fatal("two renderings of the same figure differ")
 			}
-			checkTextAlternative(t, string(a))
-			checkGolden(t, "datafig_"+c.name, a)
+			goldentest.CheckTextAlternative(t, string(a))
+			goldentest.Check(t, "datafig_"+c.name, a)
 			if *look != "" {
 				writeDataFigureLook(t, c.name, f)
 			}
@@ -205,7 +212,7 @@ func TestDataFigurePNGSize(t *testing.T) {
 // names and a text alternative.
 func TestDataFigureDefaults(t *testing.T) {
 	svg := string(dataFigureSVG(t, DataFigure{View: View{-1, 1, -2, 2}}, Options{}))
-	checkTextAlternative(t, svg)
+	goldentest.CheckTextAlternative(t, svg)
 	for _, want := range []string{">x₁<", ">x₂<", "<desc>A plot of x₁ (across, −1 to 1) and x₂ (up, −2 to 2).</desc>"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the SVG lacks %q", want)

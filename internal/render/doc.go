@@ -14,13 +14,17 @@
 // sits, so a click can become a data point.
 //
 // Every figure takes plain data, not algorithm states: render imports no
-// algos package (make imports checks), so a demo turns its state into a
-// scene (PerceptronScene, SVMScene, …) and any demo can use any figure.
-// The charts of plain data beside a demo (history, bars, matrix,
-// spectrum, curves, lift) are in package render/chart, built on this
-// core: Theme, Figure, the tick markers, FlowLegend, HaloText and the
-// label placement helpers are exported for it. Picks marks a few named
-// points on a data figure.
+// algos package (make imports checks), so a demo turns its state into
+// plain data and any demo can use any figure. Two packages are built on
+// this core: render/chart, the charts of plain data beside a demo
+// (history, bars, matrix, spectrum, curves, lift), and render/scenes,
+// the perceptron's and the SVM's composed figures (PerceptronScene,
+// SVMScene). For them the core exports its building blocks: Theme,
+// Figure, the tick markers, FlowLegend, HaloText, the geometry of the
+// plane (Vec, HalfPlane, LineInView, FitArrows) and the label placement
+// (DrawLabels, DrawDim). Plotters whose lengths are given for the default
+// size implement Scaler, so a DataFigure draws them in proportion at any
+// size. Picks marks a few named points on a data figure.
 //
 // A regression of y on x is drawn on the same DataFigure, x across and y
 // up: Observations for the data, Graph for a fitted curve (clipped and

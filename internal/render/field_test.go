@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 func bowl(x1, x2 float64) float64 { return x1*x1 + x2*x2 - 1 }
@@ -95,14 +97,14 @@ func TestContourSaddle(t *testing.T) {
 				t.Fatalf("%d polylines, want 2", len(lines))
 			}
 			// Each piece cuts off one corner; its midpoint lies nearest it.
-			var corners []vec
+			var corners []Vec
 			for _, l := range lines {
-				m := l[0].lerp(l[1], 0.5)
-				corners = append(corners, vec{math.Copysign(1, m.X), math.Copysign(1, m.Y)})
+				m := l[0].Lerp(l[1], 0.5)
+				corners = append(corners, Vec{math.Copysign(1, m.X), math.Copysign(1, m.Y)})
 			}
-			want := []vec{{1, -1}, {-1, 1}} // the low corners
+			want := []Vec{{1, -1}, {-1, 1}} // the low corners
 			if tt.cutHigh {
-				want = []vec{{-1, -1}, {1, 1}}
+				want = []Vec{{-1, -1}, {1, 1}}
 			}
 			if !sameVecs(corners, want) {
 				t.Errorf("pieces cut off corners %v, want %v", corners, want)
@@ -249,7 +251,7 @@ func TestFieldGolden(t *testing.T) {
 	if !bytes.Contains(a, []byte(`<image preserveAspectRatio="none" `)) {
 		t.Error("the raster is not stretched to the data area")
 	}
-	checkGolden(t, "field_bowl", a)
+	goldentest.Check(t, "field_bowl", a)
 }
 
 // TestFieldDashesJoined: a dashed level is one path per curve, not one
@@ -296,8 +298,8 @@ func TestRamp(t *testing.T) {
 		v    float64
 		want color.RGBA
 	}{
-		{0, White}, {2, blue}, {5, blue}, {-2, Vermillion}, {-9, Vermillion},
-		{1, Tint(blue, 0.5)}, {math.NaN(), White},
+		{0, White}, {2, Blue}, {5, Blue}, {-2, Vermillion}, {-9, Vermillion},
+		{1, Tint(Blue, 0.5)}, {math.NaN(), White},
 	}
 	for _, tt := range tests {
 		if got := r.Color(tt.v); got != tt.want {

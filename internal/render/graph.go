@@ -68,7 +68,7 @@ func (g *Graph) Plot(c draw.Canvas, p *plot.Plot) {
 // Thumbnail implements plot.Thumbnailer: a short line in the graph's style.
 func (g *Graph) Thumbnail(c *draw.Canvas) { thumbLine(c, g.LineStyle) }
 
-func (g *Graph) scaled(s float64) any {
+func (g *Graph) Scaled(s float64) any {
 	q := *g
 	q.LineStyle = scaleLine(g.LineStyle, s)
 	return &q
@@ -163,7 +163,7 @@ func (fa *Fan) Thumbnail(c *draw.Canvas) {
 	thumbLine(c, sty)
 }
 
-func (fa *Fan) scaled(s float64) any {
+func (fa *Fan) Scaled(s float64) any {
 	q := *fa
 	if q.scale == 0 {
 		q.scale = 1
@@ -198,9 +198,9 @@ func graphSamples(n int, width vg.Length) int {
 // between them (found by bisection) at which f is inside it: a pole, not
 // a steep stretch. Where there is such an x it joins the run, so the
 // drawn curve crosses the band where f does.
-func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]vec {
-	var runs [][]vec
-	cur := make([]vec, 0, n) // the runs share one array
+func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]Vec {
+	var runs [][]Vec
+	cur := make([]Vec, 0, n) // the runs share one array
 	flush := func() {
 		if len(cur) > 1 {
 			runs = append(runs, cur[:len(cur):len(cur)])
@@ -213,7 +213,7 @@ func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]vec 
 		if k == n-1 {
 			x = v.XMax
 		}
-		q := vec{x, f(x)}
+		q := Vec{x, f(x)}
 		if !isFinite(q.Y) {
 			flush()
 			continue
@@ -251,16 +251,16 @@ func side(y, lo, hi float64) int {
 // crossing looks between a and b, which lie on opposite sides of the band
 // [lo, hi], for a point of the graph of f inside it, halving the interval
 // towards the half whose ends still lie on opposite sides.
-func crossing(f func(float64) float64, a, b vec, lo, hi float64) (vec, bool) {
+func crossing(f func(float64) float64, a, b Vec, lo, hi float64) (Vec, bool) {
 	sa := side(a.Y, lo, hi)
 	for range poleSteps {
 		x := (a.X + b.X) / 2
 		if x == a.X || x == b.X {
 			break
 		}
-		m := vec{x, f(x)}
+		m := Vec{x, f(x)}
 		if !isFinite(m.Y) {
-			return vec{}, false
+			return Vec{}, false
 		}
 		switch side(m.Y, lo, hi) {
 		case 0:
@@ -271,13 +271,13 @@ func crossing(f func(float64) float64, a, b vec, lo, hi float64) (vec, bool) {
 			b = m
 		}
 	}
-	return vec{}, false
+	return Vec{}, false
 }
 
 // clipPolyline returns the pieces of the polyline run inside v.
-func clipPolyline(run []vec, v View) [][]vec {
-	var pieces [][]vec
-	buf := make([]vec, 0, len(run)+8) // the pieces share one array
+func clipPolyline(run []Vec, v View) [][]Vec {
+	var pieces [][]Vec
+	buf := make([]Vec, 0, len(run)+8) // the pieces share one array
 	start := -1                       // where the current piece starts in buf
 	end := func() {
 		if start >= 0 && len(buf)-start > 1 {
@@ -304,16 +304,16 @@ func clipPolyline(run []vec, v View) [][]vec {
 
 // clipSegment returns the part of the segment pq inside v (Liang–Barsky);
 // ok is false when there is none.
-func clipSegment(p, q vec, v View) (vec, vec, bool) {
+func clipSegment(p, q Vec, v View) (Vec, Vec, bool) {
 	t0, t1 := 0.0, 1.0
-	d := q.sub(p)
+	d := q.Sub(p)
 	for _, e := range [4]struct{ num, den float64 }{
 		{p.X - v.XMin, -d.X}, {v.XMax - p.X, d.X}, {p.Y - v.YMin, -d.Y}, {v.YMax - p.Y, d.Y},
 	} {
 		switch {
 		case e.den == 0:
 			if e.num < 0 {
-				return vec{}, vec{}, false
+				return Vec{}, Vec{}, false
 			}
 		case e.den < 0: // entering across this edge
 			t0 = max(t0, e.num/e.den)
@@ -322,14 +322,14 @@ func clipSegment(p, q vec, v View) (vec, vec, bool) {
 		}
 	}
 	if !(t0 < t1) {
-		return vec{}, vec{}, false
+		return Vec{}, Vec{}, false
 	}
 	a, b := p, q
 	if t0 > 0 {
-		a = p.lerp(q, t0)
+		a = p.Lerp(q, t0)
 	}
 	if t1 < 1 {
-		b = p.lerp(q, t1)
+		b = p.Lerp(q, t1)
 	}
 	return a, b, true
 }

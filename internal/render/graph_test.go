@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 // record draws one plotter on a 400 × 300 pt data area showing v and
@@ -117,17 +119,17 @@ func TestClipSegment(t *testing.T) {
 	v := View{-1, 1, -1, 1}
 	tests := []struct {
 		name   string
-		p, q   vec
-		a, b   vec
+		p, q   Vec
+		a, b   Vec
 		inside bool
 	}{
-		{"inside", vec{0, 0}, vec{0.5, 0.5}, vec{0, 0}, vec{0.5, 0.5}, true},
-		{"leaves the top", vec{0, 0}, vec{0, 4}, vec{0, 0}, vec{0, 1}, true},
-		{"crosses", vec{-2, 0}, vec{2, 0}, vec{-1, 0}, vec{1, 0}, true},
-		{"diagonal", vec{-3, -3}, vec{3, 3}, vec{-1, -1}, vec{1, 1}, true},
-		{"beside", vec{2, 0}, vec{2, 1}, vec{}, vec{}, false},
-		{"above", vec{-2, 2}, vec{2, 3}, vec{}, vec{}, false},
-		{"towards 10³⁰⁰", vec{0, 0}, vec{0.001, 1e300}, vec{0, 0}, vec{1e-303, 1}, true},
+		{"inside", Vec{0, 0}, Vec{0.5, 0.5}, Vec{0, 0}, Vec{0.5, 0.5}, true},
+		{"leaves the top", Vec{0, 0}, Vec{0, 4}, Vec{0, 0}, Vec{0, 1}, true},
+		{"crosses", Vec{-2, 0}, Vec{2, 0}, Vec{-1, 0}, Vec{1, 0}, true},
+		{"diagonal", Vec{-3, -3}, Vec{3, 3}, Vec{-1, -1}, Vec{1, 1}, true},
+		{"beside", Vec{2, 0}, Vec{2, 1}, Vec{}, Vec{}, false},
+		{"above", Vec{-2, 2}, Vec{2, 3}, Vec{}, Vec{}, false},
+		{"towards 10³⁰⁰", Vec{0, 0}, Vec{0.001, 1e300}, Vec{0, 0}, Vec{1e-303, 1}, true},
 	}
 	for _, tt := range tests {
 		a, b, ok := clipSegment(tt.p, tt.q, v)
@@ -481,8 +483,8 @@ func TestRegressionGolden(t *testing.T) {
 	if len(a) >= 100<<10 {
 		t.Errorf("SVG is %d bytes, want < 100 KB", len(a))
 	}
-	checkTextAlternative(t, string(a))
-	checkGolden(t, "regression_fits", a)
+	goldentest.CheckTextAlternative(t, string(a))
+	goldentest.Check(t, "regression_fits", a)
 	if *look != "" {
 		writeDataFigureLook(t, "regression_fits", f)
 	}

@@ -130,11 +130,11 @@ func (c LossChart) figure(opt Options) (*Figure, error) {
 	lg := &FlowLegend{Style: th.Text(12, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(24), Gap: th.Pt(14), Above: th.Pt(6)}
 	for _, s := range ls {
 		sty := s.line(th)
-		lg.Items = append(lg.Items, LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*lineThumb)(&sty)}})
+		lg.Items = append(lg.Items, LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*LineThumb)(&sty)}})
 	}
 	if lc.tangents() > 0 {
 		tan := lc.tangentStyle()
-		lg.Items = append(lg.Items, LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*lineThumb)(&tan)}})
+		lg.Items = append(lg.Items, LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*LineThumb)(&tan)}})
 	}
 	if len(c.Margins) > 0 {
 		lg.Items = append(lg.Items, LegendItem{Label: "training points' yᵢf(xᵢ)", Thumbs: []plot.Thumbnailer{rugThumb{th}}})
@@ -291,7 +291,7 @@ func (l *lossCurves) marks(c *draw.Canvas, at func(z, y float64) vg.Point) {
 			c.SetLineStyle(draw.LineStyle{Color: Black, Width: th.Pt(1.5)})
 			c.Stroke(Circle(hole, th.Pt(3.5)))
 		case LossPerceptron:
-			strokeCircle(c, at(0, 0), th.Pt(7), draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(1.5)})
+			StrokeCircle(c, at(0, 0), th.Pt(7), draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(1.5)})
 		}
 	}
 	if l.tangents() > 0 {
@@ -331,7 +331,7 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 		c.Stroke(ticks)
 	}
 	if len(dots) > 0 && l.has(LossHinge) {
-		c.SetColor(blue)
+		c.SetColor(Blue)
 		c.Fill(dots)
 		c.SetLineStyle(draw.LineStyle{Color: White, Width: th.Pt(0.75)})
 		c.Stroke(dots)
@@ -361,6 +361,6 @@ func (t rugThumb) Thumbnail(c *draw.Canvas) {
 type DotThumb struct{ Theme Theme }
 
 func (t DotThumb) Thumbnail(c *draw.Canvas) {
-	c.SetColor(blue)
+	c.SetColor(Blue)
 	c.Fill(Circle(c.Center(), t.Theme.Pt(3.5)))
 }

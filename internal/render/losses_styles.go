@@ -26,11 +26,11 @@ func lossStyles() []lossStyle {
 			f: func(z float64) float64 { return b2f(z <= 0) }},
 		{name: LossPerceptron, label: "perceptron max(0, −z): no ℓ′(0)", color: Vermillion, width: 2.25, dashes: []float64{7, 4}, d0: math.NaN(),
 			f: func(z float64) float64 { return math.Max(0, -z) }, kinks: []float64{0}},
-		{name: LossHinge, label: "hinge max(0, 1 − z): ℓ′(0) = −1", color: blue, width: 3, d0: -1,
+		{name: LossHinge, label: "hinge max(0, 1 − z): ℓ′(0) = −1", color: Blue, width: 3, d0: -1,
 			f: func(z float64) float64 { return math.Max(0, 1-z) }, kinks: []float64{1}},
-		{name: LossLogistic, label: "logistic (log₂): ℓ′(0) = −0.72", color: green, width: 2.25, dashes: []float64{9, 3, 2, 3}, d0: -1 / (2 * ln2),
+		{name: LossLogistic, label: "logistic (log₂): ℓ′(0) = −0.72", color: Green, width: 2.25, dashes: []float64{9, 3, 2, 3}, d0: -1 / (2 * ln2),
 			f: func(z float64) float64 { return math.Log1p(math.Exp(-z)) / ln2 }},
-		{name: LossSquared, label: "squared (1 − z)²: ℓ′(0) = −2", color: purple, width: 2.25, dashes: []float64{2.5, 2.5}, d0: -2,
+		{name: LossSquared, label: "squared (1 − z)²: ℓ′(0) = −2", color: Purple, width: 2.25, dashes: []float64{2.5, 2.5}, d0: -2,
 			f: func(z float64) float64 { return (1 - z) * (1 - z) }},
 	}
 }

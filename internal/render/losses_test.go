@@ -12,15 +12,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 // lossChart is the soft-margin lesson's chart: every loss, and the
-// margins yᵢf(xᵢ) of softScene's points.
+// margins yᵢf(xᵢ) of the points of render/scene's soft-margin test scene
+// under its f(x) = x₁ + ½x₂ − ½.
 func lossChart() LossChart {
-	sc := softScene()
+	x := [][]float64{
+		{1.5, 0}, {1, 1}, {2.5, 1}, {3, -1}, {2, 2}, {3.2, 0.8}, {2.4, -0.6}, {1.8, 2.8}, {0.8, 0.6}, {-0.5, 0.4},
+		{-0.5, 0}, {0, -1}, {-2, 0.5}, {-1.5, -1.5}, {-2.2, 1.8}, {-0.8, -2.2}, {-2.6, -0.6}, {0.2, 0.2}, {1.6, 0.6},
+	}
+	y := []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	w, b := []float64{1, 0.5}, -0.5
 	var m []float64
-	for i, x := range sc.X {
-		m = append(m, float64(sc.Y[i])*(sc.W[0]*x[0]+sc.W[1]*x[1]+sc.B))
+	for i, xi := range x {
+		m = append(m, float64(y[i])*(w[0]*xi[0]+w[1]*xi[1]+b))
 	}
 	return LossChart{Title: "losses of the score z = y·ŷ", Margins: m}
 }
@@ -41,8 +49,8 @@ func TestLossChartGolden(t *testing.T) {
 	if b := lossSVG(t, lossChart(), Options{}); a != b {
 		t.Fatal("two renderings of the same chart differ")
 	}
-	checkTextAlternative(t, a)
-	checkGolden(t, "losses_all", []byte(a))
+	goldentest.CheckTextAlternative(t, a)
+	goldentest.Check(t, "losses_all", []byte(a))
 	if *look == "" {
 		return
 	}

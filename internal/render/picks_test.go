@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 // picksFigure is a data figure of twelve points with two of them picked
@@ -43,7 +45,7 @@ func TestPicksGolden(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renderings of one figure differ")
 	}
-	checkTextAlternative(t, string(a))
+	goldentest.CheckTextAlternative(t, string(a))
 	for _, want := range []string{">x<", ">z<"} {
 		if !strings.Contains(string(a), want) {
 			t.Errorf("no label %s", want)
@@ -54,7 +56,7 @@ func TestPicksGolden(t *testing.T) {
 	if !strings.Contains(small, ">x<") || !strings.Contains(small, ">z<") {
 		t.Error("300 px: the picks are not named")
 	}
-	checkGolden(t, "picks_pair", a)
+	goldentest.Check(t, "picks_pair", a)
 	if *look != "" {
 		writeDataFigureLook(t, "picks_pair", f)
 	}

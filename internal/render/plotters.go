@@ -81,14 +81,14 @@ func NewBoundary(w []float64, b float64) (*Boundary, error) {
 
 // Plot implements plot.Plotter.
 func (l *Boundary) Plot(c draw.Canvas, p *plot.Plot) {
-	strokeLine(c, p, l.LineStyle, vec{l.W[0], l.W[1]}, l.B-l.Level)
+	strokeLine(c, p, l.LineStyle, Vec{l.W[0], l.W[1]}, l.B-l.Level)
 }
 
 // Thumbnail implements plot.Thumbnailer.
 func (l *Boundary) Thumbnail(c *draw.Canvas) { thumbLine(c, l.LineStyle) }
 
-func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a vec, b float64) {
-	q0, q1, ok := lineInView(a, b, view(p))
+func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a Vec, b float64) {
+	q0, q1, ok := LineInView(a, b, view(p))
 	if !ok {
 		return
 	}
@@ -125,7 +125,7 @@ func NewMarginBand(w []float64, b, gamma float64) (*MarginBand, error) {
 
 // Plot implements plot.Plotter.
 func (m *MarginBand) Plot(c draw.Canvas, p *plot.Plot) {
-	a := vec{m.W[0], m.W[1]}
+	a := Vec{m.W[0], m.W[1]}
 	strokeLine(c, p, m.LineStyle, a, m.B-m.Gamma)
 	strokeLine(c, p, m.LineStyle, a, m.B+m.Gamma)
 }
@@ -147,3 +147,8 @@ func (m margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
 		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.top}}},
 	}
 }
+
+// LineThumb is a legend swatch of a line style.
+type LineThumb draw.LineStyle
+
+func (l *LineThumb) Thumbnail(c *draw.Canvas) { thumbLine(c, draw.LineStyle(*l)) }

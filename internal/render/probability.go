@@ -50,7 +50,7 @@ func ProbabilityLevels() []Level {
 func ProbabilityLegend() []LegendItem {
 	boundary, other := DefaultBoundaryStyle, probabilityStyle()
 	return []LegendItem{
-		{Label: "boundary P = 0.5", Thumbs: []plot.Thumbnailer{(*lineThumb)(&boundary)}},
-		{Label: "P = 0.1, 0.2, …, 0.9", Thumbs: []plot.Thumbnailer{(*lineThumb)(&other)}},
+		{Label: "boundary P = 0.5", Thumbs: []plot.Thumbnailer{(*LineThumb)(&boundary)}},
+		{Label: "P = 0.1, 0.2, …, 0.9", Thumbs: []plot.Thumbnailer{(*LineThumb)(&other)}},
 	}
 }

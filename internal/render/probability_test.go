@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/goldentest"
 )
 
 // TestProbabilityFill compares with the tints worked by hand: a tint of
@@ -194,8 +196,8 @@ func TestProbabilityGolden(t *testing.T) {
 	if small := dataFigureSVG(t, f, Options{Width: 300, Height: 300}); strings.Contains(string(small), ">0.9<") {
 		t.Error("a 300 px thumbnail has contour labels")
 	}
-	checkTextAlternative(t, string(a))
-	checkGolden(t, "probability_linear", a)
+	goldentest.CheckTextAlternative(t, string(a))
+	goldentest.Check(t, "probability_linear", a)
 	if *look != "" {
 		writeDataFigureLook(t, "probability_linear", f)
 	}

@@ -75,7 +75,7 @@ func (o *Observations) Plot(c draw.Canvas, p *plot.Plot) {
 			case pass == 1 && isSet(o.Hollow, i):
 				o.ring(&c, at, r)
 			case pass == 2 && isSet(o.Marked, i):
-				strokeCircle(&c, at, o.ringRadius(), o.markStyle())
+				StrokeCircle(&c, at, o.ringRadius(), o.markStyle())
 			}
 		}
 	}
@@ -123,7 +123,7 @@ func (t obsThumb) Thumbnail(c *draw.Canvas) {
 		ring := min(t.o.ringRadius(), half+vg.Points(2*t.o.s()))
 		r = min(r, ring*0.5)
 		t.o.disc(c, c.Center(), r)
-		strokeCircle(c, c.Center(), ring, t.o.markStyle())
+		StrokeCircle(c, c.Center(), ring, t.o.markStyle())
 	case t.hollow:
 		t.o.ring(c, c.Center(), r)
 	default:
@@ -131,14 +131,14 @@ func (t obsThumb) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-func (o *Observations) scaled(s float64) any {
+func (o *Observations) Scaled(s float64) any {
 	q := *o
 	q.scale = o.s() * s
 	return &q
 }
 
-func (t obsThumb) scaled(s float64) any {
-	t.o = t.o.scaled(s).(*Observations)
+func (t obsThumb) Scaled(s float64) any {
+	t.o = t.o.Scaled(s).(*Observations)
 	return t
 }
 
@@ -193,7 +193,7 @@ func (r *Residuals) Plot(c draw.Canvas, p *plot.Plot) {
 		if !isFinite(fx) {
 			continue
 		}
-		a, b, ok := clipSegment(vec{q[0], q[1]}, vec{q[0], fx}, v)
+		a, b, ok := clipSegment(Vec{q[0], q[1]}, Vec{q[0], fx}, v)
 		if !ok {
 			continue
 		}
@@ -207,7 +207,7 @@ func (r *Residuals) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(r.style(), x, c.Min.Y, x, c.Max.Y)
 }
 
-func (r *Residuals) scaled(s float64) any {
+func (r *Residuals) Scaled(s float64) any {
 	q := *r
 	if q.scale == 0 {
 		q.scale = 1
@@ -240,7 +240,7 @@ func NewTube(f func(float64) float64, eps float64) (*Tube, error) {
 	if eps < 0 {
 		return nil, fmt.Errorf("%w: tube half-height ε = %v; want ε ≥ 0", ErrShape, eps)
 	}
-	return &Tube{F: f, Eps: eps, Color: Tint(blue, 0.16)}, nil
+	return &Tube{F: f, Eps: eps, Color: Tint(Blue, 0.16)}, nil
 }
 
 // Plot implements plot.Plotter: one polygon per continuous run of F,
@@ -254,12 +254,12 @@ func (t *Tube) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	n := graphSamples(0, c.Max.X-c.Min.X)
 	for _, run := range sampleRuns(t.F, v, v.YMin-t.Eps, v.YMax+t.Eps, n) {
-		poly := make([]vec, 0, 2*len(run))
+		poly := make([]Vec, 0, 2*len(run))
 		for _, q := range run {
-			poly = append(poly, vec{q.X, q.Y + t.Eps})
+			poly = append(poly, Vec{q.X, q.Y + t.Eps})
 		}
 		for i := len(run) - 1; i >= 0; i-- {
-			poly = append(poly, vec{run[i].X, run[i].Y - t.Eps})
+			poly = append(poly, Vec{run[i].X, run[i].Y - t.Eps})
 		}
 		poly = clipAll(poly, viewPlanes(v))
 		if len(poly) < 3 {
@@ -275,7 +275,7 @@ func (t *Tube) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (t *Tube) fill() color.Color {
 	if t.Color == nil {
-		return Tint(blue, 0.16)
+		return Tint(Blue, 0.16)
 	}
 	return t.Color
 }

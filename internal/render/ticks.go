@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/margin-edu/margin/internal/textfmt"
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // NiceTicks puts a major tick every step, 1, 2 or 5 times a power of ten

@@ -16,6 +16,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -96,9 +97,9 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, err
 	}
-	scene := render.SVMScene{
+	scene := scenes.SVMScene{
 		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
-		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
+		Overlay: &scenes.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
 		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
 	}
 	margins := make([]float64, len(x))

@@ -1,14 +1,16 @@
-package render
+package scenes
 
 import (
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // svmOverOf returns the figure's layer of rings and labels.
-func svmOverOf(t *testing.T, f DataFigure) *svmOver {
+func svmOverOf(t *testing.T, f render.DataFigure) *svmOver {
 	t.Helper()
 	for _, l := range f.Layers {
 		if o, ok := l.(*svmOver); ok {
@@ -53,8 +55,8 @@ func TestSVMRings(t *testing.T) {
 				t.Errorf("rings on margin, inside, misclassified = %d, %d, %d; want %d, %d, %d",
 					got[kindMargin], got[kindInside], got[kindWrong], tt.margin, tt.inside, tt.wrong)
 			}
-			svg := svmSVG(t, tt.scene, Options{})
-			ptR := MarkerRadius(len(tt.scene.X))
+			svg := svmSVG(t, tt.scene, render.Options{})
+			ptR := render.MarkerRadius(len(tt.scene.X))
 			r := strconv.FormatFloat(1.25*ptR+2, 'g', 5, 64)
 			arc := "A" + r + "," + r + " "
 			width := strconv.FormatFloat(0.75+ptR/6, 'g', 5, 64)
@@ -85,19 +87,19 @@ func TestSVMRings(t *testing.T) {
 // are at most 15, and then only for the pair; ξ while there are at most
 // 8 violators.
 func TestSVMLabels(t *testing.T) {
-	soft := svmSVG(t, softScene(), Options{})
+	soft := svmSVG(t, softScene(), render.Options{})
 	for _, want := range []string{">α=0.55<", ">α=0.3<", ">ξ=1.8<", ">2/‖w‖ = 1.79<"} {
 		if !strings.Contains(soft, want) {
 			t.Errorf("soft scene: no label %q", want)
 		}
 	}
-	hard := svmSVG(t, hardScene(), Options{})
+	hard := svmSVG(t, hardScene(), render.Options{})
 	for _, want := range []string{">i: α=0.3<", ">j: α=0.5<", ">α=0.2<"} {
 		if !strings.Contains(hard, want) {
 			t.Errorf("hard scene: no label %q", want)
 		}
 	}
-	big := svmSVG(t, bigScene(), Options{})
+	big := svmSVG(t, bigScene(), render.Options{})
 	if n := strings.Count(big, ">α="); n != 0 {
 		t.Errorf("200 points: %d α labels, want none besides the pair's", n)
 	}
@@ -108,7 +110,7 @@ func TestSVMLabels(t *testing.T) {
 		t.Error("200 points: the pair is not labelled")
 	}
 	// A thumbnail has room for the pair's labels only.
-	small := svmSVG(t, softScene(), Options{Width: 300, Height: 300})
+	small := svmSVG(t, softScene(), render.Options{Width: 300, Height: 300})
 	if strings.Contains(small, ">α=") {
 		t.Error("300 px: α labels drawn; want none")
 	}
@@ -144,11 +146,11 @@ func TestGrowth(t *testing.T) {
 // legend's swatches keep the normal size, and the <desc> says so.
 func TestSVMPointSize(t *testing.T) {
 	sc := hardScene() // support vectors x₁, x₂ (y = +1) and x₁₁ (y = −1)
-	plain := svmSVG(t, sc, Options{})
+	plain := svmSVG(t, sc, render.Options{})
 	sc.Size = make([]float64, len(sc.X))
 	sc.Size[0], sc.Size[1], sc.Size[10] = 2, 1, 0.5
-	sized := svmSVG(t, sc, Options{})
-	ptR := MarkerRadius(len(sc.X))
+	sized := svmSVG(t, sc, render.Options{})
+	ptR := render.MarkerRadius(len(sc.X))
 	arc := func(r float64) string {
 		s := strconv.FormatFloat(r, 'g', 5, 64)
 		return "A" + s + "," + s + " "

@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -36,10 +37,10 @@ func (s *svmDraw) title() string {
 		line += " · " + plural(s.svs(), "support vector", "support vectors")
 	}
 	if s.pair {
-		line += " · pair " + PointName(s.sc.Pair[0]) + ", " + PointName(s.sc.Pair[1])
+		line += " · pair " + render.PointName(s.sc.Pair[0]) + ", " + render.PointName(s.sc.Pair[1])
 	}
 	if s.sampled {
-		line += " · sampled " + PointName(s.sc.Pair[0])
+		line += " · sampled " + render.PointName(s.sc.Pair[0])
 	}
 	switch _, meet := s.hullMeet(); {
 	case meet:
@@ -47,7 +48,7 @@ func (s *svmDraw) title() string {
 	case s.sc.Decision != nil:
 		return line + "\n" + s.kinds()
 	case s.linear:
-		return line + "\n" + wb(s.sc.W, s.sc.B) + " · 2/‖w‖ = " + sig(2/s.w.norm(), 3)
+		return line + "\n" + wb(s.sc.W, s.sc.B) + " · 2/‖w‖ = " + sig(2/s.w.Norm(), 3)
 	}
 	return line + "\n" + wb([]float64{0, 0}, s.sc.B)
 }
@@ -87,9 +88,9 @@ func (s *svmDraw) kinds() string {
 
 // hullMeet returns the common point of the two classes' hulls under the
 // certificate; ok is false with no certificate for both classes.
-func (s *svmDraw) hullMeet() (at vec, ok bool) {
+func (s *svmDraw) hullMeet() (at render.Vec, ok bool) {
 	if s.over.common == nil {
-		return vec{}, false
+		return render.Vec{}, false
 	}
 	return *s.over.common, true
 }
@@ -122,10 +123,10 @@ func (s *svmDraw) describe() string {
 		d.WriteString(" The decision function f is shown as a field, blue where f > 0 and vermillion elsewhere, deeper inside the band −1 ≤ f ≤ 1; the line f = 0 is solid black, f = +1 dashed blue and f = −1 dashed vermillion.")
 	case s.linear:
 		fmt.Fprintf(&d, " The boundary w·x + b = 0 has %s; the band between H₋ (w·x + b = −1) and H₊ (w·x + b = +1) is 2/‖w‖ = %s wide, each of them 1/‖w‖ = %s from the boundary.",
-			wb(sc.W, sc.B), sig(2/s.w.norm(), 3), sig(1/s.w.norm(), 3))
+			wb(sc.W, sc.B), sig(2/s.w.Norm(), 3), sig(1/s.w.Norm(), 3))
 	case sc.W != nil:
 		fmt.Fprintf(&d, " w = 0, so f is the constant b = %s and every point is predicted %s (a prediction is +1 only where f > 0); there is no boundary.",
-			num(sc.B), ClassName(sign(sc.B), true)[4:])
+			num(sc.B), render.ClassName(sign(sc.B), true)[4:])
 	}
 	if n := s.svs(); n == 0 && sc.Alpha != nil && sc.Hull == nil && allZero(sc.Alpha) {
 		d.WriteString(" Every αᵢ is 0: no support vectors.")
@@ -133,12 +134,12 @@ func (s *svmDraw) describe() string {
 		fmt.Fprintf(&d, " %s: %s.", plural(n, "support vector", "support vectors"), strings.ReplaceAll(s.kinds(), " · ", ", "))
 	}
 	if s.sampled {
-		fmt.Fprintf(&d, " This step sampled i = %s.", PointName(sc.Pair[0]))
+		fmt.Fprintf(&d, " This step sampled i = %s.", render.PointName(sc.Pair[0]))
 	}
 	if s.pair {
 		d.WriteString(" This step optimised the pair")
 		for k, i := range sc.Pair {
-			fmt.Fprintf(&d, " %s = %s", [2]string{"i", "j"}[k], PointName(i))
+			fmt.Fprintf(&d, " %s = %s", [2]string{"i", "j"}[k], render.PointName(i))
 			if sc.Alpha != nil {
 				fmt.Fprintf(&d, " (α = %s)", sig(sc.Alpha[i], 3))
 			}

@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // softScene is a soft-margin SVM (C = 1) with f(x) = x₁ + ½x₂ − ½: four
@@ -138,7 +140,7 @@ var svmScenes = []struct {
 	{"sized", sizedScene},
 }
 
-func svmSVG(t testing.TB, sc SVMScene, opt Options) string {
+func svmSVG(t testing.TB, sc SVMScene, opt render.Options) string {
 	t.Helper()
 	f, err := SVMFigure(sc)
 	if err != nil {
@@ -157,14 +159,14 @@ func svmSVG(t testing.TB, sc SVMScene, opt Options) string {
 func TestSVMGolden(t *testing.T) {
 	for _, c := range svmScenes {
 		t.Run(c.name, func(t *testing.T) {
-			a := svmSVG(t, c.scene(), Options{})
+			a := svmSVG(t, c.scene(), render.Options{})
 			f, err := SVMFigure(c.scene())
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.WriteSVG(io.Discard, Options{Width: 1920, Height: 1080})
+			f.WriteSVG(io.Discard, render.Options{Width: 1920, Height: 1080})
 			var b bytes.Buffer
-			f.WriteSVG(&b, Options{})
+			f.WriteSVG(&b, render.Options{})
 			if b.String() != a {
 				t.Fatal("two renderings of one scene differ (did scaling change a layer?)")
 			}
@@ -179,12 +181,12 @@ func TestSVMGolden(t *testing.T) {
 
 // writeSVMLook writes the figure as PNG at the sizes it must read at: a
 // thumbnail, the page's 600 px, and a 1920×1080 presenter view.
-func writeSVMLook(t *testing.T, name string, f DataFigure) {
+func writeSVMLook(t *testing.T, name string, f render.DataFigure) {
 	t.Helper()
 	if err := os.MkdirAll(*look, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{{Width: 300, Height: 300}, {}, {Width: 1920, Height: 1080}} {
+	for _, opt := range []render.Options{{Width: 300, Height: 300}, {}, {Width: 1920, Height: 1080}} {
 		var b bytes.Buffer
 		if err := f.WritePNG(&b, opt); err != nil {
 			t.Fatal(err)
@@ -235,7 +237,7 @@ func TestSVMEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, opt := range []Options{{Width: 200, Height: 200}, {}, {Width: 1920, Height: 1080}, {Width: 300, Height: 2000}} {
+			for _, opt := range []render.Options{{Width: 200, Height: 200}, {}, {Width: 1920, Height: 1080}, {Width: 300, Height: 2000}} {
 				svg := svmSVG(t, tt.scene, opt)
 				if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
 					t.Errorf("%+v: the SVG has NaN or Inf", opt)
@@ -243,13 +245,13 @@ func TestSVMEdges(t *testing.T) {
 				checkTextAlternative(t, svg)
 			}
 			f, _ := SVMFigure(tt.scene)
-			if err := f.WritePNG(io.Discard, Options{}); err != nil {
+			if err := f.WritePNG(io.Discard, render.Options{}); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
 	for _, c := range svmScenes {
-		if svg := svmSVG(t, c.scene(), Options{}); strings.Contains(svg, "NaN") {
+		if svg := svmSVG(t, c.scene(), render.Options{}); strings.Contains(svg, "NaN") {
 			t.Errorf("%s: the SVG has NaN", c.name)
 		}
 	}
@@ -265,14 +267,14 @@ func TestSVMSteppingFrame(t *testing.T) {
 		{X: end.X, Y: end.Y, C: 1, Alpha: end.Alpha, W: []float64{0.3, 0.1}, B: 0.2, Pair: [2]int{8, 17}},
 		end,
 	}
-	var first Frame
+	var first render.Frame
 	for k, sc := range states {
 		sc.Stepping, sc.Slack, sc.Overlay = true, true, end.Overlay
 		f, err := SVMFigure(sc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fr, err := f.WriteSVG(io.Discard, Options{})
+		fr, err := f.WriteSVG(io.Discard, render.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,34 +299,34 @@ func TestSVMErrors(t *testing.T) {
 		scene SVMScene
 		want  error
 	}{
-		{"no points", SVMScene{C: 1}, ErrNoData},
-		{"3-D points", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0, 0}, {1, 1, 1}} }), ErrDimension},
-		{"1-D point", ok(func(s *SVMScene) { s.X = [][]float64{{0}, {1, 1}} }), ErrDimension},
-		{"NaN coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, nan}, {1, 1}} }), ErrNotFinite},
-		{"infinite coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0}, {math.Inf(-1), 1}} }), ErrNotFinite},
-		{"NaN α", ok(func(s *SVMScene) { s.Alpha = []float64{nan, 0} }), ErrNotFinite},
-		{"infinite λ", ok(func(s *SVMScene) { s.Hull = []float64{math.Inf(1), 0} }), ErrNotFinite},
-		{"NaN w", ok(func(s *SVMScene) { s.W = []float64{nan, 0} }), ErrNotFinite},
-		{"NaN b", ok(func(s *SVMScene) { s.B = nan }), ErrNotFinite},
-		{"NaN C", ok(func(s *SVMScene) { s.C = nan }), ErrNotFinite},
-		{"infinite overlay", ok(func(s *SVMScene) { s.Overlay = &SceneLine{W: []float64{1, 1}, B: math.Inf(1)} }), ErrNotFinite},
-		{"label 0", ok(func(s *SVMScene) { s.Y = []int{1, 0} }), ErrShape},
-		{"labels for other points", ok(func(s *SVMScene) { s.Y = []int{1} }), ErrShape},
-		{"α for other points", ok(func(s *SVMScene) { s.Alpha = []float64{1} }), ErrShape},
-		{"kinds for other points", ok(func(s *SVMScene) { s.Kind = []string{""} }), ErrShape},
-		{"unknown kind", ok(func(s *SVMScene) { s.Kind = []string{"", "bound"} }), ErrShape},
-		{"λ for other points", ok(func(s *SVMScene) { s.Hull = []float64{1, 1, 1} }), ErrShape},
-		{"C = 0", ok(func(s *SVMScene) { s.C = 0 }), ErrShape},
-		{"3-D w", ok(func(s *SVMScene) { s.W = []float64{1, 1, 1} }), ErrShape},
-		{"overlay without w", ok(func(s *SVMScene) { s.Overlay = &SceneLine{Label: "perceptron"} }), ErrShape},
-		{"w and Decision", ok(func(s *SVMScene) { s.W, s.Decision = []float64{1, 1}, func(a, b float64) float64 { return a } }), ErrShape},
-		{"pair out of range", ok(func(s *SVMScene) { s.Pair = [2]int{0, 2} }), ErrShape},
-		{"pair below −1", ok(func(s *SVMScene) { s.Pair = [2]int{-2, 1} }), ErrShape},
-		{"sizes for other points", ok(func(s *SVMScene) { s.Size = []float64{1} }), ErrShape},
-		{"negative size", ok(func(s *SVMScene) { s.Size = []float64{1, -0.5} }), ErrShape},
-		{"NaN size", ok(func(s *SVMScene) { s.Size = []float64{nan, 1} }), ErrNotFinite},
-		{"infinite size", ok(func(s *SVMScene) { s.Size = []float64{0, math.Inf(1)} }), ErrNotFinite},
-		{"DecisionGrid without Decision", ok(func(s *SVMScene) { s.DecisionGrid = func(xs, ys, z []float64) {} }), ErrShape},
+		{"no points", SVMScene{C: 1}, render.ErrNoData},
+		{"3-D points", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0, 0}, {1, 1, 1}} }), render.ErrDimension},
+		{"1-D point", ok(func(s *SVMScene) { s.X = [][]float64{{0}, {1, 1}} }), render.ErrDimension},
+		{"NaN coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, nan}, {1, 1}} }), render.ErrNotFinite},
+		{"infinite coordinate", ok(func(s *SVMScene) { s.X = [][]float64{{0, 0}, {math.Inf(-1), 1}} }), render.ErrNotFinite},
+		{"NaN α", ok(func(s *SVMScene) { s.Alpha = []float64{nan, 0} }), render.ErrNotFinite},
+		{"infinite λ", ok(func(s *SVMScene) { s.Hull = []float64{math.Inf(1), 0} }), render.ErrNotFinite},
+		{"NaN w", ok(func(s *SVMScene) { s.W = []float64{nan, 0} }), render.ErrNotFinite},
+		{"NaN b", ok(func(s *SVMScene) { s.B = nan }), render.ErrNotFinite},
+		{"NaN C", ok(func(s *SVMScene) { s.C = nan }), render.ErrNotFinite},
+		{"infinite overlay", ok(func(s *SVMScene) { s.Overlay = &SceneLine{W: []float64{1, 1}, B: math.Inf(1)} }), render.ErrNotFinite},
+		{"label 0", ok(func(s *SVMScene) { s.Y = []int{1, 0} }), render.ErrShape},
+		{"labels for other points", ok(func(s *SVMScene) { s.Y = []int{1} }), render.ErrShape},
+		{"α for other points", ok(func(s *SVMScene) { s.Alpha = []float64{1} }), render.ErrShape},
+		{"kinds for other points", ok(func(s *SVMScene) { s.Kind = []string{""} }), render.ErrShape},
+		{"unknown kind", ok(func(s *SVMScene) { s.Kind = []string{"", "bound"} }), render.ErrShape},
+		{"λ for other points", ok(func(s *SVMScene) { s.Hull = []float64{1, 1, 1} }), render.ErrShape},
+		{"C = 0", ok(func(s *SVMScene) { s.C = 0 }), render.ErrShape},
+		{"3-D w", ok(func(s *SVMScene) { s.W = []float64{1, 1, 1} }), render.ErrShape},
+		{"overlay without w", ok(func(s *SVMScene) { s.Overlay = &SceneLine{Label: "perceptron"} }), render.ErrShape},
+		{"w and Decision", ok(func(s *SVMScene) { s.W, s.Decision = []float64{1, 1}, func(a, b float64) float64 { return a } }), render.ErrShape},
+		{"pair out of range", ok(func(s *SVMScene) { s.Pair = [2]int{0, 2} }), render.ErrShape},
+		{"pair below −1", ok(func(s *SVMScene) { s.Pair = [2]int{-2, 1} }), render.ErrShape},
+		{"sizes for other points", ok(func(s *SVMScene) { s.Size = []float64{1} }), render.ErrShape},
+		{"negative size", ok(func(s *SVMScene) { s.Size = []float64{1, -0.5} }), render.ErrShape},
+		{"NaN size", ok(func(s *SVMScene) { s.Size = []float64{nan, 1} }), render.ErrNotFinite},
+		{"infinite size", ok(func(s *SVMScene) { s.Size = []float64{0, math.Inf(1)} }), render.ErrNotFinite},
+		{"DecisionGrid without Decision", ok(func(s *SVMScene) { s.DecisionGrid = func(xs, ys, z []float64) {} }), render.ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

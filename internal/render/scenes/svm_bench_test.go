@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 func BenchmarkSVMFigure(b *testing.B) {
@@ -15,7 +17,7 @@ func BenchmarkSVMFigure(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := f.WriteSVG(&buf, Options{}); err != nil {
+	if _, err := f.WriteSVG(&buf, render.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -24,7 +26,7 @@ func BenchmarkSVMFigure(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+		if _, err := f.WriteSVG(io.Discard, render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -39,7 +41,7 @@ func TestSVMSize(t *testing.T) {
 		name  string
 		scene SVMScene
 	}{{"linear", bigScene()}, {"kernel", bigKernelScene()}} {
-		if n := len(svmSVG(t, c.scene, Options{})); n >= limit {
+		if n := len(svmSVG(t, c.scene, render.Options{})); n >= limit {
 			t.Errorf("%s, 200 points: SVG is %d bytes, want < %d", c.name, n, limit)
 		} else {
 			t.Logf("%s, 200 points: SVG is %d bytes", c.name, n)
@@ -65,7 +67,7 @@ func BenchmarkSVMFigureKernel(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+		if _, err := f.WriteSVG(io.Discard, render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -78,7 +80,7 @@ func BenchmarkSVMFigurePNG(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := f.WritePNG(io.Discard, Options{}); err != nil {
+		if err := f.WritePNG(io.Discard, render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -163,7 +165,7 @@ func BenchmarkSVMFigureRBF(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := f.WriteSVG(&buf, Options{}); err != nil {
+			if _, err := f.WriteSVG(&buf, render.Options{}); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
@@ -172,7 +174,7 @@ func BenchmarkSVMFigureRBF(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+				if _, err := f.WriteSVG(io.Discard, render.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -197,7 +199,7 @@ func TestSVMDecisionGrid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+		if _, err := f.WriteSVG(io.Discard, render.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		want := 150 // the support vectors

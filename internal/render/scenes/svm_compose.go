@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"image/color"
@@ -9,12 +9,14 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // compose builds the layers back to front and the legend in reading order.
 func (s *svmDraw) compose() {
 	sc := s.sc
-	ps, _ := NewClassPoints(sc.X, sc.Y, nil) // checked already
+	ps, _ := render.NewClassPoints(sc.X, sc.Y, nil) // checked already
 	var points plot.Plotter = ps
 	if s.grow != nil {
 		points = &sizedPoints{ps: ps, grow: s.grow}
@@ -25,26 +27,26 @@ func (s *svmDraw) compose() {
 	if sc.Decision != nil {
 		fName = "f(x)"
 	}
-	bd := &Boundary{W: pair(s.w), B: sc.B, LineStyle: draw.LineStyle{Color: Black, Width: vg.Points(2.25)}}
-	hp := &Boundary{W: pair(s.w), B: sc.B, Level: 1, LineStyle: s.dashed(blue, 1.5, 6, 4)}
-	hm := &Boundary{W: pair(s.w), B: sc.B, Level: -1, LineStyle: s.dashed(Vermillion, 1.5, 6, 4)}
+	bd := &render.Boundary{W: pair(s.w), B: sc.B, LineStyle: draw.LineStyle{Color: render.Black, Width: vg.Points(2.25)}}
+	hp := &render.Boundary{W: pair(s.w), B: sc.B, Level: 1, LineStyle: s.dashed(render.Blue, 1.5, 6, 4)}
+	hm := &render.Boundary{W: pair(s.w), B: sc.B, Level: -1, LineStyle: s.dashed(render.Vermillion, 1.5, 6, 4)}
 	switch {
 	case kernel:
-		lv := MarginLevels()
+		lv := render.MarginLevels()
 		lv[0].LineStyle, lv[1].LineStyle, lv[2].LineStyle = hm.LineStyle, hp.LineStyle, bd.LineStyle
-		s.layers = append(s.layers, &Field{F: sc.Decision, Grid: sc.DecisionGrid, Fill: bandFill, Levels: lv})
+		s.layers = append(s.layers, &render.Field{F: sc.Decision, Grid: sc.DecisionGrid, Fill: bandFill, Levels: lv})
 	case s.linear:
 		w, b := pair(s.w), sc.B
 		s.layers = append(s.layers,
-			&Region{Color: RegionTint(1)},
-			&Region{Planes: []HalfPlane{{A: w, B: b, Strict: true}}, Color: RegionTint(0)},
-			&Region{Planes: []HalfPlane{{A: w, B: b, Strict: true}, {A: [2]float64{-w[0], -w[1]}, B: 1 - b}}, Color: bandTint(0)},
-			&Region{Planes: []HalfPlane{{A: [2]float64{-w[0], -w[1]}, B: -b}, {A: w, B: b + 1}}, Color: bandTint(1)})
+			&render.Region{Color: render.RegionTint(1)},
+			&render.Region{Planes: []render.HalfPlane{{A: w, B: b, Strict: true}}, Color: render.RegionTint(0)},
+			&render.Region{Planes: []render.HalfPlane{{A: w, B: b, Strict: true}, {A: [2]float64{-w[0], -w[1]}, B: 1 - b}}, Color: bandTint(0)},
+			&render.Region{Planes: []render.HalfPlane{{A: [2]float64{-w[0], -w[1]}, B: -b}, {A: w, B: b + 1}}, Color: bandTint(1)})
 	case sc.W != nil && sc.B != 0: // w = 0: f is the constant b
-		s.layers = append(s.layers, &Region{Color: RegionTint(SlotOf(sign(sc.B), true))})
+		s.layers = append(s.layers, &render.Region{Color: render.RegionTint(render.SlotOf(sign(sc.B), true))})
 	}
 	if sc.Overlay != nil {
-		ol := &Boundary{W: [2]float64{sc.Overlay.W[0], sc.Overlay.W[1]}, B: sc.Overlay.B, LineStyle: s.dashed(Grey, 1.75, 5, 4)}
+		ol := &render.Boundary{W: [2]float64{sc.Overlay.W[0], sc.Overlay.W[1]}, B: sc.Overlay.B, LineStyle: s.dashed(render.Grey, 1.75, 5, 4)}
 		s.layers = append(s.layers, ol)
 		defer s.item(sc.Overlay.Label, s.visible(ol.W, ol.B, 0), ol) // listed last
 	}
@@ -90,39 +92,39 @@ func sign(v float64) int {
 
 // visible reports whether w·x + b = level crosses the data view.
 func (s *svmDraw) visible(w [2]float64, b, level float64) bool {
-	_, _, ok := lineInView(vec{w[0], w[1]}, b-level, s.view)
+	_, _, ok := render.LineInView(render.Vec{w[0], w[1]}, b-level, s.view)
 	return ok
 }
 
 // bandTint is the deeper tint of palette slot k inside the margin band.
-func bandTint(k int) color.RGBA { return Tint(ClassColor(k), 0.36) }
+func bandTint(k int) color.RGBA { return render.Tint(render.ClassColor(k), 0.36) }
 
 // bandFill is a kernel SVM's Field fill: the region tints of the two
 // classes, deeper inside the band |f| ≤ 1 (sgn(0) = −1).
 func bandFill(v float64) color.Color {
 	switch {
 	case v > 1:
-		return RegionTint(0)
+		return render.RegionTint(0)
 	case v > 0:
 		return bandTint(0)
 	case v >= -1:
 		return bandTint(1)
 	}
-	return RegionTint(1)
+	return render.RegionTint(1)
 }
 
 // addArrows adds w, from its boundary as the perceptron draws it, and the
 // band's width 2/‖w‖ across the band.
 func (s *svmDraw) addArrows() {
-	fit, ok := fitArrows(s.w, s.sc.B, vec{}, false, s.view)
-	a, _ := NewArrow([2]float64{}, [2]float64{}, "w")
+	fit, ok := render.FitArrows(s.w, s.sc.B, render.Vec{}, false, s.view)
+	a, _ := render.NewArrow([2]float64{}, [2]float64{}, "w")
 	a.Width, a.Head = vg.Points(2.25), vg.Points(11)
-	a.LabelStyle.Font = Theme{scale: 1}.font(15, true)
+	a.LabelStyle.Font = render.DefaultTheme().Font(15, true)
 	label := "w"
 	if ok {
-		a.From, a.To = pair(fit.base), pair(fit.base.add(s.w.scale(fit.scale)))
+		a.From, a.To = pair(fit.Base), pair(fit.Base.Add(s.w.Scale(fit.Scale)))
 		s.over.arrow = a
-		if fit.scale != 1 {
+		if fit.Scale != 1 {
 			label = "w (scaled)"
 		}
 	}
@@ -130,8 +132,8 @@ func (s *svmDraw) addArrows() {
 		it.Room = "w (scaled)" // the same band at every step
 	}
 	if s.linear {
-		s.over.dim = &dimSpec{w: s.w, b: s.sc.B, label: "2/‖w‖ = " + sig(2/s.w.norm(), 3)}
-		s.dimOK = dimFits(s.w, s.sc.B, s.view)
+		s.over.dim = &render.DimSpec{W: s.w, B: s.sc.B, Label: "2/‖w‖ = " + sig(2/s.w.Norm(), 3)}
+		s.dimOK = render.DimFits(s.w, s.sc.B, s.view)
 	}
 	s.item("2/‖w‖", s.dimOK, s.thumb(thumbDim))
 }
@@ -146,9 +148,9 @@ func (s *svmDraw) addSVs() {
 	labelAlpha := sc.Alpha != nil && s.svs() <= maxAlphaLabels
 	nv, _ := s.violators()
 	labelSlack := sc.Slack && s.linear && nv <= maxSlackLabels
-	var pairLabels, labels []noteLabel
+	var pairLabels, labels []render.NoteLabel
 	for i, k := range s.kind {
-		at := vec2(sc.X[i])
+		at := render.Vec2(sc.X[i])
 		inPair := s.pair && (i == sc.Pair[0] || i == sc.Pair[1]) || s.sampled && i == sc.Pair[0]
 		if k != kindNone {
 			s.over.rings = append(s.over.rings, svRing{disc: disc{at, s.ringAt(i)}, kind: k})
@@ -169,8 +171,8 @@ func (s *svmDraw) addSVs() {
 		if len(lines) == 0 {
 			continue
 		}
-		l := noteLabel{at: at, text: strings.Join(lines, "\n"), bold: inPair,
-			col: Darker(ClassColor(SlotOf(sc.Y[i], true))), gap: s.ringAt(i) + 1.5}
+		l := render.NoteLabel{At: at, Text: strings.Join(lines, "\n"), Bold: inPair,
+			Col: render.Darker(render.ClassColor(render.SlotOf(sc.Y[i], true))), Gap: s.ringAt(i) + 1.5}
 		if inPair {
 			pairLabels = append(pairLabels, l)
 		} else {
@@ -221,8 +223,8 @@ func (s *svmDraw) addSlack() {
 		if s.slack(i) == 0 || !s.linear {
 			continue
 		}
-		p := vec2(x)
-		s.under.slack = append(s.under.slack, [2]vec{p, foot(s.w, s.sc.B-float64(s.sc.Y[i]), p)})
+		p := render.Vec2(x)
+		s.under.slack = append(s.under.slack, [2]render.Vec{p, render.Foot(s.w, s.sc.B-float64(s.sc.Y[i]), p)})
 	}
 	s.item("slack ξᵢ", len(s.under.slack) > 0, s.thumb(thumbSlack))
 }
@@ -235,8 +237,8 @@ func (s *svmDraw) addHull() {
 		return
 	}
 	var sum [2]float64
-	var mean [2]vec
-	var pts [2][]vec
+	var mean [2]render.Vec
+	var pts [2][]render.Vec
 	count := 0
 	for _, l := range sc.Hull {
 		if l > 0 {
@@ -247,14 +249,14 @@ func (s *svmDraw) addHull() {
 		if !(l > 0) {
 			continue
 		}
-		k := SlotOf(sc.Y[i], true)
-		x := vec2(sc.X[i])
+		k := render.SlotOf(sc.Y[i], true)
+		x := render.Vec2(sc.X[i])
 		sum[k] += l
-		mean[k] = mean[k].add(x.scale(l))
+		mean[k] = mean[k].Add(x.Scale(l))
 		pts[k] = append(pts[k], x)
 		s.over.lambda = append(s.over.lambda, disc{x, s.ringAt(i)})
 		if count <= maxAlphaLabels {
-			s.over.labels = append(s.over.labels, noteLabel{at: x, text: "λ=" + sig(l, 2), col: Darker(green), gap: s.ringAt(i) + 2.5})
+			s.over.labels = append(s.over.labels, render.NoteLabel{At: x, Text: "λ=" + sig(l, 2), Col: render.Darker(render.Green), Gap: s.ringAt(i) + 2.5})
 		}
 	}
 	for k := range pts {
@@ -262,7 +264,7 @@ func (s *svmDraw) addHull() {
 	}
 	meet := sum[0] > 0 && sum[1] > 0
 	if meet {
-		c := mean[0].scale(1/sum[0]).lerp(mean[1].scale(1/sum[1]), 0.5)
+		c := mean[0].Scale(1/sum[0]).Lerp(mean[1].Scale(1/sum[1]), 0.5)
 		s.over.common = &c
 	}
 	s.item("λᵢ > 0 and hulls", count > 0, s.thumb(thumbLambda))
@@ -272,9 +274,9 @@ func (s *svmDraw) addHull() {
 // convexHull returns the convex hull of pts counter-clockwise (Andrew's
 // monotone chain), without repeated points; fewer than three points are
 // returned sorted.
-func convexHull(pts []vec) []vec {
+func convexHull(pts []render.Vec) []render.Vec {
 	p := slices.Clone(pts)
-	slices.SortFunc(p, func(a, b vec) int {
+	slices.SortFunc(p, func(a, b render.Vec) int {
 		if a.X != b.X {
 			return cmpF(a.X, b.X)
 		}
@@ -284,8 +286,8 @@ func convexHull(pts []vec) []vec {
 	if len(p) < 3 {
 		return p
 	}
-	cross := func(o, a, b vec) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
-	var h []vec
+	cross := func(o, a, b render.Vec) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
+	var h []render.Vec
 	for pass := 0; pass < 2; pass++ {
 		start := len(h)
 		for _, q := range p {

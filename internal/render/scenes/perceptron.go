@@ -1,13 +1,15 @@
-package render
+package scenes
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // PerceptronScene is one state of a perceptron run as plain data: what
-// PerceptronSVGFrame draws and says. internal/lessons builds it from the
-// algorithm's problem and state; render knows nothing of the algorithm.
+// PerceptronSVGFrame draws and says. The perceptron topic builds it from
+// the algorithm's problem and state; render knows nothing of the algorithm.
 type PerceptronScene struct {
 	X       [][]float64 // the points; the plot draws d = 2 only
 	Y       []int       // each point's class: ±1 for a two-class problem, else 0…K−1
@@ -83,22 +85,22 @@ type PerceptronEvent struct {
 // the state misclassifies, with equal aspect ratio; its legend and axis
 // ranges are laid out for opt's size (Width×Height CSS pixels). Data with
 // d ≠ 2 give ErrDimension.
-func PerceptronSVGFrame(w io.Writer, sc PerceptronScene, opt Options) (Frame, error) {
+func PerceptronSVGFrame(w io.Writer, sc PerceptronScene, opt render.Options) (render.Frame, error) {
 	f, err := perceptronFigure(sc, opt)
 	if err != nil {
-		return Frame{}, err
+		return render.Frame{}, err
 	}
-	return f.frame(), f.WriteSVG(w)
+	return f.WriteSVG(w, opt)
 }
 
 // PerceptronPNG writes PerceptronSVGFrame's figure as a PNG of exactly
 // Width×Height pixels (96 dpi), for slides and downloads.
-func PerceptronPNG(w io.Writer, sc PerceptronScene, opt Options) error {
+func PerceptronPNG(w io.Writer, sc PerceptronScene, opt render.Options) error {
 	f, err := perceptronFigure(sc, opt)
 	if err != nil {
 		return err
 	}
-	return f.WritePNG(w)
+	return f.WritePNG(w, opt)
 }
 
 // checkScene rejects a scene with no points, no perceptrons, or parts of
@@ -107,37 +109,37 @@ func checkScene(sc PerceptronScene) error {
 	n := len(sc.X)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: the scene has no points", ErrNoData)
+		return fmt.Errorf("%w: the scene has no points", render.ErrNoData)
 	case len(sc.Tasks) == 0 && (sc.Binary || len(sc.Classes) > 1):
 		// Only one class split one-vs-one has no perceptron to draw.
-		return fmt.Errorf("%w: the scene has no perceptrons; give a state from Init or Step", ErrNoState)
+		return fmt.Errorf("%w: the scene has no perceptrons; give a state from Init or Step", render.ErrNoState)
 	case len(sc.Y) != n || len(sc.Wrong) != n:
-		return fmt.Errorf("%w: %d points, %d labels and %d misclassified flags", ErrShape, n, len(sc.Y), len(sc.Wrong))
+		return fmt.Errorf("%w: %d points, %d labels and %d misclassified flags", render.ErrShape, n, len(sc.Y), len(sc.Wrong))
 	case sc.Binary && len(sc.Tasks) != 1:
-		return fmt.Errorf("%w: a two-class scene has %d perceptrons", ErrShape, len(sc.Tasks))
+		return fmt.Errorf("%w: a two-class scene has %d perceptrons", render.ErrShape, len(sc.Tasks))
 	case sc.Event.I >= n:
-		return fmt.Errorf("%w: the event's point %d is not one of the %d points", ErrShape, sc.Event.I, n)
+		return fmt.Errorf("%w: the event's point %d is not one of the %d points", render.ErrShape, sc.Event.I, n)
 	case sc.Binary && sc.Event.I >= 0 && len(sc.Event.DeltaW) != len(sc.X[0]):
-		return fmt.Errorf("%w: the event's update has %d coordinates for %d-D data", ErrShape, len(sc.Event.DeltaW), len(sc.X[0]))
+		return fmt.Errorf("%w: the event's update has %d coordinates for %d-D data", render.ErrShape, len(sc.Event.DeltaW), len(sc.X[0]))
 	}
 	d := len(sc.X[0])
 	for i, x := range sc.X {
 		if len(x) != d {
-			return fmt.Errorf("%w: point %d has %d coordinates, point 1 has %d", ErrShape, i+1, len(x), d)
+			return fmt.Errorf("%w: point %d has %d coordinates, point 1 has %d", render.ErrShape, i+1, len(x), d)
 		}
 		if !hasClass(sc.Classes, sc.Y[i]) {
-			return fmt.Errorf("%w: point %d has class %d, not one of %v", ErrShape, i+1, sc.Y[i], sc.Classes)
+			return fmt.Errorf("%w: point %d has class %d, not one of %v", render.ErrShape, i+1, sc.Y[i], sc.Classes)
 		}
 	}
 	for _, t := range sc.Tasks {
 		if len(t.W) != d || len(t.CurW) != d || t.Updated && len(t.BeforeW) != d {
-			return fmt.Errorf("%w: a perceptron has a %d-D w for %d-D data", ErrShape, len(t.W), d)
+			return fmt.Errorf("%w: a perceptron has a %d-D w for %d-D data", render.ErrShape, len(t.W), d)
 		}
 	}
 	if !sc.Binary {
 		for _, t := range sc.Tasks {
 			if !hasClass(sc.Classes, t.Pos) || !t.Rest && !hasClass(sc.Classes, t.Neg) {
-				return fmt.Errorf("%w: perceptron %q names a class not in %v", ErrShape, t.Name, sc.Classes)
+				return fmt.Errorf("%w: perceptron %q names a class not in %v", render.ErrShape, t.Name, sc.Classes)
 			}
 		}
 	}
@@ -145,23 +147,24 @@ func checkScene(sc PerceptronScene) error {
 }
 
 // perceptronFigure builds the data plot and lays it out for opt's size.
-func perceptronFigure(ps PerceptronScene, opt Options) (*Figure, error) {
+func perceptronFigure(ps PerceptronScene, opt render.Options) (render.DataFigure, error) {
 	if err := checkScene(ps); err != nil {
-		return nil, err
+		return render.DataFigure{}, err
 	}
 	if d := len(ps.X[0]); d != 2 {
-		return nil, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", ErrDimension, d)
+		return render.DataFigure{}, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", render.ErrDimension, d)
 	}
-	th := NewTheme(opt.Size(DefaultSize, DefaultSize))
+	th := render.NewTheme(opt.Size(render.DefaultSize, render.DefaultSize))
 	sc := newScene(ps, th)
 	// The scene is built at the theme's scale already, so the figure must
 	// not scale it again.
-	return DataFigure{
-		Title:  sc.heading(),
-		Name:   sc.svgTitle(),
-		Desc:   sc.describe(),
-		View:   DataView(ps.X),
-		Layers: sc.layers(),
-		Legend: sc.legend,
-	}.build(opt, false)
+	return render.DataFigure{
+		Title:     sc.heading(),
+		Name:      sc.svgTitle(),
+		Desc:      sc.describe(),
+		View:      render.DataView(ps.X),
+		Layers:    sc.layers(),
+		Legend:    sc.legend,
+		Prescaled: true,
+	}, nil
 }

@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // SVMScene is one state of an SVM solve in the data plane, as plain data,
@@ -139,12 +141,12 @@ const kindTol = 1e-3
 // Alpha, Kind, Hull or Size of another length than X, an unknown Kind, a
 // negative size, C ≤ 0, a W of other than two weights, both W and
 // Decision, DecisionGrid without Decision, or a Pair index out of range.
-func SVMFigure(sc SVMScene) (DataFigure, error) {
+func SVMFigure(sc SVMScene) (render.DataFigure, error) {
 	if err := sc.check(); err != nil {
-		return DataFigure{}, err
+		return render.DataFigure{}, err
 	}
 	s := newSVMDraw(sc)
-	return DataFigure{Title: s.title(), Desc: s.describe() + s.sizeNote(), View: s.view, Layers: s.layers, Legend: s.legend}, nil
+	return render.DataFigure{Title: s.title(), Desc: s.describe() + s.sizeNote(), View: s.view, Layers: s.layers, Legend: s.legend}, nil
 }
 
 // sizeNote is the <desc>'s sentence on the points' sizes, when Size is
@@ -163,55 +165,55 @@ func (s *svmDraw) sizeNote() string {
 		return " Points are sized by weight; every weight is 0, so all have the normal size."
 	}
 	return fmt.Sprintf(" Each point's marker area grows with its weight, up to %s times the normal radius for the largest, %s (%s); points of weight 0 keep the normal size.",
-		sig(maxGrow, 2), PointName(top), sig(s.sc.Size[top], 3))
+		sig(maxGrow, 2), render.PointName(top), sig(s.sc.Size[top], 3))
 }
 
 func (sc SVMScene) check() error {
 	n := len(sc.X)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: an SVM figure needs at least one point", ErrNoData)
+		return fmt.Errorf("%w: an SVM figure needs at least one point", render.ErrNoData)
 	case len(sc.Y) != n:
-		return fmt.Errorf("%w: %d points, %d labels", ErrShape, n, len(sc.Y))
+		return fmt.Errorf("%w: %d points, %d labels", render.ErrShape, n, len(sc.Y))
 	case sc.Alpha != nil && len(sc.Alpha) != n || sc.Kind != nil && len(sc.Kind) != n || sc.Hull != nil && len(sc.Hull) != n:
-		return fmt.Errorf("%w: %d points, %d α, %d kinds, %d λ", ErrShape, n, len(sc.Alpha), len(sc.Kind), len(sc.Hull))
+		return fmt.Errorf("%w: %d points, %d α, %d kinds, %d λ", render.ErrShape, n, len(sc.Alpha), len(sc.Kind), len(sc.Hull))
 	case math.IsNaN(sc.C):
-		return fmt.Errorf("C: %w", ErrNotFinite)
+		return fmt.Errorf("C: %w", render.ErrNotFinite)
 	case !(sc.C > 0):
-		return fmt.Errorf("%w: C = %v; want C > 0, or math.Inf(1) for a hard margin", ErrShape, sc.C)
+		return fmt.Errorf("%w: C = %v; want C > 0, or math.Inf(1) for a hard margin", render.ErrShape, sc.C)
 	case sc.W != nil && sc.Decision != nil:
-		return fmt.Errorf("%w: set W for a linear SVM or Decision for a kernel SVM, not both", ErrShape)
+		return fmt.Errorf("%w: set W for a linear SVM or Decision for a kernel SVM, not both", render.ErrShape)
 	case sc.DecisionGrid != nil && sc.Decision == nil:
-		return fmt.Errorf("%w: DecisionGrid needs Decision, for the values at the points", ErrShape)
+		return fmt.Errorf("%w: DecisionGrid needs Decision, for the values at the points", render.ErrShape)
 	case sc.Size != nil && len(sc.Size) != n:
-		return fmt.Errorf("%w: %d points, %d sizes", ErrShape, n, len(sc.Size))
+		return fmt.Errorf("%w: %d points, %d sizes", render.ErrShape, n, len(sc.Size))
 	}
-	if err := Finite(sc.Size...); err != nil {
+	if err := render.Finite(sc.Size...); err != nil {
 		return fmt.Errorf("size: %w", err)
 	}
 	for i, v := range sc.Size {
 		if v < 0 {
-			return fmt.Errorf("%w: point %d has size %v; sizes are ≥ 0", ErrShape, i, v)
+			return fmt.Errorf("%w: point %d has size %v; sizes are ≥ 0", render.ErrShape, i, v)
 		}
 	}
 	for i, x := range sc.X {
 		if len(x) != 2 {
-			return fmt.Errorf("%w: point %d has %d coordinates; the figure draws d = 2", ErrDimension, i, len(x))
+			return fmt.Errorf("%w: point %d has %d coordinates; the figure draws d = 2", render.ErrDimension, i, len(x))
 		}
-		if err := Finite(x[0], x[1]); err != nil {
+		if err := render.Finite(x[0], x[1]); err != nil {
 			return fmt.Errorf("point %d: %w", i, err)
 		}
 		if sc.Y[i] != 1 && sc.Y[i] != -1 {
-			return fmt.Errorf("%w: point %d has label %d, want ±1", ErrShape, i, sc.Y[i])
+			return fmt.Errorf("%w: point %d has label %d, want ±1", render.ErrShape, i, sc.Y[i])
 		}
 		if sc.Kind != nil && !slices.Contains([]string{"", SVMargin, SVInside, SVMisclassified}, sc.Kind[i]) {
-			return fmt.Errorf("%w: point %d has kind %q", ErrShape, i, sc.Kind[i])
+			return fmt.Errorf("%w: point %d has kind %q", render.ErrShape, i, sc.Kind[i])
 		}
 	}
-	if err := Finite(sc.Alpha...); err != nil {
+	if err := render.Finite(sc.Alpha...); err != nil {
 		return fmt.Errorf("α: %w", err)
 	}
-	if err := Finite(sc.Hull...); err != nil {
+	if err := render.Finite(sc.Hull...); err != nil {
 		return fmt.Errorf("λ: %w", err)
 	}
 	if err := checkLine("w", sc.W, sc.B, sc.W == nil); err != nil {
@@ -224,7 +226,7 @@ func (sc SVMScene) check() error {
 	}
 	for _, i := range sc.Pair {
 		if i < -1 || i >= n {
-			return fmt.Errorf("%w: SMO pair index %d, want −1…%d", ErrShape, i, n-1)
+			return fmt.Errorf("%w: SMO pair index %d, want −1…%d", render.ErrShape, i, n-1)
 		}
 	}
 	return nil
@@ -234,9 +236,9 @@ func (sc SVMScene) check() error {
 // and bias.
 func checkLine(name string, w []float64, b float64, optional bool) error {
 	if len(w) != 2 && !(optional && w == nil) {
-		return fmt.Errorf("%w: %s has %d weights, want 2", ErrShape, name, len(w))
+		return fmt.Errorf("%w: %s has %d weights, want 2", render.ErrShape, name, len(w))
 	}
-	if err := Finite(append(slices.Clone(w), b)...); err != nil {
+	if err := render.Finite(append(slices.Clone(w), b)...); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
@@ -245,8 +247,8 @@ func checkLine(name string, w []float64, b float64, optional bool) error {
 // svmDraw is what the SVM figure shows for one scene.
 type svmDraw struct {
 	sc     SVMScene
-	view   View
-	w      vec
+	view   render.View
+	w      render.Vec
 	linear bool      // a linear f with w ≠ 0
 	f      []float64 // f(xᵢ); NaN where unknown
 	kind   []int
@@ -261,7 +263,7 @@ type svmDraw struct {
 	under  *svmUnder
 	over   *svmOver
 	layers []plot.Plotter
-	legend []LegendItem
+	legend []render.LegendItem
 	dimOK  bool // the band's width fits in view
 }
 
@@ -269,11 +271,11 @@ type svmDraw struct {
 // the figure of a checked scene.
 func newSVMDraw(sc SVMScene) *svmDraw {
 	n := len(sc.X)
-	s := &svmDraw{sc: sc, view: DataView(sc.X), f: make([]float64, n), kind: make([]int, n), ptR: MarkerRadius(n)}
+	s := &svmDraw{sc: sc, view: render.DataView(sc.X), f: make([]float64, n), kind: make([]int, n), ptR: render.MarkerRadius(n)}
 	if sc.W != nil {
-		s.w = vec2(sc.W)
+		s.w = render.Vec2(sc.W)
 	}
-	s.linear = !s.w.isZero()
+	s.linear = !s.w.IsZero()
 	s.pair = sc.Pair[0] >= 0 && sc.Pair[1] >= 0 && sc.Pair[0] != sc.Pair[1]
 	s.sampled = sc.Pair[0] >= 0 && sc.Pair[1] < 0
 	for i, x := range sc.X {
@@ -287,17 +289,17 @@ func newSVMDraw(sc SVMScene) *svmDraw {
 				s.f[i] = sc.Decision(x[0], x[1])
 			}
 		case sc.W != nil:
-			s.f[i] = s.w.dot(vec2(x)) + sc.B
+			s.f[i] = s.w.Dot(render.Vec2(x)) + sc.B
 		}
 		s.kind[i] = s.kindOf(i)
 		s.count[s.kind[i]]++
 	}
 	s.grow = growth(sc.Size)
-	th := Theme{scale: 1}
+	th := render.DefaultTheme()
 	s.under = &svmUnder{th: th}
 	s.over = &svmOver{th: th, ptR: s.ptR}
 	for i, x := range sc.X {
-		s.over.pts = append(s.over.pts, disc{vec2(x), s.pointR(i)})
+		s.over.pts = append(s.over.pts, disc{render.Vec2(x), s.pointR(i)})
 	}
 	s.compose()
 	return s
@@ -371,17 +373,17 @@ func (s *svmDraw) svs() int { return s.count[kindMargin] + s.count[kindInside] +
 
 // item lists an element in the legend, hidden while not shown when
 // stepping and left out otherwise; it returns the item, or nil.
-func (s *svmDraw) item(label string, shown bool, thumbs ...plot.Thumbnailer) *LegendItem {
+func (s *svmDraw) item(label string, shown bool, thumbs ...plot.Thumbnailer) *render.LegendItem {
 	if !shown && !s.sc.Stepping {
 		return nil
 	}
-	s.legend = append(s.legend, LegendItem{Label: label, Thumbs: thumbs, Hidden: !shown})
+	s.legend = append(s.legend, render.LegendItem{Label: label, Thumbs: thumbs, Hidden: !shown})
 	return &s.legend[len(s.legend)-1]
 }
 
 // thumb is the legend swatch what, sized like the figure's marks.
 func (s *svmDraw) thumb(what int) *svmThumb {
-	return &svmThumb{what: what, r: s.ringR(), pr: s.ptR, th: Theme{scale: 1}}
+	return &svmThumb{what: what, r: s.ringR(), pr: s.ptR, th: render.DefaultTheme()}
 }
 
 // dashed is a dashed line style; width and dashes in pt.

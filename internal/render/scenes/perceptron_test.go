@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 var (
@@ -54,7 +55,7 @@ func (c renderCase) svg(t testing.TB) []byte {
 	t.Helper()
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
-	if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[len(states)-1]), Options{}); err != nil {
+	if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[len(states)-1]), render.Options{}); err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
 	return b.Bytes()
@@ -101,7 +102,7 @@ func writeLook(t *testing.T, c renderCase) {
 	}
 	pr, states := c.trajectory(t)
 	var b bytes.Buffer
-	if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), Options{}); err != nil {
+	if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), render.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(*look, c.name+".png"), b.Bytes(), 0o644); err != nil {
@@ -161,30 +162,30 @@ func TestPerceptronErrors(t *testing.T) {
 		sc   PerceptronScene
 		want error
 	}{
-		{"d = 3", d3, ErrDimension},
-		{"no perceptrons", edit(ok, func(sc *PerceptronScene) { sc.Tasks = nil }), ErrNoState},
-		{"no points", edit(ok, func(sc *PerceptronScene) { sc.X = nil }), ErrNoData},
-		{"zero scene", PerceptronScene{}, ErrNoData},
-		{"fewer labels than points", edit(ok, func(sc *PerceptronScene) { sc.Y = sc.Y[1:] }), ErrShape},
-		{"fewer misclassified flags than points", edit(ok, func(sc *PerceptronScene) { sc.Wrong = nil }), ErrShape},
-		{"two-class scene with three perceptrons", edit(ova, func(sc *PerceptronScene) { sc.Binary = true }), ErrShape},
-		{"event out of range", edit(ok, func(sc *PerceptronScene) { sc.Event.I = 99 }), ErrShape},
-		{"update of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Event.DeltaW = []float64{1} }), ErrShape},
-		{"w of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].W = []float64{1} }), ErrShape},
-		{"updated without the old w", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].Updated, sc.Tasks[0].BeforeW = true, nil }), ErrShape},
+		{"d = 3", d3, render.ErrDimension},
+		{"no perceptrons", edit(ok, func(sc *PerceptronScene) { sc.Tasks = nil }), render.ErrNoState},
+		{"no points", edit(ok, func(sc *PerceptronScene) { sc.X = nil }), render.ErrNoData},
+		{"zero scene", PerceptronScene{}, render.ErrNoData},
+		{"fewer labels than points", edit(ok, func(sc *PerceptronScene) { sc.Y = sc.Y[1:] }), render.ErrShape},
+		{"fewer misclassified flags than points", edit(ok, func(sc *PerceptronScene) { sc.Wrong = nil }), render.ErrShape},
+		{"two-class scene with three perceptrons", edit(ova, func(sc *PerceptronScene) { sc.Binary = true }), render.ErrShape},
+		{"event out of range", edit(ok, func(sc *PerceptronScene) { sc.Event.I = 99 }), render.ErrShape},
+		{"update of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Event.DeltaW = []float64{1} }), render.ErrShape},
+		{"w of the wrong size", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].W = []float64{1} }), render.ErrShape},
+		{"updated without the old w", edit(ok, func(sc *PerceptronScene) { sc.Tasks[0].Updated, sc.Tasks[0].BeforeW = true, nil }), render.ErrShape},
 		{"a point of another dimension", edit(ok, func(sc *PerceptronScene) {
 			sc.X = append([][]float64{{1}}, sc.X[1:]...)
-		}), ErrShape},
-		{"a label not among the classes", edit(ova, func(sc *PerceptronScene) { sc.Classes = sc.Classes[1:] }), ErrShape},
-		{"a perceptron for a class not in the data", edit(ova, func(sc *PerceptronScene) { sc.Tasks[0].Pos = 9 }), ErrShape},
+		}), render.ErrShape},
+		{"a label not among the classes", edit(ova, func(sc *PerceptronScene) { sc.Classes = sc.Classes[1:] }), render.ErrShape},
+		{"a perceptron for a class not in the data", edit(ova, func(sc *PerceptronScene) { sc.Tasks[0].Pos = 9 }), render.ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if _, err := PerceptronSVGFrame(&b, tt.sc, Options{}); !errors.Is(err, tt.want) {
+			if _, err := PerceptronSVGFrame(&b, tt.sc, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronSVGFrame error = %v, want %v", err, tt.want)
 			}
-			if err := PerceptronPNG(&b, tt.sc, Options{}); !errors.Is(err, tt.want) {
+			if err := PerceptronPNG(&b, tt.sc, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("PerceptronPNG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -196,7 +197,7 @@ func TestPerceptronErrors(t *testing.T) {
 
 func TestPNGSize(t *testing.T) {
 	pr, states := cases[1].trajectory(t)
-	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}, {Width: 2000, Height: 2000}} {
+	for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}, {Width: 2000, Height: 2000}} {
 		var b bytes.Buffer
 		if err := PerceptronPNG(&b, sceneOf(pr, states[len(states)-1]), opt); err != nil {
 			t.Fatal(err)
@@ -207,7 +208,7 @@ func TestPNGSize(t *testing.T) {
 		}
 		w, h := opt.Width, opt.Height
 		if w == 0 {
-			w, h = DefaultSize, DefaultSize
+			w, h = render.DefaultSize, render.DefaultSize
 		}
 		if got := img.Bounds().Size(); got.X != w || got.Y != h {
 			t.Errorf("PNG for %+v is %v, want %dx%d", opt, got, w, h)
@@ -220,7 +221,7 @@ func TestPNGSize(t *testing.T) {
 func TestFrame(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
-		for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
+		for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
 			f, err := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[len(states)-1]), opt)
 			if err != nil {
 				t.Fatal(err)
@@ -233,7 +234,7 @@ func TestFrame(t *testing.T) {
 			if f.Left <= 0 || f.Top <= 0 || f.Left+f.Width >= f.ViewBoxWidth || f.Top+f.Height >= f.ViewBoxHeight {
 				t.Errorf("%s %+v: data area %+v not inside the figure", c.name, opt, f)
 			}
-			dv := DataView(pr.X)
+			dv := render.DataView(pr.X)
 			if f.View.XMin > dv.XMin || f.View.XMax < dv.XMax || f.View.YMin > dv.YMin || f.View.YMax < dv.YMax {
 				t.Errorf("%s %+v: view %+v does not contain the data view %+v", c.name, opt, f.View, dv)
 			}
@@ -249,12 +250,12 @@ func TestFrame(t *testing.T) {
 func TestFrameSameEveryStep(t *testing.T) {
 	for _, c := range cases[:7] {
 		pr, states := c.trajectory(t)
-		first, err := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[0]), Options{})
+		first, err := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[0]), render.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k := 1; k < len(states); k++ {
-			if f, _ := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[k]), Options{}); f != first {
+			if f, _ := PerceptronSVGFrame(io.Discard, sceneOf(pr, states[k]), render.Options{}); f != first {
 				t.Fatalf("%s: frame at step %d = %+v, at step 0 = %+v", c.name, k, f, first)
 			}
 		}
@@ -266,11 +267,11 @@ func TestInlineSVG(t *testing.T) {
 	if !bytes.HasPrefix(svg, []byte("<?xml")) {
 		t.Errorf("standalone SVG starts %.20q, want the XML declaration", svg)
 	}
-	in := InlineSVG(svg)
+	in := render.InlineSVG(svg)
 	if !bytes.HasPrefix(in, []byte(`<svg role="img"`)) {
 		t.Errorf("InlineSVG starts %.30q, want <svg role=\"img\"", in)
 	}
-	if got := InlineSVG([]byte("no svg")); string(got) != "no svg" {
+	if got := render.InlineSVG([]byte("no svg")); string(got) != "no svg" {
 		t.Errorf("InlineSVG(%q) = %q, want it unchanged", "no svg", got)
 	}
 }
@@ -305,7 +306,7 @@ func TestOddInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
+			for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 240}} {
 				for k := range states {
 					var b bytes.Buffer
 					if _, err := PerceptronSVGFrame(&b, sceneOf(pr, states[k]), opt); err != nil {

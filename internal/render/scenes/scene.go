@@ -1,25 +1,26 @@
-package render
+package scenes
 
 import (
 	"image/color"
-	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // scene is what the perceptron plot shows for one state, as plotters in
 // drawing order (back to front) and legend items in reading order.
 type scene struct {
 	ps     PerceptronScene
-	th     Theme
+	th     render.Theme
 	binary bool
 
 	regions, lines, marks, arrows []plot.Plotter
-	legend                        []LegendItem
+	legend                        []render.LegendItem
 
-	pts   *ClassPoints
+	pts   *render.ClassPoints
 	wrong int // points the state misclassifies
 }
 
@@ -32,19 +33,19 @@ func (sc *scene) layers() []plot.Plotter {
 }
 
 func (sc *scene) item(label string, shown bool, thumbs ...plot.Thumbnailer) {
-	sc.legend = append(sc.legend, LegendItem{Label: label, Thumbs: thumbs, Hidden: !shown})
+	sc.legend = append(sc.legend, render.LegendItem{Label: label, Thumbs: thumbs, Hidden: !shown})
 }
 
 // slot is the palette slot of class c: +1 blue, −1 vermillion, and class
 // k of a multiclass problem slot k, so a class keeps its colour across
 // data sets.
-func (sc *scene) slot(c int) int { return SlotOf(c, sc.binary) }
+func (sc *scene) slot(c int) int { return render.SlotOf(c, sc.binary) }
 
 func (sc *scene) updated(k int) bool {
 	return sc.ps.Event.I >= 0 && sc.ps.Tasks[k].Updated
 }
 
-func newScene(ps PerceptronScene, th Theme) *scene {
+func newScene(ps PerceptronScene, th render.Theme) *scene {
 	sc := &scene{ps: ps, th: th, binary: ps.Binary}
 	sc.addPoints()
 	if sc.binary {
@@ -56,25 +57,19 @@ func newScene(ps PerceptronScene, th Theme) *scene {
 	return sc
 }
 
-// MarkerRadius shrinks markers as the data grow, from 6 pt for the four
-// points of a truth table to 3.5 pt for a few hundred.
-func MarkerRadius(n int) float64 {
-	return math.Max(3.5, math.Min(6, 6.3-0.0125*float64(n)))
-}
-
 func (sc *scene) addPoints() {
 	n := len(sc.ps.X)
-	ps := &ClassPoints{
-		xy: make([]vec, n), slot: make([]int, n), bold: make([]bool, n),
-		Radius:   sc.th.Pt(MarkerRadius(n)),
-		Edge:     draw.LineStyle{Color: White, Width: sc.th.Pt(0.75)},
-		BoldEdge: draw.LineStyle{Color: Black, Width: sc.th.Pt(2)},
+	ps := &render.ClassPoints{
+		XY: make([]render.Vec, n), Slot: make([]int, n), Bold: make([]bool, n),
+		Radius:   sc.th.Pt(render.MarkerRadius(n)),
+		Edge:     draw.LineStyle{Color: render.White, Width: sc.th.Pt(0.75)},
+		BoldEdge: draw.LineStyle{Color: render.Black, Width: sc.th.Pt(2)},
 	}
 	for i, x := range sc.ps.X {
-		ps.xy[i] = vec2(x)
-		ps.slot[i] = sc.slot(sc.ps.Y[i])
-		ps.bold[i] = sc.ps.Wrong[i]
-		if ps.bold[i] {
+		ps.XY[i] = render.Vec2(x)
+		ps.Slot[i] = sc.slot(sc.ps.Y[i])
+		ps.Bold[i] = sc.ps.Wrong[i]
+		if ps.Bold[i] {
 			sc.wrong++
 		}
 	}
@@ -88,7 +83,7 @@ func (sc *scene) addPoints() {
 		if !sc.hasClass(c) {
 			continue
 		}
-		sc.item(ClassName(c, sc.binary), true, classThumb{ps: ps, slot: sc.slot(c)})
+		sc.item(render.ClassName(c, sc.binary), true, render.ClassThumb{Points: ps, Slot: sc.slot(c)})
 	}
 }
 
@@ -108,17 +103,17 @@ func hasClass(classes []int, c int) bool {
 func (sc *scene) addMarks() {
 	sc.marks = append(sc.marks, sc.pts)
 	ev := sc.ps.Event
-	rg := &ring{radius: sc.pts.Radius*2 + sc.th.Pt(2), LineStyle: draw.LineStyle{Color: Black, Width: sc.th.Pt(2.25)}}
+	rg := &render.Ring{Radius: sc.pts.Radius*2 + sc.th.Pt(2), LineStyle: draw.LineStyle{Color: render.Black, Width: sc.th.Pt(2.25)}}
 	if ev.I >= 0 {
-		rg.at = vec2(sc.ps.X[ev.I])
+		rg.At = render.Vec2(sc.ps.X[ev.I])
 		sc.marks = append(sc.marks, rg)
 	}
 	sc.item("examined point", ev.I >= 0, rg)
-	sc.item("misclassified", sc.wrong > 0, boldThumb{sc.pts})
+	sc.item("misclassified", sc.wrong > 0, sc.pts.BoldThumb())
 }
 
-func (sc *scene) line(w []float64, b float64, sty draw.LineStyle) *Boundary {
-	return &Boundary{W: [2]float64{w[0], w[1]}, B: b, LineStyle: sty}
+func (sc *scene) line(w []float64, b float64, sty draw.LineStyle) *render.Boundary {
+	return &render.Boundary{W: [2]float64{w[0], w[1]}, B: b, LineStyle: sty}
 }
 
 func (sc *scene) dashed(c color.Color, width float64, on, off float64) draw.LineStyle {
@@ -137,10 +132,10 @@ func (sc *scene) addBinary() {
 	// −1 everywhere, then +1 where w·x + b > 0 (sgn(0) = −1): one polygon
 	// over a full background leaves no seam between the two.
 	sc.regions = append(sc.regions,
-		&Region{Color: RegionTint(1)},
-		&Region{Planes: []HalfPlane{{A: [2]float64{w[0], w[1]}, B: b, Strict: true}}, Color: RegionTint(0)})
+		&render.Region{Color: render.RegionTint(1)},
+		&render.Region{Planes: []render.HalfPlane{{A: [2]float64{w[0], w[1]}, B: b, Strict: true}}, Color: render.RegionTint(0)})
 
-	bd := sc.line(w, b, draw.LineStyle{Color: Black, Width: th.Pt(2.25)})
+	bd := sc.line(w, b, draw.LineStyle{Color: render.Black, Width: th.Pt(2.25)})
 	label := "w·x + b = 0"
 	if ps.Average {
 		label = "averaged w·x + b = 0"
@@ -150,17 +145,17 @@ func (sc *scene) addBinary() {
 	before, upd := line{}, sc.updated(0)
 	if upd {
 		before = line{t.BeforeW, t.BeforeB}
-		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(Grey, 1.5, 5, 4)))
+		sc.lines = append(sc.lines, sc.line(before.W, before.B, sc.dashed(render.Grey, 1.5, 5, 4)))
 	}
 	if ps.Margin > 0 {
-		band := &MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: ps.Margin,
-			LineStyle: sc.dashed(Black, 1.25, 6, 4)}
+		band := &render.MarginBand{W: [2]float64{cur.W[0], cur.W[1]}, B: cur.B, Gamma: ps.Margin,
+			LineStyle: sc.dashed(render.Black, 1.25, 6, 4)}
 		sc.lines = append(sc.lines, band)
 		sc.item("w·x + b = ±γ, γ = "+coord(ps.Margin),
 			sc.visible(cur.W, cur.B-ps.Margin) || sc.visible(cur.W, cur.B+ps.Margin), band)
 	}
 	if ps.Average {
-		cl := sc.line(cur.W, cur.B, sc.dashed(Black, 1.25, 2, 2.5))
+		cl := sc.line(cur.W, cur.B, sc.dashed(render.Black, 1.25, 2, 2.5))
 		sc.lines = append(sc.lines, cl)
 		sc.item("current w (not averaged)", sc.visible(cur.W, cur.B), cl)
 	}
@@ -175,36 +170,36 @@ func (sc *scene) addBinary() {
 // parallelogram. With averaging the arrows are the current (not averaged)
 // w, which is what the update rule changes.
 func (sc *scene) addArrows(cur, before line, upd bool) {
-	wNew, wOld := vec2(cur.W), vec{}
+	wNew, wOld := render.Vec2(cur.W), render.Vec{}
 	if upd {
-		wOld = vec2(before.W)
+		wOld = render.Vec2(before.W)
 	}
-	hasOld := !wOld.isZero()
-	fit, ok := fitArrows(wNew, cur.B, wOld, hasOld, sc.view())
-	newArrow := sc.newArrow(Black, 2.25, "w")
+	hasOld := !wOld.IsZero()
+	fit, ok := render.FitArrows(wNew, cur.B, wOld, hasOld, sc.view())
+	newArrow := sc.newArrow(render.Black, 2.25, "w")
 	// The averaged classifier's boundary is the bold line; the arrow is
 	// the current w, and the legend says so.
 	wLabel, room := "w", "w (scaled)"
 	if sc.ps.Average {
 		wLabel, room = "current w, not w̄", "current w, not w̄ (scaled)"
 	}
-	if ok && fit.scale != 1 {
+	if ok && fit.Scale != 1 {
 		wLabel += " (scaled)"
 	}
-	oldArrow := sc.newArrow(Grey, 1.75, "")
-	delta := sc.newArrow(purple, 2.25, "η·y·x")
+	oldArrow := sc.newArrow(render.Grey, 1.75, "")
+	delta := sc.newArrow(render.Purple, 2.25, "η·y·x")
 	delta.LabelBeside = true
-	delta.LabelStyle.Color = Darker(purple)
+	delta.LabelStyle.Color = render.Darker(render.Purple)
 	if ok {
-		newTip := fit.base.add(wNew.scale(fit.scale))
-		newArrow.From, newArrow.To = pair(fit.base), pair(newTip)
-		up := &UpdateArrow{W: newArrow}
+		newTip := fit.Base.Add(wNew.Scale(fit.Scale))
+		newArrow.From, newArrow.To = pair(fit.Base), pair(newTip)
+		up := &render.UpdateArrow{W: newArrow}
 		if hasOld {
-			oldTip := fit.base.add(wOld.scale(fit.scale))
-			oldArrow.From, oldArrow.To = pair(fit.base), pair(oldTip)
+			oldTip := fit.Base.Add(wOld.Scale(fit.Scale))
+			oldArrow.From, oldArrow.To = pair(fit.Base), pair(oldTip)
 			delta.From, delta.To = pair(oldTip), pair(newTip)
 			// Label the update outside the parallelogram, away from the base.
-			d, r := newTip.sub(oldTip), fit.base.sub(oldTip)
+			d, r := newTip.Sub(oldTip), fit.Base.Sub(oldTip)
 			delta.LabelRight = d.X*r.Y-d.Y*r.X > 0
 			up.Old, up.Delta = oldArrow, delta
 		}
@@ -214,32 +209,32 @@ func (sc *scene) addArrows(cur, before line, upd bool) {
 	// Reserve room for the longer label, so the legend band, and with it
 	// the data area, is the same at every step.
 	sc.legend[len(sc.legend)-1].Room = room
-	prev := sc.dashed(Grey, 1.5, 5, 4)
-	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*lineThumb)(&prev), oldArrow)
+	prev := sc.dashed(render.Grey, 1.5, 5, 4)
+	sc.item("previous w", upd && (sc.visible(before.W, before.B) || ok && hasOld), (*render.LineThumb)(&prev), oldArrow)
 	sc.item("η·y·x", ok && hasOld, delta)
 }
 
-func (sc *scene) newArrow(c color.Color, width float64, label string) *Arrow {
-	a, _ := NewArrow([2]float64{}, [2]float64{}, label)
+func (sc *scene) newArrow(c color.Color, width float64, label string) *render.Arrow {
+	a, _ := render.NewArrow([2]float64{}, [2]float64{}, label)
 	a.Color = c
 	a.Width = sc.th.Pt(width)
 	a.Head = sc.th.Pt(11)
-	a.LabelStyle.Font = sc.th.font(15, true)
+	a.LabelStyle.Font = sc.th.Font(15, true)
 	return a
 }
 
 // visible reports whether the line w·x + b = 0 crosses the data view, so
 // that the legend lists only what can be seen.
 func (sc *scene) visible(w []float64, b float64) bool {
-	_, _, ok := lineInView(vec2(w), b, sc.view())
+	_, _, ok := render.LineInView(render.Vec2(w), b, sc.view())
 	return ok
 }
 
-func pair(v vec) [2]float64 { return [2]float64{v.X, v.Y} }
+func pair(v render.Vec) [2]float64 { return [2]float64{v.X, v.Y} }
 
 // view is the data set's view before the equal-aspect widening, which
 // only adds room; arrows fitted into it stay inside the final view.
-func (sc *scene) view() View { return DataView(sc.ps.X) }
+func (sc *scene) view() render.View { return render.DataView(sc.ps.X) }
 
 // addMulticlass draws argmax over the per-class scores, each affine in x,
 // so every class region is a convex polygon: the view clipped by
@@ -252,7 +247,7 @@ func (sc *scene) addMulticlass() {
 	for i, c := range ps.Classes {
 		idx[c] = i
 	}
-	score := make([]HalfPlane, len(ps.Classes)) // score_c(x) = A·x + B
+	score := make([]render.HalfPlane, len(ps.Classes)) // score_c(x) = A·x + B
 	for _, t := range ps.Tasks {
 		add(&score[idx[t.Pos]], t.W, t.B, 1)
 		if !t.Rest {
@@ -260,32 +255,32 @@ func (sc *scene) addMulticlass() {
 		}
 	}
 	for j, c := range ps.Classes {
-		var planes []HalfPlane
+		var planes []render.HalfPlane
 		if j > 0 {
 			for l := range ps.Classes {
 				if l == j {
 					continue
 				}
-				planes = append(planes, HalfPlane{
+				planes = append(planes, render.HalfPlane{
 					A:      [2]float64{score[j].A[0] - score[l].A[0], score[j].A[1] - score[l].A[1]},
 					B:      score[j].B - score[l].B,
 					Strict: l < j,
 				})
 			}
 		}
-		sc.regions = append(sc.regions, &Region{Planes: planes, Color: RegionTint(sc.slot(c))})
+		sc.regions = append(sc.regions, &render.Region{Planes: planes, Color: render.RegionTint(sc.slot(c))})
 	}
 	var anyUpd, anyLine bool
 	for k, t := range ps.Tasks {
 		if sc.updated(k) {
-			sc.lines = append(sc.lines, sc.line(t.BeforeW, t.BeforeB, sc.dashed(Grey, 1.5, 5, 4)))
+			sc.lines = append(sc.lines, sc.line(t.BeforeW, t.BeforeB, sc.dashed(render.Grey, 1.5, 5, 4)))
 			anyUpd = anyUpd || sc.visible(t.BeforeW, t.BeforeB)
 		}
 	}
-	var first *Boundary
+	var first *render.Boundary
 	for _, t := range ps.Tasks {
 		w, b := t.W, t.B
-		bd := sc.line(w, b, draw.LineStyle{Color: ClassColor(sc.slot(t.Pos)), Width: sc.th.Pt(1.5)})
+		bd := sc.line(w, b, draw.LineStyle{Color: render.ClassColor(sc.slot(t.Pos)), Width: sc.th.Pt(1.5)})
 		if first == nil {
 			first = bd
 		}
@@ -293,8 +288,8 @@ func (sc *scene) addMulticlass() {
 		sc.lines = append(sc.lines, bd)
 	}
 	sc.item("perceptron boundaries", anyLine, first)
-	prev := sc.dashed(Grey, 1.5, 5, 4)
-	sc.item("previous boundaries", anyUpd, (*lineThumb)(&prev))
+	prev := sc.dashed(render.Grey, 1.5, 5, 4)
+	sc.item("previous boundaries", anyUpd, (*render.LineThumb)(&prev))
 }
 
 // line is the line w·x + b = 0 of a perceptron's weights.
@@ -303,13 +298,8 @@ type line struct {
 	B float64
 }
 
-func add(h *HalfPlane, w []float64, b, sign float64) {
+func add(h *render.HalfPlane, w []float64, b, sign float64) {
 	h.A[0] += sign * w[0]
 	h.A[1] += sign * w[1]
 	h.B += sign * b
 }
-
-// lineThumb is a legend swatch of a line style.
-type lineThumb draw.LineStyle
-
-func (l *lineThumb) Thumbnail(c *draw.Canvas) { thumbLine(c, draw.LineStyle(*l)) }

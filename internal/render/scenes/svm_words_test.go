@@ -1,17 +1,20 @@
-package render
+package scenes
 
 import (
 	"bytes"
 	"html"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // svmDesc returns the <desc> of sc's figure.
 func svmDesc(t *testing.T, sc SVMScene) string {
 	t.Helper()
-	svg := svmSVG(t, sc, Options{})
+	svg := svmSVG(t, sc, render.Options{})
 	return html.UnescapeString(svg[strings.Index(svg, "<desc>")+len("<desc>") : strings.Index(svg, "</desc>")])
 }
 
@@ -102,7 +105,7 @@ func TestSVMSampledPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if _, err := f.WriteSVG(&buf, Options{}); err != nil {
+	if _, err := f.WriteSVG(&buf, render.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	svg := buf.String()
@@ -113,5 +116,30 @@ func TestSVMSampledPoint(t *testing.T) {
 	}
 	if strings.Contains(svg, "hard margin") || strings.Contains(svg, "SMO pair") {
 		t.Error("a Pegasos scene is described as a hard-margin SMO step")
+	}
+}
+
+// TestHaloOnce: a haloed label is one <text> element with a white stroke
+// under its fill, not nine copies a screen reader would read nine times,
+// and no halo marker (render's private-use U+E000, U+E001) reaches the SVG.
+func TestHaloOnce(t *testing.T) {
+	s := svmSVG(t, softScene(), render.Options{})
+	if strings.Contains(s, "\uE000") || strings.Contains(s, "&#xE000;") || strings.Contains(s, "\uE001") {
+		t.Fatal("a halo marker reached the SVG")
+	}
+	texts := regexp.MustCompile(`(?s)<text [^>]*>([^<]*)</text>`).FindAllStringSubmatch(s, -1)
+	seen := map[string]int{}
+	for _, m := range texts {
+		seen[m[1]]++
+	}
+	// "w" is also the legend's entry for the arrow.
+	for label, want := range map[string]int{"w": 2, "2/‖w‖ = 1.79": 1} {
+		if seen[label] != want {
+			t.Errorf("label %q is written %d times, want %d", label, seen[label], want)
+		}
+	}
+	halo := regexp.MustCompile(`stroke:#FFFFFF;stroke-width:[0-9.]+px;stroke-linejoin:round;paint-order:stroke">w</text>`)
+	if !halo.MatchString(s) {
+		t.Error(`the label "w" has no white stroke halo`)
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package scenes
 
 import (
 	"image/color"
@@ -7,27 +7,29 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // svmUnder draws what lies under the points: the certificate's hulls,
 // the slack segments and the SMO pair's discs.
 type svmUnder struct {
-	th    Theme
+	th    render.Theme
 	halos []disc // the pair's points and their rings' radii
 	hulls []hullPoly
-	slack [][2]vec
+	slack [][2]render.Vec
 }
 
 // hullPoly is one class's hull under the certificate, in palette slot
 // slot's darker hue.
 type hullPoly struct {
-	pts  []vec
+	pts  []render.Vec
 	slot int
 }
 
 func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	at := func(q vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
+	at := func(q render.Vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
 	for _, h := range u.hulls {
 		if len(h.pts) < 2 {
 			continue
@@ -39,7 +41,7 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 		if len(line) > 2 {
 			line = append(line, line[0])
 		}
-		c.StrokeLines(draw.LineStyle{Color: Darker(ClassColor(h.slot)), Width: u.th.Pt(2)}, c.ClipLinesXY(line)...)
+		c.StrokeLines(draw.LineStyle{Color: render.Darker(render.ClassColor(h.slot)), Width: u.th.Pt(2)}, c.ClipLinesXY(line)...)
 	}
 	width := 2.25
 	if len(u.slack) > 20 {
@@ -54,7 +56,7 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	if len(path) > 0 {
-		c.SetLineStyle(draw.LineStyle{Color: purple, Width: u.th.Pt(width)})
+		c.SetLineStyle(draw.LineStyle{Color: render.Purple, Width: u.th.Pt(width)})
 		c.Stroke(path)
 	}
 	for _, q := range u.halos {
@@ -65,28 +67,22 @@ func (u *svmUnder) Plot(c draw.Canvas, p *plot.Plot) {
 // disc is a point and a radius at the default size: a marker's, or its
 // ring's.
 type disc struct {
-	at vec
+	at render.Vec
 	r  float64
 }
 
 // drawHalo marks a point of the SMO pair: a yellow disc under the points
 // (disc) and a thick black ring over them (!disc), so that the mark shows
 // among a few hundred points.
-func drawHalo(c *draw.Canvas, th Theme, at vg.Point, r vg.Length, disc bool) {
-	path := Circle(at, r)
+func drawHalo(c *draw.Canvas, th render.Theme, at vg.Point, r vg.Length, disc bool) {
+	path := render.Circle(at, r)
 	if disc {
-		c.SetColor(yellow)
+		c.SetColor(render.Yellow)
 		c.Fill(path)
 		return
 	}
-	c.SetLineStyle(draw.LineStyle{Color: Black, Width: th.Pt(2.25)})
+	c.SetLineStyle(draw.LineStyle{Color: render.Black, Width: th.Pt(2.25)})
 	c.Stroke(path)
-}
-
-// strokeCircle strokes a circle of radius r around at.
-func strokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) {
-	c.SetLineStyle(sty)
-	c.Stroke(Circle(at, r))
 }
 
 // drawSVRings rings support vectors by kind: on the margin a solid ring,
@@ -96,27 +92,27 @@ func strokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) 
 // marker's radius), so a few hundred points are not all ink. Solid rings
 // are stroked as one path, each dashed ring on its own, so that its
 // dashes start afresh.
-func drawSVRings(c *draw.Canvas, th Theme, ats []vg.Point, rs []vg.Length, kind int, ptR float64) {
+func drawSVRings(c *draw.Canvas, th render.Theme, ats []vg.Point, rs []vg.Length, kind int, ptR float64) {
 	if len(ats) == 0 {
 		return
 	}
-	sty := draw.LineStyle{Color: Black, Width: th.Pt(0.75 + ptR/6)}
+	sty := draw.LineStyle{Color: render.Black, Width: th.Pt(0.75 + ptR/6)}
 	var path vg.Path
 	switch kind {
 	case kindMargin:
 		for k, at := range ats {
-			path = append(path, Circle(at, rs[k])...)
+			path = append(path, render.Circle(at, rs[k])...)
 		}
 	case kindInside:
 		sty.Dashes = []vg.Length{th.Pt(0.6 * ptR), th.Pt(0.4 * ptR)}
 		for k, at := range ats {
-			strokeCircle(c, at, rs[k], sty)
+			render.StrokeCircle(c, at, rs[k], sty)
 		}
 		return
 	case kindWrong:
 		sty.Width *= 0.7
 		for k, at := range ats {
-			path = append(append(path, Circle(at, rs[k])...), Circle(at, rs[k]+th.Pt(0.4*ptR+0.5))...)
+			path = append(append(path, render.Circle(at, rs[k])...), render.Circle(at, rs[k]+th.Pt(0.4*ptR+0.5))...)
 		}
 	}
 	c.SetLineStyle(sty)
@@ -127,16 +123,16 @@ func drawSVRings(c *draw.Canvas, th Theme, ats []vg.Point, rs []vg.Length, kind 
 // marks, w, the band's width and the labels, which it places where they
 // cover the fewest points and each other.
 type svmOver struct {
-	th     Theme
+	th     render.Theme
 	ptR    float64 // the normal marker radius
 	pts    []disc  // the points and their markers' radii
 	halos  []disc  // the pair's points and their rings' radii
 	rings  []svRing
 	lambda []disc // the certificate's points and their rings' radii
-	common *vec
-	arrow  *Arrow
-	dim    *dimSpec
-	labels []noteLabel
+	common *render.Vec
+	arrow  *render.Arrow
+	dim    *render.DimSpec
+	labels []render.NoteLabel
 }
 
 // svRing is a support vector's ring: its point, radius and kind.
@@ -149,12 +145,12 @@ type svRing struct {
 // each clear of what was drawn before it.
 func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	at := func(q vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
+	at := func(q render.Vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
 	th := o.th
-	var obs []obstacle
+	var obs []render.Obstacle
 	for _, q := range o.pts {
 		if pt := at(q.at); c.Contains(pt) {
-			obs = append(obs, obstacle{pt, th.Pt(q.r + 1)})
+			obs = append(obs, render.Obstacle{pt, th.Pt(q.r + 1)})
 		}
 	}
 	var rings [4][]vg.Point
@@ -164,7 +160,7 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 		if c.Contains(pt) {
 			rings[r.kind] = append(rings[r.kind], pt)
 			radii[r.kind] = append(radii[r.kind], th.Pt(r.r))
-			obs = append(obs, obstacle{pt, th.Pt(r.r + 1)})
+			obs = append(obs, render.Obstacle{pt, th.Pt(r.r + 1)})
 		}
 	}
 	for k, pts := range rings {
@@ -173,43 +169,43 @@ func (o *svmOver) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, q := range o.halos {
 		pt := at(q.at)
 		drawHalo(&c, th, pt, th.Pt(q.r+5), false)
-		obs = append(obs, obstacle{pt, th.Pt(q.r + 6)})
+		obs = append(obs, render.Obstacle{pt, th.Pt(q.r + 6)})
 	}
 	for _, q := range o.lambda {
-		strokeCircle(&c, at(q.at), th.Pt(q.r+1.5), draw.LineStyle{Color: green, Width: th.Pt(2.5)})
+		render.StrokeCircle(&c, at(q.at), th.Pt(q.r+1.5), draw.LineStyle{Color: render.Green, Width: th.Pt(2.5)})
 	}
 	if o.common != nil {
 		pt := at(*o.common)
 		drawStar(&c, th, pt, th.Pt(1.6*o.ptR+1.5))
-		obs = append(obs, obstacle{pt, th.Pt(1.6*o.ptR + 2)})
+		obs = append(obs, render.Obstacle{pt, th.Pt(1.6*o.ptR + 2)})
 	}
 	var taken []vg.Rectangle
 	if a := o.arrow; a != nil {
-		a = a.scaled(th.scale).(*Arrow)
+		a = a.Scaled(th.Scale()).(*render.Arrow)
 		a.Plot(c, p)
-		from, to := a.ends(&c, p)
-		taken = append(taken, shaftBoxes(from, to, th.Pt(3))...)
-		if l, ok := a.labelAt(from, to, 0, false); ok {
+		from, to := a.Ends(&c, p)
+		taken = append(taken, render.ShaftBoxes(from, to, th.Pt(3))...)
+		if l, ok := a.LabelAt(from, to, 0, false); ok {
 			taken = append(taken, a.LabelStyle.Rectangle(a.Label).Add(l))
 		}
 	}
 	if o.dim != nil {
 		var avoid []vg.Point // w's foot
 		if a := o.arrow; a != nil {
-			avoid = append(avoid, at(vec{a.From[0], a.From[1]}))
+			avoid = append(avoid, at(render.Vec{a.From[0], a.From[1]}))
 		}
-		taken = drawDim(&c, p, th, o.dim, at, avoid, obs, taken)
+		taken = render.DrawDim(&c, p, th, o.dim, at, avoid, obs, taken)
 	}
-	drawLabels(&c, th, o.labels, at, obs, taken)
+	render.DrawLabels(&c, th, o.labels, at, obs, taken)
 }
 
 // drawStar marks the point where the certificate's hulls meet: a black
 // star outlined in white.
-func drawStar(c *draw.Canvas, th Theme, at vg.Point, r vg.Length) {
-	path := MarkerPath(7, at, r)
-	c.SetColor(Black)
+func drawStar(c *draw.Canvas, th render.Theme, at vg.Point, r vg.Length) {
+	path := render.MarkerPath(7, at, r)
+	c.SetColor(render.Black)
 	c.Fill(path)
-	c.SetLineStyle(draw.LineStyle{Color: White, Width: th.Pt(1)})
+	c.SetLineStyle(draw.LineStyle{Color: render.White, Width: th.Pt(1)})
 	c.Stroke(path)
 }
 
@@ -228,7 +224,7 @@ const (
 type svmThumb struct {
 	what  int
 	r, pr float64 // ring and marker radii at the default size
-	th    Theme
+	th    render.Theme
 }
 
 func (t *svmThumb) Thumbnail(c *draw.Canvas) {
@@ -241,7 +237,7 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 			r = min(th.Pt(t.r), h-th.Pt(0.4*t.pr+0.5))
 		}
 		c.SetColor(color.RGBA{0xC8, 0xC8, 0xC8, 0xFF})
-		c.Fill(Circle(ctr, r*0.5))
+		c.Fill(render.Circle(ctr, r*0.5))
 		drawSVRings(c, th, []vg.Point{ctr}, []vg.Length{r}, t.what-thumbRing, t.pr)
 	case thumbHalo:
 		drawHalo(c, th, ctr, h, true)
@@ -251,19 +247,19 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 		c.FillPolygon(bandTint(0), []vg.Point{{X: l, Y: ctr.Y}, {X: rt, Y: ctr.Y}, {X: rt, Y: c.Max.Y}, {X: l, Y: c.Max.Y}})
 		c.FillPolygon(bandTint(1), []vg.Point{{X: l, Y: c.Min.Y}, {X: rt, Y: c.Min.Y}, {X: rt, Y: ctr.Y}, {X: l, Y: ctr.Y}})
 		dash := []vg.Length{th.Pt(4), th.Pt(3)}
-		c.StrokeLine2(draw.LineStyle{Color: blue, Width: th.Pt(1.5), Dashes: dash}, l, c.Max.Y, rt, c.Max.Y)
-		c.StrokeLine2(draw.LineStyle{Color: Vermillion, Width: th.Pt(1.5), Dashes: dash}, l, c.Min.Y, rt, c.Min.Y)
+		c.StrokeLine2(draw.LineStyle{Color: render.Blue, Width: th.Pt(1.5), Dashes: dash}, l, c.Max.Y, rt, c.Max.Y)
+		c.StrokeLine2(draw.LineStyle{Color: render.Vermillion, Width: th.Pt(1.5), Dashes: dash}, l, c.Min.Y, rt, c.Min.Y)
 	case thumbDim:
 		head := th.Pt(6)
-		c.StrokeLine2(draw.LineStyle{Color: Black, Width: th.Pt(1.25)}, c.Min.X+head, ctr.Y, c.Max.X-head, ctr.Y)
-		arrowHead(c, vg.Point{X: c.Min.X, Y: ctr.Y}, vg.Point{X: -1}, head)
-		arrowHead(c, vg.Point{X: c.Max.X, Y: ctr.Y}, vg.Point{X: 1}, head)
+		c.StrokeLine2(draw.LineStyle{Color: render.Black, Width: th.Pt(1.25)}, c.Min.X+head, ctr.Y, c.Max.X-head, ctr.Y)
+		render.ArrowHead(c, vg.Point{X: c.Min.X, Y: ctr.Y}, vg.Point{X: -1}, head)
+		render.ArrowHead(c, vg.Point{X: c.Max.X, Y: ctr.Y}, vg.Point{X: 1}, head)
 	case thumbSlack:
-		c.StrokeLine2(draw.LineStyle{Color: purple, Width: th.Pt(2.25)}, c.Min.X, ctr.Y, c.Max.X, ctr.Y)
+		c.StrokeLine2(draw.LineStyle{Color: render.Purple, Width: th.Pt(2.25)}, c.Min.X, ctr.Y, c.Max.X, ctr.Y)
 	case thumbLambda:
-		c.StrokeLine2(draw.LineStyle{Color: Darker(blue), Width: th.Pt(2)}, c.Min.X, ctr.Y, ctr.X, ctr.Y)
-		c.StrokeLine2(draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(2)}, ctr.X, ctr.Y, c.Max.X, ctr.Y)
-		strokeCircle(c, ctr, min(th.Pt(t.r+1.5), h-th.Pt(1)), draw.LineStyle{Color: green, Width: th.Pt(2.5)})
+		c.StrokeLine2(draw.LineStyle{Color: render.Darker(render.Blue), Width: th.Pt(2)}, c.Min.X, ctr.Y, ctr.X, ctr.Y)
+		c.StrokeLine2(draw.LineStyle{Color: render.Darker(render.Vermillion), Width: th.Pt(2)}, ctr.X, ctr.Y, c.Max.X, ctr.Y)
+		render.StrokeCircle(c, ctr, min(th.Pt(t.r+1.5), h-th.Pt(1)), draw.LineStyle{Color: render.Green, Width: th.Pt(2.5)})
 	case thumbCommon:
 		drawStar(c, th, ctr, min(th.Pt(1.6*t.pr+1.5), h))
 	}
@@ -272,21 +268,21 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 // The scaled methods make the SVM layers and swatches scalable, like
 // those in scale.go: a copy with the type scale multiplied by s.
 
-func (t *svmThumb) scaled(s float64) any {
+func (t *svmThumb) Scaled(s float64) any {
 	q := *t
-	q.th.scale *= s
+	q.th = q.th.Scaled(s)
 	return &q
 }
 
-func (u *svmUnder) scaled(s float64) any {
+func (u *svmUnder) Scaled(s float64) any {
 	q := *u
-	q.th.scale *= s
+	q.th = q.th.Scaled(s)
 	return &q
 }
 
-func (o *svmOver) scaled(s float64) any {
+func (o *svmOver) Scaled(s float64) any {
 	q := *o
-	q.th.scale *= s
+	q.th = q.th.Scaled(s)
 	return &q
 }
 
@@ -294,7 +290,7 @@ func (o *svmOver) scaled(s float64) any {
 // grow (≥ 1), largest first, so a small marker is never hidden under a
 // large one.
 type sizedPoints struct {
-	ps   *ClassPoints
+	ps   *render.ClassPoints
 	grow []float64
 }
 
@@ -306,14 +302,14 @@ func (sp *sizedPoints) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmpF(sp.grow[b], sp.grow[a]) })
 	for _, i := range order {
-		q := sp.ps.xy[i]
+		q := sp.ps.XY[i]
 		at := vg.Point{X: trX(q.X), Y: trY(q.Y)}
 		if c.Contains(at) {
-			sp.ps.mark(&c, sp.ps.slot[i], at, sp.ps.Radius*vg.Length(sp.grow[i]), false)
+			sp.ps.Mark(&c, sp.ps.Slot[i], at, sp.ps.Radius*vg.Length(sp.grow[i]), false)
 		}
 	}
 }
 
-func (sp *sizedPoints) scaled(s float64) any {
-	return &sizedPoints{ps: sp.ps.scaled(s).(*ClassPoints), grow: sp.grow}
+func (sp *sizedPoints) Scaled(s float64) any {
+	return &sizedPoints{ps: sp.ps.Scaled(s).(*render.ClassPoints), grow: sp.grow}
 }
