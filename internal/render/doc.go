@@ -15,21 +15,22 @@
 //
 // Every figure takes plain data, not algorithm states: render imports no
 // algos package (make imports checks), so a demo turns its state into
-// plain data and any demo can use any figure. Two packages are built on
-// this core: render/chart, the charts of plain data beside a demo
-// (history, bars, matrix, spectrum, curves, lift), and render/scenes,
-// the perceptron's and the SVM's composed figures (PerceptronScene,
-// SVMScene). For them the core exports its building blocks: Theme,
-// Figure, the tick markers, FlowLegend, HaloText, the geometry of the
-// plane (Vec, HalfPlane, LineInView, FitArrows) and the label placement
-// (DrawLabels, DrawDim). Plotters whose lengths are given for the default
-// size implement Scaler, so a DataFigure draws them in proportion at any
-// size. Picks marks a few named points on a data figure.
+// plain data and any demo can use any figure. Three packages are built
+// on this core: render/graphs (graphs of functions of one variable: a
+// regression's fits, the loss curves), render/chart (the charts of plain
+// data beside a demo: history, bars, matrix, spectrum, curves, lift) and
+// render/scenes (the perceptron's and the SVM's composed figures,
+// PerceptronScene and SVMScene). For them the core exports its building
+// blocks: Theme, Figure, the tick markers, FlowLegend, HaloText, the
+// geometry of the plane (Vec, HalfPlane, LineInView, FitArrows) and the
+// label placement (DrawLabels, DrawDim). Plotters whose lengths are given
+// for the default size implement Scaler, so a DataFigure draws them in
+// proportion at any size. Picks marks a few named points on a data
+// figure.
 //
 // A regression of y on x is drawn on the same DataFigure, x across and y
-// up: Observations for the data, Graph for a fitted curve (clipped and
-// broken where a high-degree polynomial explodes), Fan for many fits at
-// once (bias and variance), Residuals and an ε-Tube.
+// up, with the plotters of package render/graphs (Observations, Graph,
+// Fan, Residuals, Tube), which also draws the loss curves (LossChart).
 //
 // # Nonlinear functions of the plane
 //

@@ -122,7 +122,7 @@ func (f *Field) Plot(c draw.Canvas, p *plot.Plot) {
 	if f.F == nil {
 		return
 	}
-	v := view(p)
+	v := PlotView(p)
 	if !(v.XMax > v.XMin && v.YMax > v.YMin) {
 		return
 	}
@@ -174,7 +174,7 @@ func (g *grid) raster(fill func(float64) color.Color) *image.RGBA {
 }
 
 // Thumbnail implements plot.Thumbnailer: the level's line, for a legend.
-func (l Level) Thumbnail(c *draw.Canvas) { thumbLine(c, l.LineStyle) }
+func (l Level) Thumbnail(c *draw.Canvas) { ThumbLine(c, l.LineStyle) }
 
 // sampleGrid is sample through a batch evaluator: it hands fill the
 // node coordinates along each axis, exactly those sample uses, and a z to

@@ -131,8 +131,8 @@ func clip(poly []Vec, h HalfPlane) []Vec {
 	return out
 }
 
-// clipAll clips poly by every half-plane in turn.
-func clipAll(poly []Vec, hs []HalfPlane) []Vec {
+// ClipAll clips poly by every half-plane in turn.
+func ClipAll(poly []Vec, hs []HalfPlane) []Vec {
 	for _, h := range hs {
 		if len(poly) == 0 {
 			return nil

@@ -170,7 +170,7 @@ func DimFits(w Vec, b float64, v View) bool {
 // SVM, the foot of w); it returns taken with the arrow and its label
 // added. Where no spot fits in the view it draws nothing.
 func DrawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *DimSpec, at func(Vec) vg.Point, avoid []vg.Point, obs []Obstacle, taken []vg.Rectangle) []vg.Rectangle {
-	v := view(p)
+	v := PlotView(p)
 	q0, q1, ok := LineInView(d.W, d.B, v)
 	if !ok {
 		return taken

@@ -102,3 +102,12 @@ func (l *FlowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 		y -= rh
 	}
 }
+
+// DotThumb is the legend swatch of a data point: a filled blue dot.
+type DotThumb struct{ Theme Theme }
+
+// Thumbnail implements plot.Thumbnailer.
+func (t DotThumb) Thumbnail(c *draw.Canvas) {
+	c.SetColor(Blue)
+	c.Fill(Circle(c.Center(), t.Theme.Pt(3.5)))
+}

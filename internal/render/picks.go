@@ -102,7 +102,7 @@ func (pk *Picks) Thumbnail(c *draw.Canvas) {
 func (pk *Picks) Scaled(s float64) any {
 	q := *pk
 	q.Radius = vg.Length(s) * pk.Radius
-	q.Edge = scaleLine(pk.Edge, s)
+	q.Edge = ScaleLine(pk.Edge, s)
 	q.th.scale *= s
 	return &q
 }

@@ -9,10 +9,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// view returns the data rectangle p shows; plotters read it at draw time,
+// PlotView returns the data rectangle p shows; plotters read it at draw time,
 // after the figure has fixed the axes, so they need no DataRange and never
 // widen the axes.
-func view(p *plot.Plot) View { return View{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max} }
+func PlotView(p *plot.Plot) View { return View{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max} }
 
 // Region fills the part of the view where every half-plane holds: a convex
 // decision region. It is one filled polygon, not a heat map, so its edge
@@ -36,7 +36,7 @@ func NewRegion(fill color.Color, planes ...HalfPlane) (*Region, error) {
 
 // Plot implements plot.Plotter.
 func (r *Region) Plot(c draw.Canvas, p *plot.Plot) {
-	poly := clipAll(view(p).corners(), r.Planes)
+	poly := ClipAll(PlotView(p).corners(), r.Planes)
 	if len(poly) < 3 {
 		return
 	}
@@ -85,10 +85,10 @@ func (l *Boundary) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // Thumbnail implements plot.Thumbnailer.
-func (l *Boundary) Thumbnail(c *draw.Canvas) { thumbLine(c, l.LineStyle) }
+func (l *Boundary) Thumbnail(c *draw.Canvas) { ThumbLine(c, l.LineStyle) }
 
 func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a Vec, b float64) {
-	q0, q1, ok := LineInView(a, b, view(p))
+	q0, q1, ok := LineInView(a, b, PlotView(p))
 	if !ok {
 		return
 	}
@@ -96,7 +96,8 @@ func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a Vec, b float6
 	c.StrokeLine2(sty, trX(q0.X), trY(q0.Y), trX(q1.X), trY(q1.Y))
 }
 
-func thumbLine(c *draw.Canvas, sty draw.LineStyle) {
+// ThumbLine draws a legend swatch of a line of style sty.
+func ThumbLine(c *draw.Canvas, sty draw.LineStyle) {
 	y := c.Center().Y
 	c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
 }
@@ -131,7 +132,7 @@ func (m *MarginBand) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // Thumbnail implements plot.Thumbnailer.
-func (m *MarginBand) Thumbnail(c *draw.Canvas) { thumbLine(c, m.LineStyle) }
+func (m *MarginBand) Thumbnail(c *draw.Canvas) { ThumbLine(c, m.LineStyle) }
 
 // margins keeps the data area off the right and top edges of the canvas
 // by claiming a glyph box there: gonum's layout shrinks the data area to
@@ -151,4 +152,4 @@ func (m margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
 // LineThumb is a legend swatch of a line style.
 type LineThumb draw.LineStyle
 
-func (l *LineThumb) Thumbnail(c *draw.Canvas) { thumbLine(c, draw.LineStyle(*l)) }
+func (l *LineThumb) Thumbnail(c *draw.Canvas) { ThumbLine(c, draw.LineStyle(*l)) }

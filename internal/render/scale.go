@@ -50,9 +50,9 @@ func scaleLayers(layers []plot.Plotter, legend []LegendItem, s float64) ([]plot.
 	return ls, items
 }
 
-// scaleLine returns l with its width and dashes scaled by s; the dash
+// ScaleLine returns l with its width and dashes scaled by s; the dash
 // slice is copied, never changed in place.
-func scaleLine(l draw.LineStyle, s float64) draw.LineStyle {
+func ScaleLine(l draw.LineStyle, s float64) draw.LineStyle {
 	l.Width = vg.Length(s) * l.Width
 	l.DashOffs = vg.Length(s) * l.DashOffs
 	if l.Dashes != nil {
@@ -66,7 +66,7 @@ func scaleLine(l draw.LineStyle, s float64) draw.LineStyle {
 }
 
 func (l Level) Scaled(s float64) any {
-	l.LineStyle = scaleLine(l.LineStyle, s)
+	l.LineStyle = ScaleLine(l.LineStyle, s)
 	return l
 }
 
@@ -81,7 +81,7 @@ func (f *Field) Scaled(s float64) any {
 
 func (pa *Path) Scaled(s float64) any {
 	q := *pa
-	q.LineStyle = scaleLine(pa.LineStyle, s)
+	q.LineStyle = ScaleLine(pa.LineStyle, s)
 	q.Dot, q.Radius = vg.Length(s)*pa.Dot, vg.Length(s)*pa.Radius
 	return &q
 }
@@ -90,19 +90,19 @@ func (t pathThumb) Scaled(s float64) any { return pathThumb{t.pa.Scaled(s).(*Pat
 
 func (l *Boundary) Scaled(s float64) any {
 	q := *l
-	q.LineStyle = scaleLine(l.LineStyle, s)
+	q.LineStyle = ScaleLine(l.LineStyle, s)
 	return &q
 }
 
 func (m *MarginBand) Scaled(s float64) any {
 	q := *m
-	q.LineStyle = scaleLine(m.LineStyle, s)
+	q.LineStyle = ScaleLine(m.LineStyle, s)
 	return &q
 }
 
 func (a *Arrow) Scaled(s float64) any {
 	q := *a
-	q.LineStyle = scaleLine(a.LineStyle, s)
+	q.LineStyle = ScaleLine(a.LineStyle, s)
 	q.Head = vg.Length(s) * a.Head
 	q.LabelStyle.Font.Size = vg.Length(s) * a.LabelStyle.Font.Size
 	return &q
@@ -111,7 +111,7 @@ func (a *Arrow) Scaled(s float64) any {
 func (ps *ClassPoints) Scaled(s float64) any {
 	q := *ps // the point slices are shared: nothing writes them
 	q.Radius = vg.Length(s) * ps.Radius
-	q.Edge, q.BoldEdge = scaleLine(ps.Edge, s), scaleLine(ps.BoldEdge, s)
+	q.Edge, q.BoldEdge = ScaleLine(ps.Edge, s), ScaleLine(ps.BoldEdge, s)
 	return &q
 }
 
@@ -123,6 +123,6 @@ func (t ClassThumb) Scaled(s float64) any {
 func (t boldThumb) Scaled(s float64) any { return boldThumb{t.ps.Scaled(s).(*ClassPoints)} }
 
 func (l *LineThumb) Scaled(s float64) any {
-	q := LineThumb(scaleLine(draw.LineStyle(*l), s))
+	q := LineThumb(ScaleLine(draw.LineStyle(*l), s))
 	return &q
 }

@@ -98,6 +98,10 @@ func (t Theme) Pt(v float64) vg.Length { return vg.Length(v * t.scale) }
 // lengths a plotter is given in.
 func DefaultTheme() Theme { return Theme{scale: 1} }
 
+// Compact reports a figure under 300 pt (400 px) a side, drawn without its legend
+// and second title line, with smaller type.
+func (t Theme) Compact() bool { return t.compact }
+
 // Scale is the factor the theme multiplies lengths by (Pt).
 func (t Theme) Scale() float64 { return t.scale }
 

@@ -32,13 +32,6 @@ func ClassName(c int, binary bool) string {
 	return "y = −1"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // PointName names the point with 0-based index i as the notes do, 1-based
 // with a subscript: x₁ for index 0.
 func PointName(i int) string {

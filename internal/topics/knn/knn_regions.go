@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -238,7 +239,7 @@ var regionEdge = render.ContourLevels(0)[0].LineStyle
 // bayesBoundary is the mixture's boundary η = ½ (ℓ = 0), dashed black.
 func bayesBoundary(m *bayes.Mixture) (*render.Field, error) {
 	f, err := render.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) }, nil,
-		render.Level{Value: 0, LineStyle: render.TruthStyle})
+		render.Level{Value: 0, LineStyle: graphs.TruthStyle})
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +269,7 @@ func (r *knnRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, 
 	}
 	layers = append(layers, pts)
 	legend := append(pts.Legend(),
-		render.LegendItem{Label: "Bayes boundary η = ½", Thumbs: []plot.Thumbnailer{render.Level{LineStyle: render.TruthStyle}}, Hidden: r.m == nil},
+		render.LegendItem{Label: "Bayes boundary η = ½", Thumbs: []plot.Thumbnailer{render.Level{LineStyle: graphs.TruthStyle}}, Hidden: r.m == nil},
 		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(r.wrong)})
 	f := render.DataFigure{Title: r.title(), View: mixtureView(r.x, r.s), Layers: layers, Legend: legend, Desc: r.describe()}
 	return f.Write(w, png, opt)

@@ -16,6 +16,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
@@ -114,8 +115,8 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 		Done: r.status.Done(),
 		Plot: demo.SceneDrawer(scene),
 		Panels: map[string]demo.Drawer{"losses": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-			return render.Frame{}, render.LossChartSVG(w, render.LossChart{
-				Losses:  []string{render.LossZeroOne, render.LossPerceptron, render.LossHinge, render.LossLogistic},
+			return render.Frame{}, graphs.LossChartSVG(w, graphs.LossChart{
+				Losses:  []string{graphs.LossZeroOne, graphs.LossPerceptron, graphs.LossHinge, graphs.LossLogistic},
 				Margins: margins,
 				Title:   fmt.Sprintf("losses of the score z = y·f(x) · the points at iteration %d", r.t),
 			}, render.Options{Width: opt.Width})

@@ -1,4 +1,4 @@
-package render
+package graphs
 
 import (
 	"fmt"
@@ -6,11 +6,15 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // LossChart is a chart of classification losses as functions of the
@@ -60,7 +64,7 @@ const (
 //
 // It returns ErrShape for an unknown or repeated loss and ErrNotFinite
 // for a NaN or infinite margin, before writing anything.
-func LossChartSVG(w io.Writer, c LossChart, opt Options) error {
+func LossChartSVG(w io.Writer, c LossChart, opt render.Options) error {
 	f, err := c.figure(opt)
 	if err != nil {
 		return err
@@ -70,7 +74,7 @@ func LossChartSVG(w io.Writer, c LossChart, opt Options) error {
 
 // LossChartPNG writes LossChartSVG's chart as a PNG of exactly
 // Width×Height pixels.
-func LossChartPNG(w io.Writer, c LossChart, opt Options) error {
+func LossChartPNG(w io.Writer, c LossChart, opt render.Options) error {
 	f, err := c.figure(opt)
 	if err != nil {
 		return err
@@ -89,65 +93,65 @@ func (c LossChart) styles() ([]lossStyle, error) {
 	for _, name := range c.Losses {
 		k := slices.IndexFunc(all, func(s lossStyle) bool { return s.name == name })
 		if k < 0 {
-			return nil, fmt.Errorf("%w: unknown loss %q; want zero-one, perceptron, hinge, logistic or squared", ErrShape, name)
+			return nil, fmt.Errorf("%w: unknown loss %q; want zero-one, perceptron, hinge, logistic or squared", render.ErrShape, name)
 		}
 		if slices.ContainsFunc(out, func(s lossStyle) bool { return s.name == name }) {
-			return nil, fmt.Errorf("%w: loss %q given twice", ErrShape, name)
+			return nil, fmt.Errorf("%w: loss %q given twice", render.ErrShape, name)
 		}
 		out = append(out, all[k])
 	}
 	return out, nil
 }
 
-func (c LossChart) figure(opt Options) (*Figure, error) {
+func (c LossChart) figure(opt render.Options) (*render.Figure, error) {
 	ls, err := c.styles()
 	if err != nil {
 		return nil, err
 	}
-	if err := Finite(c.Margins...); err != nil {
+	if err := render.Finite(c.Margins...); err != nil {
 		return nil, fmt.Errorf("margins: %w", err)
 	}
-	fw, fh := opt.Size(DefaultSize, DefaultLossHeight)
+	fw, fh := opt.Size(render.DefaultSize, DefaultLossHeight)
 	// Type as on a 600 px data plot at the default size, growing with the
 	// smaller of width and height in proportion.
-	th := NewTheme(fw, fh*DefaultSize/DefaultLossHeight)
+	th := render.NewTheme(fw, fh*render.DefaultSize/DefaultLossHeight)
 
 	p := plot.New()
 	th.Style(p, "score z = y·ŷ", "loss ℓ(z)", 14, 13, 12)
 	p.Title.Text = c.Title
-	if th.compact {
+	if th.Compact() {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
 	}
-	FitTitle(p, fw-th.Pt(14))
+	render.FitTitle(p, fw-th.Pt(14))
 	p.X.Min, p.X.Max = lossZMin, lossZMax
 	// A little below 0, so the losses lying on 0 show above the axis.
 	p.Y.Min, p.Y.Max = -0.12, lossYMax
-	p.X.Tick.Marker = NiceTicks{N: 6, Integer: true}
-	p.Y.Tick.Marker = NiceTicks{N: 4, Integer: true}
+	p.X.Tick.Marker = render.NiceTicks{N: 6, Integer: true}
+	p.Y.Tick.Marker = render.NiceTicks{N: 4, Integer: true}
 	lc := &lossCurves{styles: ls, margins: c.Margins, th: th}
 	p.Add(lc)
 
-	lg := &FlowLegend{Style: th.Text(12, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(24), Gap: th.Pt(14), Above: th.Pt(6)}
+	lg := &render.FlowLegend{Style: th.Text(12, false, draw.XLeft, draw.YCenter), ThumbW: th.Pt(24), Gap: th.Pt(14), Above: th.Pt(6)}
 	for _, s := range ls {
 		sty := s.line(th)
-		lg.Items = append(lg.Items, LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*LineThumb)(&sty)}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: s.label, Thumbs: []plot.Thumbnailer{(*render.LineThumb)(&sty)}})
 	}
 	if lc.tangents() > 0 {
 		tan := lc.tangentStyle()
-		lg.Items = append(lg.Items, LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*LineThumb)(&tan)}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "tangent at z = 0", Thumbs: []plot.Thumbnailer{(*render.LineThumb)(&tan)}})
 	}
 	if len(c.Margins) > 0 {
-		lg.Items = append(lg.Items, LegendItem{Label: "training points' yᵢf(xᵢ)", Thumbs: []plot.Thumbnailer{rugThumb{th}}})
+		lg.Items = append(lg.Items, render.LegendItem{Label: "training points' yᵢf(xᵢ)", Thumbs: []plot.Thumbnailer{rugThumb{th}}})
 		if lc.has(LossHinge) {
-			lg.Items = append(lg.Items, LegendItem{Label: "their hinge loss ξᵢ", Thumbs: []plot.Thumbnailer{DotThumb{th}}})
+			lg.Items = append(lg.Items, render.LegendItem{Label: "their hinge loss ξᵢ", Thumbs: []plot.Thumbnailer{render.DotThumb{th}}})
 		}
 	}
-	if th.compact {
+	if th.Compact() {
 		lg.Items = nil
 	}
 	p.Add(lg)
 
-	f := &Figure{W: fw, H: fh, Title: c.Name, Desc: c.describe(ls)}
+	f := &render.Figure{W: fw, H: fh, Title: c.Name, Desc: c.describe(ls)}
 	if f.Title == "" {
 		f.Title, _, _ = strings.Cut(c.Title, "\n")
 	}
@@ -155,7 +159,7 @@ func (c LossChart) figure(opt Options) (*Figure, error) {
 		f.Title = "Classification losses against the score y·ŷ"
 	}
 	f.Draw = func(cv draw.Canvas) {
-		Paper(cv)
+		render.Paper(cv)
 		cv = draw.Crop(cv, th.Pt(4), -th.Pt(12), th.Pt(2), -th.Pt(4))
 		base := p.Title.Padding
 		for range 2 { // the legend's height depends on the data area's width
@@ -201,7 +205,7 @@ func (c LossChart) describe(ls []lossStyle) string {
 			}
 		}
 		fmt.Fprintf(&d, " A rug marks the scores of %s; %d of them are below 1, with total hinge loss %s.",
-			plural(n, "training point", "training points"), viol, sig(sum, 3))
+			plural(n, "training point", "training points"), viol, textfmt.SigN(sum, 3))
 	}
 	return d.String()
 }
@@ -210,7 +214,7 @@ func (c LossChart) describe(ls []lossStyle) string {
 type lossCurves struct {
 	styles  []lossStyle
 	margins []float64
-	th      Theme
+	th      render.Theme
 }
 
 func (l *lossCurves) has(name string) bool {
@@ -228,7 +232,7 @@ func (l *lossCurves) tangents() int {
 }
 
 func (l *lossCurves) tangentStyle() draw.LineStyle {
-	return draw.LineStyle{Color: Black, Width: l.th.Pt(1.25)}
+	return draw.LineStyle{Color: render.Black, Width: l.th.Pt(1.25)}
 }
 
 // lossSamples is how many pieces a smooth loss is drawn with.
@@ -283,20 +287,20 @@ func (l *lossCurves) marks(c *draw.Canvas, at func(z, y float64) vg.Point) {
 	for _, s := range l.styles {
 		switch s.name {
 		case LossZeroOne:
-			c.SetColor(Black)
-			c.Fill(Circle(at(0, 1), th.Pt(3.5)))
+			c.SetColor(render.Black)
+			c.Fill(render.Circle(at(0, 1), th.Pt(3.5)))
 			hole := at(0, 0)
-			c.SetColor(White)
-			c.Fill(Circle(hole, th.Pt(3.5)))
-			c.SetLineStyle(draw.LineStyle{Color: Black, Width: th.Pt(1.5)})
-			c.Stroke(Circle(hole, th.Pt(3.5)))
+			c.SetColor(render.White)
+			c.Fill(render.Circle(hole, th.Pt(3.5)))
+			c.SetLineStyle(draw.LineStyle{Color: render.Black, Width: th.Pt(1.5)})
+			c.Stroke(render.Circle(hole, th.Pt(3.5)))
 		case LossPerceptron:
-			StrokeCircle(c, at(0, 0), th.Pt(7), draw.LineStyle{Color: Darker(Vermillion), Width: th.Pt(1.5)})
+			render.StrokeCircle(c, at(0, 0), th.Pt(7), draw.LineStyle{Color: render.Darker(render.Vermillion), Width: th.Pt(1.5)})
 		}
 	}
 	if l.tangents() > 0 {
-		c.SetColor(Black)
-		c.Fill(Circle(at(0, 1), th.Pt(3.5)))
+		c.SetColor(render.Black)
+		c.Fill(render.Circle(at(0, 1), th.Pt(3.5)))
 	}
 }
 
@@ -323,7 +327,7 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 			x := at(m, 0).X
 			ticks.Move(vg.Point{X: x, Y: c.Min.Y})
 			ticks.Line(vg.Point{X: x, Y: c.Min.Y + th.Pt(9)})
-			dots = append(dots, Circle(at(m, math.Max(0, 1-m)), r)...)
+			dots = append(dots, render.Circle(at(m, math.Max(0, 1-m)), r)...)
 		}
 	}
 	if len(ticks) > 0 {
@@ -331,23 +335,23 @@ func (l *lossCurves) rug(c *draw.Canvas, p *plot.Plot, at func(z, y float64) vg.
 		c.Stroke(ticks)
 	}
 	if len(dots) > 0 && l.has(LossHinge) {
-		c.SetColor(Blue)
+		c.SetColor(render.Blue)
 		c.Fill(dots)
-		c.SetLineStyle(draw.LineStyle{Color: White, Width: th.Pt(0.75)})
+		c.SetLineStyle(draw.LineStyle{Color: render.White, Width: th.Pt(0.75)})
 		c.Stroke(dots)
 	}
 	sty := th.Text(11, false, draw.XLeft, draw.YBottom)
 	if left > 0 {
-		HaloText(c, sty, vg.Point{X: c.Min.X + th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("← %d", left))
+		render.HaloText(c, sty, vg.Point{X: c.Min.X + th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("← %d", left))
 	}
 	if right > 0 {
 		sty.XAlign = draw.XRight
-		HaloText(c, sty, vg.Point{X: c.Max.X - th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("%d →", right))
+		render.HaloText(c, sty, vg.Point{X: c.Max.X - th.Pt(3), Y: c.Min.Y + th.Pt(11)}, fmt.Sprintf("%d →", right))
 	}
 }
 
 // rugThumb and dotThumb are the legend swatches of the rug and its dots.
-type rugThumb struct{ th Theme }
+type rugThumb struct{ th render.Theme }
 
 func (t rugThumb) Thumbnail(c *draw.Canvas) {
 	sty := draw.LineStyle{Color: color.RGBA{0x30, 0x30, 0x30, 0xFF}, Width: t.th.Pt(1)}
@@ -357,10 +361,9 @@ func (t rugThumb) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// DotThumb is the legend swatch of a data point: a filled blue dot.
-type DotThumb struct{ Theme Theme }
-
-func (t DotThumb) Thumbnail(c *draw.Canvas) {
-	c.SetColor(Blue)
-	c.Fill(Circle(c.Center(), t.Theme.Pt(3.5)))
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

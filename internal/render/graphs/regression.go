@@ -1,4 +1,4 @@
-package render
+package graphs
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // Observations draws regression data (x, y) as filled dark discs in the
@@ -36,7 +38,7 @@ var obsInk = color.RGBA{0x22, 0x22, 0x22, 0xFF}
 // ErrNotFinite for a NaN or infinite coordinate.
 func NewObservations(xy [][2]float64) (*Observations, error) {
 	for i, q := range xy {
-		if err := Finite(q[0], q[1]); err != nil {
+		if err := render.Finite(q[0], q[1]); err != nil {
 			return nil, fmt.Errorf("observation %d: %w", i, err)
 		}
 	}
@@ -51,7 +53,7 @@ func (o *Observations) s() float64 {
 }
 
 // radius is the marker radius for this many points, as ClassPoints has it.
-func (o *Observations) radius() vg.Length { return vg.Points(MarkerRadius(len(o.XY)) * o.s()) }
+func (o *Observations) radius() vg.Length { return vg.Points(render.MarkerRadius(len(o.XY)) * o.s()) }
 
 // ringRadius is the radius of a marked point's ring.
 func (o *Observations) ringRadius() vg.Length { return o.radius()*1.9 + vg.Points(2*o.s()) }
@@ -75,7 +77,7 @@ func (o *Observations) Plot(c draw.Canvas, p *plot.Plot) {
 			case pass == 1 && isSet(o.Hollow, i):
 				o.ring(&c, at, r)
 			case pass == 2 && isSet(o.Marked, i):
-				StrokeCircle(&c, at, o.ringRadius(), o.markStyle())
+				render.StrokeCircle(&c, at, o.ringRadius(), o.markStyle())
 			}
 		}
 	}
@@ -83,23 +85,23 @@ func (o *Observations) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (o *Observations) disc(c *draw.Canvas, at vg.Point, r vg.Length) {
 	c.SetColor(obsInk)
-	c.Fill(Circle(at, r))
-	c.SetLineStyle(draw.LineStyle{Color: White, Width: vg.Points(0.75 * o.s())})
-	c.Stroke(Circle(at, r))
+	c.Fill(render.Circle(at, r))
+	c.SetLineStyle(draw.LineStyle{Color: render.White, Width: vg.Points(0.75 * o.s())})
+	c.Stroke(render.Circle(at, r))
 }
 
 // ring is a held-out point: white inside, so a line under it does not
 // run through it, with a dark edge a little inside the disc's outline.
 func (o *Observations) ring(c *draw.Canvas, at vg.Point, r vg.Length) {
 	w := vg.Points(1.75 * o.s())
-	c.SetColor(White)
-	c.Fill(Circle(at, r))
+	c.SetColor(render.White)
+	c.Fill(render.Circle(at, r))
 	c.SetLineStyle(draw.LineStyle{Color: obsInk, Width: w})
-	c.Stroke(Circle(at, r-w/2))
+	c.Stroke(render.Circle(at, r-w/2))
 }
 
 func (o *Observations) markStyle() draw.LineStyle {
-	return draw.LineStyle{Color: Black, Width: vg.Points(2.25 * o.s())}
+	return draw.LineStyle{Color: render.Black, Width: vg.Points(2.25 * o.s())}
 }
 
 // Thumb returns a legend swatch for the points: a disc ("training"), or a
@@ -123,7 +125,7 @@ func (t obsThumb) Thumbnail(c *draw.Canvas) {
 		ring := min(t.o.ringRadius(), half+vg.Points(2*t.o.s()))
 		r = min(r, ring*0.5)
 		t.o.disc(c, c.Center(), r)
-		StrokeCircle(c, c.Center(), ring, t.o.markStyle())
+		render.StrokeCircle(c, c.Center(), ring, t.o.markStyle())
 	case t.hollow:
 		t.o.ring(c, c.Center(), r)
 	default:
@@ -162,7 +164,7 @@ func NewResiduals(xy [][2]float64, f func(float64) float64) (*Residuals, error) 
 		return nil, errors.New("render: residuals need the fitted function y = f(x); got nil")
 	}
 	for i, q := range xy {
-		if err := Finite(q[0], q[1]); err != nil {
+		if err := render.Finite(q[0], q[1]); err != nil {
 			return nil, fmt.Errorf("residual %d: %w", i, err)
 		}
 	}
@@ -185,7 +187,7 @@ func (r *Residuals) Plot(c draw.Canvas, p *plot.Plot) {
 	if r.F == nil {
 		return
 	}
-	v := view(p)
+	v := render.PlotView(p)
 	trX, trY := p.Transforms(&c)
 	sty := r.style()
 	for _, q := range r.XY {
@@ -193,7 +195,7 @@ func (r *Residuals) Plot(c draw.Canvas, p *plot.Plot) {
 		if !isFinite(fx) {
 			continue
 		}
-		a, b, ok := clipSegment(Vec{q[0], q[1]}, Vec{q[0], fx}, v)
+		a, b, ok := clipSegment(render.Vec{q[0], q[1]}, render.Vec{q[0], fx}, v)
 		if !ok {
 			continue
 		}
@@ -234,34 +236,34 @@ func NewTube(f func(float64) float64, eps float64) (*Tube, error) {
 	if f == nil {
 		return nil, errors.New("render: a tube needs the fitted function y = f(x); got nil")
 	}
-	if err := Finite(eps); err != nil {
+	if err := render.Finite(eps); err != nil {
 		return nil, fmt.Errorf("tube half-height ε: %w", err)
 	}
 	if eps < 0 {
-		return nil, fmt.Errorf("%w: tube half-height ε = %v; want ε ≥ 0", ErrShape, eps)
+		return nil, fmt.Errorf("%w: tube half-height ε = %v; want ε ≥ 0", render.ErrShape, eps)
 	}
-	return &Tube{F: f, Eps: eps, Color: Tint(Blue, 0.16)}, nil
+	return &Tube{F: f, Eps: eps, Color: render.Tint(render.Blue, 0.16)}, nil
 }
 
 // Plot implements plot.Plotter: one polygon per continuous run of F,
 // its upper edge left to right and its lower edge back, clipped to the
 // view.
 func (t *Tube) Plot(c draw.Canvas, p *plot.Plot) {
-	v := view(p)
+	v := render.PlotView(p)
 	if t.F == nil || !(t.Eps >= 0) || !(v.XMax > v.XMin && v.YMax > v.YMin) {
 		return
 	}
 	trX, trY := p.Transforms(&c)
 	n := graphSamples(0, c.Max.X-c.Min.X)
 	for _, run := range sampleRuns(t.F, v, v.YMin-t.Eps, v.YMax+t.Eps, n) {
-		poly := make([]Vec, 0, 2*len(run))
+		poly := make([]render.Vec, 0, 2*len(run))
 		for _, q := range run {
-			poly = append(poly, Vec{q.X, q.Y + t.Eps})
+			poly = append(poly, render.Vec{q.X, q.Y + t.Eps})
 		}
 		for i := len(run) - 1; i >= 0; i-- {
-			poly = append(poly, Vec{run[i].X, run[i].Y - t.Eps})
+			poly = append(poly, render.Vec{run[i].X, run[i].Y - t.Eps})
 		}
-		poly = clipAll(poly, viewPlanes(v))
+		poly = render.ClipAll(poly, viewPlanes(v))
 		if len(poly) < 3 {
 			continue
 		}
@@ -275,14 +277,14 @@ func (t *Tube) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (t *Tube) fill() color.Color {
 	if t.Color == nil {
-		return Tint(Blue, 0.16)
+		return render.Tint(render.Blue, 0.16)
 	}
 	return t.Color
 }
 
 // viewPlanes are the four half-planes whose intersection is v.
-func viewPlanes(v View) []HalfPlane {
-	return []HalfPlane{{A: [2]float64{1, 0}, B: -v.XMin}, {A: [2]float64{-1, 0}, B: v.XMax},
+func viewPlanes(v render.View) []render.HalfPlane {
+	return []render.HalfPlane{{A: [2]float64{1, 0}, B: -v.XMin}, {A: [2]float64{-1, 0}, B: v.XMax},
 		{A: [2]float64{0, 1}, B: -v.YMin}, {A: [2]float64{0, -1}, B: v.YMax}}
 }
 

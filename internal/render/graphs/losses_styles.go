@@ -1,10 +1,12 @@
-package render
+package graphs
 
 import (
 	"image/color"
 	"math"
 
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // lossStyle is how a loss is drawn and named: Okabe–Ito hues, told apart
@@ -22,15 +24,15 @@ type lossStyle struct {
 func lossStyles() []lossStyle {
 	ln2 := math.Ln2
 	return []lossStyle{
-		{name: LossZeroOne, label: "zero-one", color: Black, width: 2.25, d0: math.NaN(),
+		{name: LossZeroOne, label: "zero-one", color: render.Black, width: 2.25, d0: math.NaN(),
 			f: func(z float64) float64 { return b2f(z <= 0) }},
-		{name: LossPerceptron, label: "perceptron max(0, −z): no ℓ′(0)", color: Vermillion, width: 2.25, dashes: []float64{7, 4}, d0: math.NaN(),
+		{name: LossPerceptron, label: "perceptron max(0, −z): no ℓ′(0)", color: render.Vermillion, width: 2.25, dashes: []float64{7, 4}, d0: math.NaN(),
 			f: func(z float64) float64 { return math.Max(0, -z) }, kinks: []float64{0}},
-		{name: LossHinge, label: "hinge max(0, 1 − z): ℓ′(0) = −1", color: Blue, width: 3, d0: -1,
+		{name: LossHinge, label: "hinge max(0, 1 − z): ℓ′(0) = −1", color: render.Blue, width: 3, d0: -1,
 			f: func(z float64) float64 { return math.Max(0, 1-z) }, kinks: []float64{1}},
-		{name: LossLogistic, label: "logistic (log₂): ℓ′(0) = −0.72", color: Green, width: 2.25, dashes: []float64{9, 3, 2, 3}, d0: -1 / (2 * ln2),
+		{name: LossLogistic, label: "logistic (log₂): ℓ′(0) = −0.72", color: render.Green, width: 2.25, dashes: []float64{9, 3, 2, 3}, d0: -1 / (2 * ln2),
 			f: func(z float64) float64 { return math.Log1p(math.Exp(-z)) / ln2 }},
-		{name: LossSquared, label: "squared (1 − z)²: ℓ′(0) = −2", color: Purple, width: 2.25, dashes: []float64{2.5, 2.5}, d0: -2,
+		{name: LossSquared, label: "squared (1 − z)²: ℓ′(0) = −2", color: render.Purple, width: 2.25, dashes: []float64{2.5, 2.5}, d0: -2,
 			f: func(z float64) float64 { return (1 - z) * (1 - z) }},
 	}
 }
@@ -44,7 +46,7 @@ func b2f(b bool) float64 {
 }
 
 // line is the loss's line style at th's scale.
-func (s lossStyle) line(th Theme) draw.LineStyle {
+func (s lossStyle) line(th render.Theme) draw.LineStyle {
 	sty := draw.LineStyle{Color: s.color, Width: th.Pt(s.width)}
 	for _, d := range s.dashes {
 		sty.Dashes = append(sty.Dashes, th.Pt(d))

@@ -1,4 +1,4 @@
-package render
+package graphs
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // Graph draws y = F(x) across the view's whole x range: the curve of a
@@ -44,7 +46,7 @@ func NewGraph(f func(x float64) float64, style draw.LineStyle) (*Graph, error) {
 // then orange, sky blue, yellow, black), 2.5 pt at the default size, and
 // dashed when dashed, so two models stay apart in grey print too.
 func GraphStyle(i int, dashed bool) draw.LineStyle {
-	sty := draw.LineStyle{Color: ClassColor(max(i, 0)), Width: vg.Points(2.5)}
+	sty := draw.LineStyle{Color: render.ClassColor(max(i, 0)), Width: vg.Points(2.5)}
 	if dashed {
 		sty.Dashes = []vg.Length{vg.Points(8), vg.Points(5)}
 	}
@@ -66,18 +68,18 @@ func (g *Graph) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // Thumbnail implements plot.Thumbnailer: a short line in the graph's style.
-func (g *Graph) Thumbnail(c *draw.Canvas) { thumbLine(c, g.LineStyle) }
+func (g *Graph) Thumbnail(c *draw.Canvas) { render.ThumbLine(c, g.LineStyle) }
 
 func (g *Graph) Scaled(s float64) any {
 	q := *g
-	q.LineStyle = scaleLine(g.LineStyle, s)
+	q.LineStyle = render.ScaleLine(g.LineStyle, s)
 	return &q
 }
 
 // strokeGraph draws y = f(x) across p's view in sty, sampled at n points
 // (0 for one per 2 px of the data area, −1 for one per 4 px).
 func strokeGraph(c *draw.Canvas, p *plot.Plot, f func(float64) float64, n int, sty draw.LineStyle) {
-	v := view(p)
+	v := render.PlotView(p)
 	if !(v.XMax > v.XMin && v.YMax > v.YMin) {
 		return
 	}
@@ -160,7 +162,7 @@ func (fa *Fan) Plot(c draw.Canvas, p *plot.Plot) {
 func (fa *Fan) Thumbnail(c *draw.Canvas) {
 	sty := fa.style()
 	sty.Width *= 2
-	thumbLine(c, sty)
+	render.ThumbLine(c, sty)
 }
 
 func (fa *Fan) Scaled(s float64) any {
@@ -198,9 +200,9 @@ func graphSamples(n int, width vg.Length) int {
 // between them (found by bisection) at which f is inside it: a pole, not
 // a steep stretch. Where there is such an x it joins the run, so the
 // drawn curve crosses the band where f does.
-func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]Vec {
-	var runs [][]Vec
-	cur := make([]Vec, 0, n) // the runs share one array
+func sampleRuns(f func(float64) float64, v render.View, lo, hi float64, n int) [][]render.Vec {
+	var runs [][]render.Vec
+	cur := make([]render.Vec, 0, n) // the runs share one array
 	flush := func() {
 		if len(cur) > 1 {
 			runs = append(runs, cur[:len(cur):len(cur)])
@@ -213,7 +215,7 @@ func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]Vec 
 		if k == n-1 {
 			x = v.XMax
 		}
-		q := Vec{x, f(x)}
+		q := render.Vec{x, f(x)}
 		if !isFinite(q.Y) {
 			flush()
 			continue
@@ -235,7 +237,7 @@ func sampleRuns(f func(float64) float64, v View, lo, hi float64, n int) [][]Vec 
 	return runs
 }
 
-func isFinite(v float64) bool { return Finite(v) == nil }
+func isFinite(v float64) bool { return render.Finite(v) == nil }
 
 // side is −1 below the band [lo, hi], +1 above it and 0 inside.
 func side(y, lo, hi float64) int {
@@ -251,16 +253,16 @@ func side(y, lo, hi float64) int {
 // crossing looks between a and b, which lie on opposite sides of the band
 // [lo, hi], for a point of the graph of f inside it, halving the interval
 // towards the half whose ends still lie on opposite sides.
-func crossing(f func(float64) float64, a, b Vec, lo, hi float64) (Vec, bool) {
+func crossing(f func(float64) float64, a, b render.Vec, lo, hi float64) (render.Vec, bool) {
 	sa := side(a.Y, lo, hi)
 	for range poleSteps {
 		x := (a.X + b.X) / 2
 		if x == a.X || x == b.X {
 			break
 		}
-		m := Vec{x, f(x)}
+		m := render.Vec{x, f(x)}
 		if !isFinite(m.Y) {
-			return Vec{}, false
+			return render.Vec{}, false
 		}
 		switch side(m.Y, lo, hi) {
 		case 0:
@@ -271,14 +273,14 @@ func crossing(f func(float64) float64, a, b Vec, lo, hi float64) (Vec, bool) {
 			b = m
 		}
 	}
-	return Vec{}, false
+	return render.Vec{}, false
 }
 
 // clipPolyline returns the pieces of the polyline run inside v.
-func clipPolyline(run []Vec, v View) [][]Vec {
-	var pieces [][]Vec
-	buf := make([]Vec, 0, len(run)+8) // the pieces share one array
-	start := -1                       // where the current piece starts in buf
+func clipPolyline(run []render.Vec, v render.View) [][]render.Vec {
+	var pieces [][]render.Vec
+	buf := make([]render.Vec, 0, len(run)+8) // the pieces share one array
+	start := -1                              // where the current piece starts in buf
 	end := func() {
 		if start >= 0 && len(buf)-start > 1 {
 			pieces = append(pieces, buf[start:len(buf):len(buf)])
@@ -304,7 +306,7 @@ func clipPolyline(run []Vec, v View) [][]Vec {
 
 // clipSegment returns the part of the segment pq inside v (Liang–Barsky);
 // ok is false when there is none.
-func clipSegment(p, q Vec, v View) (Vec, Vec, bool) {
+func clipSegment(p, q render.Vec, v render.View) (render.Vec, render.Vec, bool) {
 	t0, t1 := 0.0, 1.0
 	d := q.Sub(p)
 	for _, e := range [4]struct{ num, den float64 }{
@@ -313,7 +315,7 @@ func clipSegment(p, q Vec, v View) (Vec, Vec, bool) {
 		switch {
 		case e.den == 0:
 			if e.num < 0 {
-				return Vec{}, Vec{}, false
+				return render.Vec{}, render.Vec{}, false
 			}
 		case e.den < 0: // entering across this edge
 			t0 = max(t0, e.num/e.den)
@@ -322,7 +324,7 @@ func clipSegment(p, q Vec, v View) (Vec, Vec, bool) {
 		}
 	}
 	if !(t0 < t1) {
-		return Vec{}, Vec{}, false
+		return render.Vec{}, render.Vec{}, false
 	}
 	a, b := p, q
 	if t0 > 0 {

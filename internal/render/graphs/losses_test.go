@@ -1,4 +1,4 @@
-package render
+package graphs
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // lossChart is the soft-margin lesson's chart: every loss, and the
@@ -33,7 +34,7 @@ func lossChart() LossChart {
 	return LossChart{Title: "losses of the score z = y·ŷ", Margins: m}
 }
 
-func lossSVG(t *testing.T, c LossChart, opt Options) string {
+func lossSVG(t *testing.T, c LossChart, opt render.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := LossChartSVG(&b, c, opt); err != nil {
@@ -45,8 +46,8 @@ func lossSVG(t *testing.T, c LossChart, opt Options) string {
 // TestLossChartGolden compares the chart with
 // testdata/losses_all_golden.svg after drawing it twice.
 func TestLossChartGolden(t *testing.T) {
-	a := lossSVG(t, lossChart(), Options{})
-	if b := lossSVG(t, lossChart(), Options{}); a != b {
+	a := lossSVG(t, lossChart(), render.Options{})
+	if b := lossSVG(t, lossChart(), render.Options{}); a != b {
 		t.Fatal("two renderings of the same chart differ")
 	}
 	goldentest.CheckTextAlternative(t, a)
@@ -57,7 +58,7 @@ func TestLossChartGolden(t *testing.T) {
 	if err := os.MkdirAll(*look, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{{Width: 300, Height: 220}, {}, {Width: 1920, Height: 1080}} {
+	for _, opt := range []render.Options{{Width: 300, Height: 220}, {}, {Width: 1920, Height: 1080}} {
 		var b bytes.Buffer
 		if err := LossChartPNG(&b, lossChart(), opt); err != nil {
 			t.Fatal(err)
@@ -94,7 +95,7 @@ func TestLossChartContent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			svg := html.UnescapeString(lossSVG(t, tt.chart, Options{}))
+			svg := html.UnescapeString(lossSVG(t, tt.chart, render.Options{}))
 			for _, w := range tt.want {
 				if !strings.Contains(svg, w) {
 					t.Errorf("the SVG lacks %q", w)
@@ -118,18 +119,18 @@ func TestLossChartErrors(t *testing.T) {
 		chart LossChart
 		want  error
 	}{
-		{"unknown loss", LossChart{Losses: []string{"exponential"}}, ErrShape},
-		{"loss twice", LossChart{Losses: []string{LossHinge, LossHinge}}, ErrShape},
-		{"NaN margin", LossChart{Margins: []float64{0, math.NaN()}}, ErrNotFinite},
-		{"infinite margin", LossChart{Losses: []string{LossHinge}, Margins: []float64{math.Inf(1)}}, ErrNotFinite},
+		{"unknown loss", LossChart{Losses: []string{"exponential"}}, render.ErrShape},
+		{"loss twice", LossChart{Losses: []string{LossHinge, LossHinge}}, render.ErrShape},
+		{"NaN margin", LossChart{Margins: []float64{0, math.NaN()}}, render.ErrNotFinite},
+		{"infinite margin", LossChart{Losses: []string{LossHinge}, Margins: []float64{math.Inf(1)}}, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := LossChartSVG(&b, tt.chart, Options{}); !errors.Is(err, tt.want) {
+			if err := LossChartSVG(&b, tt.chart, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("LossChartSVG error = %v, want %v", err, tt.want)
 			}
-			if err := LossChartPNG(&b, tt.chart, Options{}); !errors.Is(err, tt.want) {
+			if err := LossChartPNG(&b, tt.chart, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("LossChartPNG error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -140,7 +141,7 @@ func TestLossChartErrors(t *testing.T) {
 }
 
 func TestLossChartPNGSize(t *testing.T) {
-	for _, opt := range []Options{{}, {Width: 300, Height: 220}, {Width: 1920, Height: 1080}} {
+	for _, opt := range []render.Options{{}, {Width: 300, Height: 220}, {Width: 1920, Height: 1080}} {
 		var b bytes.Buffer
 		if err := LossChartPNG(&b, lossChart(), opt); err != nil {
 			t.Fatal(err)
@@ -151,7 +152,7 @@ func TestLossChartPNGSize(t *testing.T) {
 		}
 		w, h := opt.Width, opt.Height
 		if w == 0 {
-			w, h = DefaultSize, DefaultLossHeight
+			w, h = render.DefaultSize, DefaultLossHeight
 		}
 		if got := img.Bounds().Size(); got.X != w || got.Y != h {
 			t.Errorf("PNG for %+v is %v, want %dx%d", opt, got, w, h)
@@ -165,12 +166,12 @@ func BenchmarkLossChartSVG(b *testing.B) {
 		c.Margins = append(c.Margins, c.Margins[:19]...)
 	}
 	var buf bytes.Buffer
-	if err := LossChartSVG(&buf, c, Options{}); err != nil {
+	if err := LossChartSVG(&buf, c, render.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := LossChartSVG(io.Discard, c, Options{}); err != nil {
+		if err := LossChartSVG(io.Discard, c, render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
