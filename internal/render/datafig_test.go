@@ -18,11 +18,11 @@ import (
 	"github.com/margin-edu/margin/internal/goldentest"
 )
 
-// rbfFigure is a kernel SVM's plot: an RBF decision function over twelve
 // look is the -look flag: a directory to also write figures to, as SVG
 // and PNG, to look at.
 var look = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
 
+// rbfFigure is a kernel SVM's plot: an RBF decision function over twelve
 // labelled centres, filled by sign, with its levels 0 and ±1.
 func rbfFigure(t testing.TB) DataFigure {
 	t.Helper()

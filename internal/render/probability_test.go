@@ -15,10 +15,10 @@ import (
 	"github.com/margin-edu/margin/internal/goldentest"
 )
 
-// TestProbabilityFill compares with the tints worked by hand: a tint of
-// amount a maps each channel v to 255 − a·(255 − v), and P = 1 and 0 get
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
+// TestProbabilityFill compares with the tints worked by hand: a tint of
+// amount a maps each channel v to 255 − a·(255 − v), and P = 1 and 0 get
 // a = 0.35 of blue #0072B2 and vermillion #D55E00.
 func TestProbabilityFill(t *testing.T) {
 	tests := []struct {
