@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
@@ -21,8 +22,8 @@ const FieldRes = 40
 
 // ScoreLevels turns the levels P = p of a probability into the levels
 // f = logit p of the score under it.
-func ScoreLevels(ls []render.Level) []render.Level {
-	out := make([]render.Level, len(ls))
+func ScoreLevels(ls []fields.Level) []fields.Level {
+	out := make([]fields.Level, len(ls))
 	for i, l := range ls {
 		out[i] = l
 		out[i].Value = math.Log(l.Value / (1 - l.Value))

@@ -137,8 +137,8 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 
 	p := plot.New()
 	th.Style(p, xl, yl, 14, 14, 12)
-	p.X.Tick.Marker = NiceTicks{N: 3, equal: p}
-	p.Y.Tick.Marker = NiceTicks{N: 3, equal: p}
+	p.X.Tick.Marker = NiceTicks{N: 3, Equal: p}
+	p.Y.Tick.Marker = NiceTicks{N: 3, Equal: p}
 	p.Title.Text = f.Title
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
@@ -148,7 +148,7 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 		layers, legend = scaleLayers(layers, legend, th.scale)
 	}
 	p.Add(layers...)
-	p.Add(margins{right: th.Pt(12), top: th.Pt(4)})
+	p.Add(Margins{Right: th.Pt(12), Top: th.Pt(4)})
 
 	fig := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: f.name(), Desc: f.Desc}
 	if fig.Desc == "" {

@@ -121,19 +121,19 @@ func (t DotThumb) Thumbnail(c *draw.Canvas) {
 // NiceTicks puts a major tick every step, 1, 2 or 5 times a power of ten
 // chosen so that about n steps span the range, with a minor tick halfway,
 // labelled with a true minus sign (U+2212) and as many decimals as the
-// step needs. With equal set it sizes the step from the shorter axis of p
+// step needs. With Equal set it sizes the step from the shorter axis of that plot
 // and uses it on both, so that on an equal-aspect plot the ticks are as
 // far apart across as up.
 type NiceTicks struct {
 	N       float64
-	equal   *plot.Plot
+	Equal   *plot.Plot
 	Integer bool // counts: no tick between whole numbers
 }
 
 func (t NiceTicks) Ticks(lo, hi float64) []plot.Tick {
 	span := hi - lo
-	if t.equal != nil {
-		span = math.Min(t.equal.X.Max-t.equal.X.Min, t.equal.Y.Max-t.equal.Y.Min)
+	if t.Equal != nil {
+		span = math.Min(t.Equal.X.Max-t.Equal.X.Min, t.Equal.Y.Max-t.Equal.Y.Min)
 	}
 	step := NiceStep(span / t.N)
 	if t.Integer && step < 1 {

@@ -41,10 +41,10 @@ func (o Obstacle) box() vg.Rectangle {
 	return vg.Rectangle{Min: vg.Point{X: o.At.X - o.R, Y: o.At.Y - o.R}, Max: vg.Point{X: o.At.X + o.R, Y: o.At.Y + o.R}}
 }
 
-// compactScale is the type scale under which a figure is a thumbnail
+// CompactScale is the type scale under which a figure is a thumbnail
 // (NewTheme's compact figures): too small for labels other than bold
 // ones (the SVM's pair), which the <desc> and the page give instead.
-const compactScale = 0.7
+const CompactScale = 0.7
 
 // labelDirs are the directions a label may sit in from its anchor, best
 // first: beside, then diagonally, then above and below.
@@ -55,10 +55,10 @@ var labelDirs = [...]vg.Point{{X: 1}, {X: -1}, {X: 0.7071, Y: 0.7071}, {X: -0.70
 // anchor, clear of obs, of taken (arrows, earlier labels) and of the
 // labels placed before it. at maps data to canvas coordinates. Labels
 // whose anchor is off c are left out, and so are all but bold ones on a
-// thumbnail (th.scale < compactScale).
+// thumbnail (th.scale < CompactScale).
 func DrawLabels(c *draw.Canvas, th Theme, labels []NoteLabel, at func(Vec) vg.Point, obs []Obstacle, taken []vg.Rectangle) {
 	for _, l := range labels {
-		if th.scale < compactScale && !l.Bold {
+		if th.scale < CompactScale && !l.Bold {
 			continue
 		}
 		size := 11.0

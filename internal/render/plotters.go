@@ -136,18 +136,18 @@ func (m *MarginBand) Plot(c draw.Canvas, p *plot.Plot) {
 // Thumbnail implements plot.Thumbnailer.
 func (m *MarginBand) Thumbnail(c *draw.Canvas) { ThumbLine(c, m.LineStyle) }
 
-// margins keeps the data area off the right and top edges of the canvas
+// Margins keeps the data area off the right and top edges of the canvas
 // by claiming a glyph box there: gonum's layout shrinks the data area to
 // fit glyph boxes, so the plot stays self-contained (no outer crop that a
 // caller drawing it would have to repeat).
-type margins struct{ right, top vg.Length }
+type Margins struct{ Right, Top vg.Length }
 
-func (margins) Plot(draw.Canvas, *plot.Plot) {}
+func (Margins) Plot(draw.Canvas, *plot.Plot) {}
 
-func (m margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
+func (m Margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
 	return []plot.GlyphBox{
-		{X: 1, Y: 0.5, Rectangle: vg.Rectangle{Max: vg.Point{X: m.right, Y: 0}}},
-		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.top}}},
+		{X: 1, Y: 0.5, Rectangle: vg.Rectangle{Max: vg.Point{X: m.Right, Y: 0}}},
+		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.Top}}},
 	}
 }
 

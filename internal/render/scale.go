@@ -65,20 +65,6 @@ func ScaleLine(l draw.LineStyle, s float64) draw.LineStyle {
 	return l
 }
 
-func (l Level) Scaled(s float64) any {
-	l.LineStyle = ScaleLine(l.LineStyle, s)
-	return l
-}
-
-func (f *Field) Scaled(s float64) any {
-	q := *f
-	q.Levels = make([]Level, len(f.Levels))
-	for i, l := range f.Levels {
-		q.Levels[i] = l.Scaled(s).(Level)
-	}
-	return &q
-}
-
 func (pa *Path) Scaled(s float64) any {
 	q := *pa
 	q.LineStyle = ScaleLine(pa.LineStyle, s)

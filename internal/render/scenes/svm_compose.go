@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 )
 
 // compose builds the layers back to front and the legend in reading order.
@@ -32,9 +33,9 @@ func (s *svmDraw) compose() {
 	hm := &render.Boundary{W: pair(s.w), B: sc.B, Level: -1, LineStyle: s.dashed(render.Vermillion, 1.5, 6, 4)}
 	switch {
 	case kernel:
-		lv := render.MarginLevels()
+		lv := fields.MarginLevels()
 		lv[0].LineStyle, lv[1].LineStyle, lv[2].LineStyle = hm.LineStyle, hp.LineStyle, bd.LineStyle
-		s.layers = append(s.layers, &render.Field{F: sc.Decision, Grid: sc.DecisionGrid, Fill: bandFill, Levels: lv})
+		s.layers = append(s.layers, &fields.Field{F: sc.Decision, Grid: sc.DecisionGrid, Fill: bandFill, Levels: lv})
 	case s.linear:
 		w, b := pair(s.w), sc.B
 		s.layers = append(s.layers,

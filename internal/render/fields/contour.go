@@ -1,19 +1,23 @@
-package render
+package fields
 
-import "math"
+import (
+	"math"
+
+	"github.com/margin-edu/margin/internal/render"
+)
 
 // grid is a function of the plane sampled at the (nx+1)×(ny+1) nodes of
 // a regular grid over a view: z[j*(nx+1)+i] = f(x(i), y(j)). Non-finite
 // samples are stored as NaN and treated as missing.
 type grid struct {
 	nx, ny int
-	v      View
+	v      render.View
 	z      []float64
 	edgeAt [][2]int32 // contour's scratch, kept between levels
 }
 
 // sample evaluates f on an nx×ny-cell grid over v; nx, ny ≥ 1.
-func sample(f func(x1, x2 float64) float64, v View, nx, ny int) *grid {
+func sample(f func(x1, x2 float64) float64, v render.View, nx, ny int) *grid {
 	g := &grid{nx: nx, ny: ny, v: v, z: make([]float64, (nx+1)*(ny+1))}
 	for j := 0; j <= ny; j++ {
 		y := g.y(j)
@@ -49,7 +53,7 @@ func (g *grid) edges() int         { return (g.ny+1)*g.nx + g.ny*(g.nx+1) }
 // crossing is where the level crosses edge e, interpolated linearly from
 // the edge's lower-numbered node, so both cells beside it get the same
 // point to the last bit and their pieces join exactly.
-func (g *grid) crossing(e int, level float64) Vec {
+func (g *grid) crossing(e int, level float64) render.Vec {
 	var i0, j0, i1, j1 int
 	if h := (g.ny + 1) * g.nx; e < h {
 		i0, j0 = e%g.nx, e/g.nx
@@ -61,7 +65,7 @@ func (g *grid) crossing(e int, level float64) Vec {
 	}
 	za, zb := g.at(i0, j0), g.at(i1, j1)
 	t := (level - za) / (zb - za)
-	a, b := Vec{g.x(i0), g.y(j0)}, Vec{g.x(i1), g.y(j1)}
+	a, b := render.Vec{g.x(i0), g.y(j0)}, render.Vec{g.x(i1), g.y(j1)}
 	return a.Lerp(b, t)
 }
 
@@ -99,7 +103,7 @@ func saddle(cs int, centreHigh bool) [][2]int {
 // first in the direction that piece lists, so the same grid always gives
 // the same polylines, point for point (plotter.Contour's do not: it
 // gathers them in a map).
-func (g *grid) contour(level float64) [][]Vec {
+func (g *grid) contour(level float64) [][]render.Vec {
 	type seg struct{ a, b int } // the two grid edges a piece joins
 	var segs []seg
 	if len(g.edgeAt) != g.edges() {
@@ -166,7 +170,7 @@ func (g *grid) contour(level float64) [][]Vec {
 			s = next
 		}
 	}
-	var lines [][]Vec
+	var lines [][]render.Vec
 	for s := range segs {
 		if used[s] {
 			continue
@@ -178,7 +182,7 @@ func (g *grid) contour(level float64) [][]Vec {
 		if !closed {
 			back = follow(segs[s].a, int32(s))
 		}
-		pts := make([]Vec, 0, len(back)+len(fwd)+2)
+		pts := make([]render.Vec, 0, len(back)+len(fwd)+2)
 		for k := len(back) - 1; k >= 0; k-- {
 			pts = append(pts, g.crossing(back[k], level))
 		}

@@ -1,4 +1,4 @@
-package render
+package fields
 
 import (
 	"image/color"
@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // Contour labels. A Level with a Label has it written on each of its
@@ -43,10 +45,10 @@ func labelLevels(c *draw.Canvas, p *plot.Plot, fill func(float64) color.Color, l
 		labelled = labelled || l.label != ""
 	}
 	tick := p.X.Tick.Label.Font.Size
-	if !labelled || tick < vg.Points(12*compactScale) {
+	if !labelled || tick < vg.Points(12*render.CompactScale) {
 		return
 	}
-	th := Theme{scale: float64(tick) / 12}
+	th := render.DefaultTheme().Scaled(float64(tick) / 12)
 	sty := th.Text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
 	sty.Color = color.RGBA{0x30, 0x30, 0x30, 0xFF}
 	for _, pl := range placeLabels(c.Rectangle, lines, sty, th) {
@@ -66,7 +68,7 @@ type placedLabel struct {
 
 // placeLabels places the labels of lines in order, each clear of those
 // placed before it, inside area.
-func placeLabels(area vg.Rectangle, lines []levelLine, sty text.Style, th Theme) []placedLabel {
+func placeLabels(area vg.Rectangle, lines []levelLine, sty text.Style, th render.Theme) []placedLabel {
 	var placed []placedLabel
 	var taken []tag
 	for i, l := range lines {
@@ -90,7 +92,7 @@ func patchColor(fill func(float64) color.Color, v float64) color.Color {
 			return col
 		}
 	}
-	return White
+	return render.White
 }
 
 // tag is a label's patch: a rectangle centred at at, its long side along
@@ -173,7 +175,7 @@ func (pl polyline) at(s vg.Length) vg.Point {
 // tagAt is the patch centred at length s along the line, along the chord
 // across it.
 func (pl polyline) tagAt(s, hw, hh vg.Length) tag {
-	u := Unit(pl.at(s + hw).Sub(pl.at(s - hw)))
+	u := render.Unit(pl.at(s + hw).Sub(pl.at(s - hw)))
 	if u.X < 0 || u.X == 0 && u.Y < 0 {
 		u = u.Scale(-1)
 	}

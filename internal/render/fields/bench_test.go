@@ -1,4 +1,4 @@
-package render
+package fields
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // rbfField is an RBF decision function with 50 centres on the default
@@ -24,7 +26,7 @@ func rbfField() *Field {
 		}
 		return s
 	}
-	fl, _ := NewField(f, SignTint, MarginLevels()...)
+	fl, _ := NewField(f, render.SignTint, MarginLevels()...)
 	return fl
 }
 
@@ -33,8 +35,7 @@ func BenchmarkFieldSVG(b *testing.B) {
 	draw := func(w io.Writer) error {
 		p := plot.New()
 		p.Add(fl)
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3, 3, -3, 3
-		f := &Figure{W: 450, H: 450, p: p, Draw: plotDrawer(p, 450), Title: "t", Desc: "d"}
+		f := render.PlotFigure(p, 450, 450, render.View{-3, 3, -3, 3}, "t", "d")
 		return f.WriteSVG(w)
 	}
 	var buf bytes.Buffer

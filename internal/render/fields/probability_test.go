@@ -1,10 +1,15 @@
-package render
+package fields
 
 import (
+	"bytes"
+	"flag"
+	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +18,18 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
+
+func dataFigureSVG(t testing.TB, f render.DataFigure, opt render.Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := f.WriteSVG(&b, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
@@ -25,8 +41,8 @@ func TestProbabilityFill(t *testing.T) {
 		p    float64
 		want color.RGBA
 	}{
-		{0.5, White},
-		{math.NaN(), White},
+		{0.5, render.White},
+		{math.NaN(), render.White},
 		{1, color.RGBA{166, 206, 228, 255}},    // 255 − 0.35·(255, 141, 77)
 		{2, color.RGBA{166, 206, 228, 255}},    // clamped
 		{0, color.RGBA{240, 199, 166, 255}},    // 255 − 0.35·(42, 161, 255)
@@ -51,10 +67,10 @@ func TestProbabilityLevels(t *testing.T) {
 			t.Errorf("level %d = %v labelled %q, want %v labelled %q", i, l.Value, l.Label, want[i], labels[i])
 		}
 		boundary := i == len(ls)-1
-		if boundary != (l.Width == DefaultBoundaryStyle.Width && l.Color == DefaultBoundaryStyle.Color) {
+		if boundary != (l.Width == render.DefaultBoundaryStyle.Width && l.Color == render.DefaultBoundaryStyle.Color) {
 			t.Errorf("level %v has style %+v; only the last, 0.5, is the boundary", l.Value, l.LineStyle)
 		}
-		if !boundary && l.Width >= DefaultBoundaryStyle.Width/2 {
+		if !boundary && l.Width >= render.DefaultBoundaryStyle.Width/2 {
 			t.Errorf("level %v is %v wide, want thin", l.Value, l.Width)
 		}
 	}
@@ -102,7 +118,7 @@ func slanted(n int, gap vg.Length) []levelLine {
 		for y := vg.Length(0); y <= 300 && x0+y/2 <= 400; y += 3 {
 			pts = append(pts, vg.Point{X: x0 + y/2, Y: y})
 		}
-		lines = append(lines, levelLine{label: sig(float64(k), 1), value: float64(k), pts: pts})
+		lines = append(lines, levelLine{label: textfmt.SigN(float64(k), 1), value: float64(k), pts: pts})
 	}
 	return lines
 }
@@ -112,7 +128,7 @@ func slanted(n int, gap vg.Length) []levelLine {
 // cover another line.
 func TestPlaceLabels(t *testing.T) {
 	area := vg.Rectangle{Max: vg.Point{X: 400, Y: 300}}
-	th := Theme{scale: 1}
+	th := render.DefaultTheme()
 	sty := th.Text(12*labelTickScale, false, draw.XCenter, draw.YCenter)
 	for _, tt := range []struct {
 		gap      vg.Length
@@ -151,7 +167,7 @@ func TestPlaceLabels(t *testing.T) {
 
 // probabilityFigure is a linear logistic model's P(y = +1 | x) over two
 // Gaussian clouds of 30 points each.
-func probabilityFigure(t testing.TB) DataFigure {
+func probabilityFigure(t testing.TB) render.DataFigure {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
 	var x [][]float64
@@ -166,13 +182,13 @@ func probabilityFigure(t testing.TB) DataFigure {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := NewClassPoints(x, y, nil)
+	ps, err := render.NewClassPoints(x, y, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return DataFigure{
+	return render.DataFigure{
 		Title:  "logistic regression · P(y = +1 | x)\nw = (1.2, 0.8), b = −0.2",
-		View:   DataView(x),
+		View:   render.DataView(x),
 		Layers: []plot.Plotter{fl, ps},
 		Legend: append(ps.Legend(), ProbabilityLegend()...),
 	}
@@ -183,8 +199,8 @@ func probabilityFigure(t testing.TB) DataFigure {
 // are labelled at the default size and not on a thumbnail.
 func TestProbabilityGolden(t *testing.T) {
 	f := probabilityFigure(t)
-	a := dataFigureSVG(t, f, Options{})
-	if b := dataFigureSVG(t, probabilityFigure(t), Options{}); string(a) != string(b) {
+	a := dataFigureSVG(t, f, render.Options{})
+	if b := dataFigureSVG(t, probabilityFigure(t), render.Options{}); string(a) != string(b) {
 		t.Fatal("two renderings of one figure differ")
 	}
 	if len(a) >= 100<<10 {
@@ -195,7 +211,7 @@ func TestProbabilityGolden(t *testing.T) {
 			t.Errorf("the SVG lacks %q", want)
 		}
 	}
-	if small := dataFigureSVG(t, f, Options{Width: 300, Height: 300}); strings.Contains(string(small), ">0.9<") {
+	if small := dataFigureSVG(t, f, render.Options{Width: 300, Height: 300}); strings.Contains(string(small), ">0.9<") {
 		t.Error("a 300 px thumbnail has contour labels")
 	}
 	goldentest.CheckTextAlternative(t, string(a))
@@ -211,9 +227,32 @@ func BenchmarkProbabilityFigure(b *testing.B) {
 	f := probabilityFigure(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := f.WriteSVG(io.Discard, Options{}); err != nil {
+		if _, err := f.WriteSVG(io.Discard, render.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(dataFigureSVG(b, f, Options{}))), "svg-bytes")
+	b.ReportMetric(float64(len(dataFigureSVG(b, f, render.Options{}))), "svg-bytes")
+}
+
+// look is the -look flag: a directory to also write figures to, as PNG,
+// to look at.
+var look = flag.String("look", "", "also write the figures as PNG to this directory, to look at")
+
+// writeDataFigureLook writes the figure as PNG at the sizes it must read
+// at, to the -look directory.
+func writeDataFigureLook(t *testing.T, name string, f render.DataFigure) {
+	t.Helper()
+	if err := os.MkdirAll(*look, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []render.Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
+		var b bytes.Buffer
+		if err := f.WritePNG(&b, opt); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(*look, fmt.Sprintf("datafig_%s_%dx%d.png", name, opt.Width, opt.Height))
+		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

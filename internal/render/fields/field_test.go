@@ -1,4 +1,4 @@
-package render
+package fields
 
 import (
 	"bytes"
@@ -15,7 +15,21 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
 )
+
+func sameVecs(a, b []render.Vec) bool {
+	const tol = 1e-12
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i].X-b[i].X) > tol || math.Abs(a[i].Y-b[i].Y) > tol {
+			return false
+		}
+	}
+	return true
+}
 
 func bowl(x1, x2 float64) float64 { return x1*x1 + x2*x2 - 1 }
 
@@ -24,7 +38,7 @@ func bowl(x1, x2 float64) float64 { return x1*x1 + x2*x2 - 1 }
 // at most about h²/8 on it.
 func TestContourCircle(t *testing.T) {
 	for _, n := range []int{8, 40, 121} {
-		g := sample(bowl, View{-2, 2, -2, 2}, n, n)
+		g := sample(bowl, render.View{-2, 2, -2, 2}, n, n)
 		lines := g.contour(0)
 		if len(lines) != 1 {
 			t.Fatalf("n = %d: %d polylines, want one closed circle", n, len(lines))
@@ -53,7 +67,7 @@ func TestContourCircle(t *testing.T) {
 // TestContourOpen: a straight level line crosses the grid as one polyline
 // from edge to edge, every point on the line, in order along it.
 func TestContourOpen(t *testing.T) {
-	g := sample(func(x1, x2 float64) float64 { return x1 - 0.3*x2 }, View{-1, 1, -1, 1}, 10, 10)
+	g := sample(func(x1, x2 float64) float64 { return x1 - 0.3*x2 }, render.View{-1, 1, -1, 1}, 10, 10)
 	lines := g.contour(0.05)
 	if len(lines) != 1 {
 		t.Fatalf("contour of a line = %v, want one polyline", lines)
@@ -91,25 +105,25 @@ func TestContourSaddle(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := sample(func(x1, x2 float64) float64 { return x1*x2 + tt.c }, View{-1, 1, -1, 1}, 1, 1)
+			g := sample(func(x1, x2 float64) float64 { return x1*x2 + tt.c }, render.View{-1, 1, -1, 1}, 1, 1)
 			lines := g.contour(0)
 			if len(lines) != 2 {
 				t.Fatalf("%d polylines, want 2", len(lines))
 			}
 			// Each piece cuts off one corner; its midpoint lies nearest it.
-			var corners []Vec
+			var corners []render.Vec
 			for _, l := range lines {
 				m := l[0].Lerp(l[1], 0.5)
-				corners = append(corners, Vec{math.Copysign(1, m.X), math.Copysign(1, m.Y)})
+				corners = append(corners, render.Vec{math.Copysign(1, m.X), math.Copysign(1, m.Y)})
 			}
-			want := []Vec{{1, -1}, {-1, 1}} // the low corners
+			want := []render.Vec{{1, -1}, {-1, 1}} // the low corners
 			if tt.cutHigh {
-				want = []Vec{{-1, -1}, {1, 1}}
+				want = []render.Vec{{-1, -1}, {1, 1}}
 			}
 			if !sameVecs(corners, want) {
 				t.Errorf("pieces cut off corners %v, want %v", corners, want)
 			}
-			again := sample(func(x1, x2 float64) float64 { return x1*x2 + tt.c }, View{-1, 1, -1, 1}, 1, 1).contour(0)
+			again := sample(func(x1, x2 float64) float64 { return x1*x2 + tt.c }, render.View{-1, 1, -1, 1}, 1, 1).contour(0)
 			for i := range lines {
 				if !sameVecs(lines[i], again[i]) {
 					t.Errorf("second run gave %v, first %v", again, lines)
@@ -124,7 +138,7 @@ func TestContourSaddle(t *testing.T) {
 // along them stays within one grid cell.
 func TestContourJoinsEveryPiece(t *testing.T) {
 	f := func(x1, x2 float64) float64 { return math.Sin(3*x1) + math.Cos(2*x2+x1*x2) }
-	g := sample(f, View{-3, 3, -2, 2}, 60, 40)
+	g := sample(f, render.View{-3, 3, -2, 2}, 60, 40)
 	hx, hy := 6.0/60, 4.0/40
 	for _, level := range []float64{-1, 0, 0.5, 1.5} {
 		pieces := 0
@@ -166,7 +180,7 @@ func TestContourMissing(t *testing.T) {
 		}
 		return bowl(x1, x2)
 	}
-	g := sample(f, View{-2, 2, -2, 2}, 40, 40)
+	g := sample(f, render.View{-2, 2, -2, 2}, 40, 40)
 	lines := g.contour(0)
 	if len(lines) != 2 {
 		t.Errorf("%d polylines, want 2 arcs (top and bottom of the circle)", len(lines))
@@ -178,7 +192,7 @@ func TestContourMissing(t *testing.T) {
 			}
 		}
 	}
-	img := g.raster(SignTint)
+	img := g.raster(render.SignTint)
 	if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
 		t.Errorf("raster where f is NaN has alpha %d, want transparent", a)
 	}
@@ -212,7 +226,7 @@ func TestCells(t *testing.T) {
 // descent path down it, on a small coarse grid.
 func fieldSVG(t *testing.T) []byte {
 	t.Helper()
-	fl, err := NewField(func(x1, x2 float64) float64 { return bowl(x1, x2) - 1 }, SignTint, MarginLevels()...)
+	fl, err := NewField(func(x1, x2 float64) float64 { return bowl(x1, x2) - 1 }, render.SignTint, MarginLevels()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,20 +236,19 @@ func fieldSVG(t *testing.T) []byte {
 		x := xs[len(xs)-1]
 		xs = append(xs, [2]float64{0.6 * x[0], 0.6 * x[1]})
 	}
-	pa, err := NewPath(xs)
+	pa, err := render.NewPath(xs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, h := Options{Width: 320, Height: 300}.Size(0, 0)
-	th := NewTheme(w, h)
+	w, h := render.Options{Width: 320, Height: 300}.Size(0, 0)
+	th := render.NewTheme(w, h)
 	p := plot.New()
 	th.Style(p, "x₁", "x₂", 14, 14, 12)
-	p.X.Tick.Marker = NiceTicks{N: 3, equal: p}
-	p.Y.Tick.Marker = NiceTicks{N: 3, equal: p}
+	p.X.Tick.Marker = render.NiceTicks{N: 3, Equal: p}
+	p.Y.Tick.Marker = render.NiceTicks{N: 3, Equal: p}
 	p.Title.Text = "f(x) = x₁² + x₂² − 2"
-	p.Add(fl, pa, margins{right: th.Pt(12), top: th.Pt(4)})
-	f := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: "Field", Desc: "Circles of radius 1, √2 and √3."}
-	f.view = settle(p, View{-2.5, 2.5, -2.5, 2.5}, f.area(), nil)
+	p.Add(fl, pa, render.Margins{Right: th.Pt(12), Top: th.Pt(4)})
+	f := render.PlotFigure(p, w, h, render.View{-2.5, 2.5, -2.5, 2.5}, "Field", "Circles of radius 1, √2 and √3.")
 	var b bytes.Buffer
 	if err := f.WriteSVG(&b); err != nil {
 		t.Fatal(err)
@@ -264,10 +277,10 @@ func TestFieldDashesJoined(t *testing.T) {
 }
 
 func TestNewFieldErrors(t *testing.T) {
-	if _, err := NewField(nil, SignTint); err == nil {
+	if _, err := NewField(nil, render.SignTint); err == nil {
 		t.Error("NewField(nil) = nil error")
 	}
-	if _, err := NewField(bowl, nil, Level{Value: math.NaN()}); !errors.Is(err, ErrNotFinite) {
+	if _, err := NewField(bowl, nil, Level{Value: math.NaN()}); !errors.Is(err, render.ErrNotFinite) {
 		t.Errorf("NewField with a NaN level: error %v, want ErrNotFinite", err)
 	}
 	// A Field built by hand with no function draws nothing rather than
@@ -281,25 +294,25 @@ func TestNewPathErrors(t *testing.T) {
 		xy   [][2]float64
 		want error
 	}{
-		{"no iterates", nil, ErrNoData},
-		{"diverged", [][2]float64{{0, 0}, {math.Inf(1), 0}}, ErrNotFinite},
-		{"NaN", [][2]float64{{math.NaN(), 0}}, ErrNotFinite},
+		{"no iterates", nil, render.ErrNoData},
+		{"diverged", [][2]float64{{0, 0}, {math.Inf(1), 0}}, render.ErrNotFinite},
+		{"NaN", [][2]float64{{math.NaN(), 0}}, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
-		if _, err := NewPath(tt.xy); !errors.Is(err, tt.want) {
+		if _, err := render.NewPath(tt.xy); !errors.Is(err, tt.want) {
 			t.Errorf("NewPath(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 	}
 }
 
 func TestRamp(t *testing.T) {
-	r := Ramp{Lo: -2, Mid: 0, Hi: 2, Strength: 1}
+	r := render.Ramp{Lo: -2, Mid: 0, Hi: 2, Strength: 1}
 	tests := []struct {
 		v    float64
 		want color.RGBA
 	}{
-		{0, White}, {2, Blue}, {5, Blue}, {-2, Vermillion}, {-9, Vermillion},
-		{1, Tint(Blue, 0.5)}, {math.NaN(), White},
+		{0, render.White}, {2, render.Blue}, {5, render.Blue}, {-2, render.Vermillion}, {-9, render.Vermillion},
+		{1, render.Tint(render.Blue, 0.5)}, {math.NaN(), render.White},
 	}
 	for _, tt := range tests {
 		if got := r.Color(tt.v); got != tt.want {
@@ -307,14 +320,14 @@ func TestRamp(t *testing.T) {
 		}
 	}
 	for _, v := range []float64{math.NaN(), -1, 2e6} {
-		if got := ClassTint(v); got != nil {
+		if got := render.ClassTint(v); got != nil {
 			t.Errorf("ClassTint(%v) = %v, want nil (no fill)", v, got)
 		}
 	}
-	if got := ClassTint(2.2); got != RegionTint(2) {
+	if got := render.ClassTint(2.2); got != render.RegionTint(2) {
 		t.Errorf("ClassTint(2.2) = %v, want class 2's tint", got)
 	}
-	if got := SignTint(0); got != RegionTint(1) {
+	if got := render.SignTint(0); got != render.RegionTint(1) {
 		t.Errorf("SignTint(0) = %v, want class −1's tint (sgn(0) = −1)", got)
 	}
 }
@@ -323,7 +336,7 @@ func TestRamp(t *testing.T) {
 // would be called at, in one call, and never calls F; infinite values
 // are missing, as F's are.
 func TestFieldGrid(t *testing.T) {
-	v := View{-2, 3, -1, 1.5}
+	v := render.View{-2, 3, -1, 1.5}
 	f := func(x1, x2 float64) float64 { return x1*x1 - 2*x2 + x1*x2 }
 	calls := 0
 	fill := func(xs, ys, z []float64) {
@@ -347,15 +360,14 @@ func TestFieldGrid(t *testing.T) {
 			t.Errorf("node %d: Grid gives %v, F gives %v", k, got.z[k], want.z[k])
 		}
 	}
-	fl, err := NewField(func(x1, x2 float64) float64 { t.Fatal("F called although Grid is set"); return 0 }, SignTint, MarginLevels()...)
+	fl, err := NewField(func(x1, x2 float64) float64 { t.Fatal("F called although Grid is set"); return 0 }, render.SignTint, MarginLevels()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fl.Grid = fill
 	p := plot.New()
 	p.Add(fl)
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = v.XMin, v.XMax, v.YMin, v.YMax
-	fig := &Figure{W: 300, H: 300, p: p, Draw: plotDrawer(p, 300), Title: "t", Desc: "d"}
+	fig := render.PlotFigure(p, 300, 300, v, "t", "d")
 	if err := fig.WriteSVG(io.Discard); err != nil {
 		t.Fatal(err)
 	}

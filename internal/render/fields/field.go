@@ -1,4 +1,4 @@
-package render
+package fields
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // Field draws a function of the plane, f(x₁, x₂), over the plot's view:
@@ -73,7 +75,7 @@ func NewField(f func(x1, x2 float64) float64, fill func(float64) color.Color, le
 		return nil, errors.New("render: field needs a function")
 	}
 	for _, l := range levels {
-		if err := Finite(l.Value); err != nil {
+		if err := render.Finite(l.Value); err != nil {
 			return nil, fmt.Errorf("contour level: %w", err)
 		}
 	}
@@ -85,7 +87,7 @@ func NewField(f func(x1, x2 float64) float64, fill func(float64) color.Color, le
 // solid black and about 2 pt, is drawn over them where they meet.
 func MarginLevels() []Level {
 	dashed := draw.LineStyle{Color: color.Black, Width: vg.Points(1.25), Dashes: []vg.Length{vg.Points(6), vg.Points(4)}}
-	return []Level{{Value: -1, LineStyle: dashed}, {Value: 1, LineStyle: dashed}, {Value: 0, LineStyle: DefaultBoundaryStyle}}
+	return []Level{{Value: -1, LineStyle: dashed}, {Value: 1, LineStyle: dashed}, {Value: 0, LineStyle: render.DefaultBoundaryStyle}}
 }
 
 // ContourLevels returns the levels f = v of an objective, one per value
@@ -96,7 +98,7 @@ func MarginLevels() []Level {
 func ContourLevels(values ...float64) []Level {
 	ls := make([]Level, len(values))
 	for i, v := range values {
-		ls[i] = Level{Value: v, LineStyle: draw.LineStyle{Color: Grey, Width: vg.Points(1)}}
+		ls[i] = Level{Value: v, LineStyle: draw.LineStyle{Color: render.Grey, Width: vg.Points(1)}}
 	}
 	return ls
 }
@@ -122,7 +124,7 @@ func (f *Field) Plot(c draw.Canvas, p *plot.Plot) {
 	if f.F == nil {
 		return
 	}
-	v := PlotView(p)
+	v := render.PlotView(p)
 	if !(v.XMax > v.XMin && v.YMax > v.YMin) {
 		return
 	}
@@ -174,13 +176,13 @@ func (g *grid) raster(fill func(float64) color.Color) *image.RGBA {
 }
 
 // Thumbnail implements plot.Thumbnailer: the level's line, for a legend.
-func (l Level) Thumbnail(c *draw.Canvas) { ThumbLine(c, l.LineStyle) }
+func (l Level) Thumbnail(c *draw.Canvas) { render.ThumbLine(c, l.LineStyle) }
 
 // sampleGrid is sample through a batch evaluator: it hands fill the
 // node coordinates along each axis, exactly those sample uses, and a z to
 // fill row by row, then treats non-finite values as missing, as sample
 // does. z arrives zeroed, so fill may accumulate into it.
-func sampleGrid(fill func(xs, ys []float64, z []float64), v View, nx, ny int) *grid {
+func sampleGrid(fill func(xs, ys []float64, z []float64), v render.View, nx, ny int) *grid {
 	g := &grid{nx: nx, ny: ny, v: v, z: make([]float64, (nx+1)*(ny+1))}
 	xs, ys := make([]float64, nx+1), make([]float64, ny+1)
 	for i := range xs {
@@ -196,4 +198,21 @@ func sampleGrid(fill func(xs, ys []float64, z []float64), v View, nx, ny int) *g
 		}
 	}
 	return g
+}
+
+// Scaled implements render.Scaler: the level's line scaled by s.
+func (l Level) Scaled(s float64) any {
+	l.LineStyle = render.ScaleLine(l.LineStyle, s)
+	return l
+}
+
+// Scaled implements render.Scaler: a copy with every level's line
+// scaled by s.
+func (f *Field) Scaled(s float64) any {
+	q := *f
+	q.Levels = make([]Level, len(f.Levels))
+	for i, l := range f.Levels {
+		q.Levels[i] = l.Scaled(s).(Level)
+	}
+	return &q
 }

@@ -1,4 +1,4 @@
-package render
+package fields
 
 import (
 	"image/color"
@@ -7,11 +7,13 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // probabilityRamp shades P(y = +1 | x): white at ½, blue towards 1 (class
 // +1), vermillion towards 0 (class −1), light enough for the points on top.
-var probabilityRamp = Ramp{Lo: 0, Mid: 0.5, Hi: 1, Strength: 0.35}
+var probabilityRamp = render.Ramp{Lo: 0, Mid: 0.5, Hi: 1, Strength: 0.35}
 
 // ProbabilityFill is the Field fill of a probability P(y = +1 | x), a
 // logistic model's σ(w·x + b): white where the model is unsure (P = ½),
@@ -38,7 +40,7 @@ func ProbabilityLevels() []Level {
 	for _, k := range []int{1, 2, 3, 4, 6, 7, 8, 9, 5} {
 		l := Level{Value: float64(k) / 10, LineStyle: probabilityStyle(), Label: "0." + strconv.Itoa(k)}
 		if k == 5 {
-			l.LineStyle = DefaultBoundaryStyle
+			l.LineStyle = render.DefaultBoundaryStyle
 		}
 		ls = append(ls, l)
 	}
@@ -47,10 +49,10 @@ func ProbabilityLevels() []Level {
 
 // ProbabilityLegend returns the legend items of ProbabilityLevels: the
 // boundary P = ½ and the other contours.
-func ProbabilityLegend() []LegendItem {
-	boundary, other := DefaultBoundaryStyle, probabilityStyle()
-	return []LegendItem{
-		{Label: "boundary P = 0.5", Thumbs: []plot.Thumbnailer{(*LineThumb)(&boundary)}},
-		{Label: "P = 0.1, 0.2, …, 0.9", Thumbs: []plot.Thumbnailer{(*LineThumb)(&other)}},
+func ProbabilityLegend() []render.LegendItem {
+	boundary, other := render.DefaultBoundaryStyle, probabilityStyle()
+	return []render.LegendItem{
+		{Label: "boundary P = 0.5", Thumbs: []plot.Thumbnailer{(*render.LineThumb)(&boundary)}},
+		{Label: "P = 0.1, 0.2, …, 0.9", Thumbs: []plot.Thumbnailer{(*render.LineThumb)(&other)}},
 	}
 }
