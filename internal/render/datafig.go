@@ -43,8 +43,8 @@ type DataFigure struct {
 	View View
 	// Layers are drawn in order, back to front: a Field or Regions first,
 	// then lines, then points and marks. Their lengths are read as at the
-	// default 600 px size, and the package's own plotters are scaled with
-	// the figure.
+	// default 600 px size, and the plotters that implement Scaler (the
+	// core's and its subpackages') are scaled with the figure.
 	Layers []plot.Plotter
 	// Legend lists entries left to right in rows above the data area; it
 	// is left out under 400 px, where the <desc> and the page explain.

@@ -265,8 +265,9 @@ func (t *svmThumb) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// The scaled methods make the SVM layers and swatches scalable, like
-// those in scale.go: a copy with the type scale multiplied by s.
+// The Scaled methods make the SVM layers and swatches render.Scalers,
+// like the core's in its scale.go: a copy with the type scale multiplied
+// by s.
 
 func (t *svmThumb) Scaled(s float64) any {
 	q := *t
