@@ -79,7 +79,4 @@ func TestNewPicksErrors(t *testing.T) {
 			t.Errorf("NewPicks(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 	}
-	if pk, err := render.NewPicks(nil, nil); err != nil || pk == nil {
-		t.Errorf("NewPicks(nil, nil) = %v, %v; want an empty layer", pk, err)
-	}
 }

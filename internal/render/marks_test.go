@@ -27,3 +27,12 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestNewPicksEmpty: no points is an empty layer, not an error (a demo's
+// custom data start empty); picks_test.go, an external test, checks the
+// rest.
+func TestNewPicksEmpty(t *testing.T) {
+	if pk, err := NewPicks(nil, nil); err != nil || pk == nil || len(pk.pts) != 0 {
+		t.Errorf("NewPicks(nil, nil) = %v, %v; want an empty layer", pk, err)
+	}
+}
