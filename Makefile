@@ -47,7 +47,7 @@ golden:
 	$(GO) test ./internal/render/... ./internal/course/ ./internal/topics/... -update
 
 bench:
-	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/ ./internal/algos/... ./internal/fit/... ./cmd/web/
+	GOMAXPROCS=1 $(GO) test -run '^$$' -bench . -benchmem ./internal/render/... ./internal/algos/... ./internal/fit/... ./cmd/web/
 
 # Margin's "svm" answer side by side with LIBSVM's svm-train (Debian:
 # apt-get install libsvm-tools) on svm.NoisyData, n = 1000 and 5000; fails

@@ -8,6 +8,8 @@ import (
 	"math"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -20,8 +22,8 @@ const FieldRes = 40
 
 // ScoreLevels turns the levels P = p of a probability into the levels
 // f = logit p of the score under it.
-func ScoreLevels(ls []render.Level) []render.Level {
-	out := make([]render.Level, len(ls))
+func ScoreLevels(ls []fields.Level) []fields.Level {
+	out := make([]fields.Level, len(ls))
 	for i, l := range ls {
 		out[i] = l
 		out[i].Value = math.Log(l.Value / (1 - l.Value))
@@ -41,7 +43,7 @@ const SvmOneClass = "An SVM separates two classes; these points have one."
 // exists until the other class has a point, which the panel asks for;
 // why says so in the demo's own terms.
 func OneClassResult(x [][]float64, y []int, in Input, why string) Result {
-	scene := render.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
+	scene := scenes.SVMScene{X: x, Y: y, C: math.Inf(1), Pair: [2]int{-1, -1}, Title: "one class only: add a point of the other class"}
 	return Result{
 		Done: true,
 		Plot: SceneDrawer(scene),
@@ -55,9 +57,9 @@ func OneClassResult(x [][]float64, y []int, in Input, why string) Result {
 }
 
 // SceneDrawer draws an SVM scene, the main plot of every SVM demo.
-func SceneDrawer(scene render.SVMScene) Drawer {
+func SceneDrawer(scene scenes.SVMScene) Drawer {
 	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-		f, err := render.SVMFigure(scene)
+		f, err := scenes.SVMFigure(scene)
 		if err != nil {
 			return render.Frame{}, err
 		}

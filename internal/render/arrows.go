@@ -31,7 +31,7 @@ func NewArrow(from, to [2]float64, label string) (*Arrow, error) {
 	if err := Finite(from[0], from[1], to[0], to[1]); err != nil {
 		return nil, err
 	}
-	sty := text.Style{Color: color.Black, Font: (Theme{scale: 1}).font(14, true), Handler: plot.DefaultTextHandler,
+	sty := text.Style{Color: color.Black, Font: (Theme{scale: 1}).Font(14, true), Handler: plot.DefaultTextHandler,
 		XAlign: draw.XCenter, YAlign: draw.YCenter}
 	return &Arrow{From: from, To: to, Head: vg.Points(10), Label: label, LabelStyle: sty,
 		LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(2)}}, nil
@@ -39,9 +39,9 @@ func NewArrow(from, to [2]float64, label string) (*Arrow, error) {
 
 // Plot implements plot.Plotter.
 func (a *Arrow) Plot(c draw.Canvas, p *plot.Plot) {
-	from, to := a.ends(&c, p)
+	from, to := a.Ends(&c, p)
 	a.draw(&c, from, to)
-	if at, ok := a.labelAt(from, to, 0, false); ok {
+	if at, ok := a.LabelAt(from, to, 0, false); ok {
 		HaloText(&c, a.LabelStyle, at, a.Label)
 	}
 }
@@ -52,7 +52,8 @@ func (a *Arrow) Thumbnail(c *draw.Canvas) {
 	a.draw(c, vg.Point{X: c.Min.X, Y: y}, vg.Point{X: c.Max.X, Y: y})
 }
 
-func (a *Arrow) ends(c *draw.Canvas, p *plot.Plot) (from, to vg.Point) {
+// Ends returns where the arrow starts and ends on c, in p's coordinates.
+func (a *Arrow) Ends(c *draw.Canvas, p *plot.Plot) (from, to vg.Point) {
 	trX, trY := p.Transforms(c)
 	return vg.Point{X: trX(a.From[0]), Y: trY(a.From[1])}, vg.Point{X: trX(a.To[0]), Y: trY(a.To[1])}
 }
@@ -72,11 +73,11 @@ func (a *Arrow) draw(c *draw.Canvas, from, to vg.Point) {
 	c.FillPolygon(a.Color, []vg.Point{to, base.Add(side), base.Sub(side)})
 }
 
-// labelAt returns where the label's centre goes for an arrow drawn from
+// LabelAt returns where the label's centre goes for an arrow drawn from
 // `from` to `to`, pushed out by push more than it needs to clear the
 // arrow; flip puts a beside-label on the other side. ok is false when there
 // is no label or no arrow.
-func (a *Arrow) labelAt(from, to vg.Point, push vg.Length, flip bool) (at vg.Point, ok bool) {
+func (a *Arrow) LabelAt(from, to vg.Point, push vg.Length, flip bool) (at vg.Point, ok bool) {
 	d := to.Sub(from)
 	n := vg.Length(math.Hypot(float64(d.X), float64(d.Y)))
 	if a.Label == "" || n == 0 {
@@ -135,13 +136,13 @@ type UpdateArrow struct {
 func (u *UpdateArrow) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, a := range []*Arrow{u.Old, u.Delta, u.W} {
 		if a != nil {
-			from, to := a.ends(&c, p)
+			from, to := a.Ends(&c, p)
 			a.draw(&c, from, to)
 		}
 	}
 	var taken []vg.Rectangle
-	wFrom, wTo := u.W.ends(&c, p)
-	if at, ok := u.W.labelAt(wFrom, wTo, 0, false); ok {
+	wFrom, wTo := u.W.Ends(&c, p)
+	if at, ok := u.W.LabelAt(wFrom, wTo, 0, false); ok {
 		HaloText(&c, u.W.LabelStyle, at, u.W.Label)
 		taken = append(taken, u.W.LabelStyle.Rectangle(u.W.Label).Add(at))
 	}
@@ -149,12 +150,12 @@ func (u *UpdateArrow) Plot(c draw.Canvas, p *plot.Plot) {
 		return
 	}
 	d, em := u.Delta, u.Delta.LabelStyle.Font.Size
-	from, to := d.ends(&c, p)
+	from, to := d.Ends(&c, p)
 	var best vg.Point
 	found := false
 	for _, flip := range []bool{false, true} {
 		for push := vg.Length(0); push <= 2*em && !found; push += em / 2 {
-			at, ok := d.labelAt(from, to, push, flip)
+			at, ok := d.LabelAt(from, to, push, flip)
 			if !ok {
 				return
 			}

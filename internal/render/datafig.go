@@ -43,12 +43,17 @@ type DataFigure struct {
 	View View
 	// Layers are drawn in order, back to front: a Field or Regions first,
 	// then lines, then points and marks. Their lengths are read as at the
-	// default 600 px size, and the package's own plotters are scaled with
-	// the figure.
+	// default 600 px size, and the plotters that implement Scaler (the
+	// core's and its subpackages') are scaled with the figure.
 	Layers []plot.Plotter
 	// Legend lists entries left to right in rows above the data area; it
 	// is left out under 400 px, where the <desc> and the page explain.
 	Legend []LegendItem
+	// Prescaled says the layers and legend are built at the theme of
+	// the figure's size already (NewTheme of the Options' size), as the
+	// perceptron's scene is, so the figure draws them as given instead of
+	// scaling them again.
+	Prescaled bool
 }
 
 // WriteSVG writes the figure at opt's size (0 means 600×600 px) as a
@@ -60,7 +65,7 @@ type DataFigure struct {
 // ErrShape for an empty view, a nil layer or a nil legend swatch, before
 // writing anything.
 func (f DataFigure) WriteSVG(w io.Writer, opt Options) (Frame, error) {
-	fig, err := f.build(opt, true)
+	fig, err := f.build(opt)
 	if err != nil {
 		return Frame{}, err
 	}
@@ -70,7 +75,7 @@ func (f DataFigure) WriteSVG(w io.Writer, opt Options) (Frame, error) {
 // WritePNG writes the figure as a PNG of exactly Width×Height pixels
 // (96 dpi), for slides and downloads. It fails as WriteSVG does.
 func (f DataFigure) WritePNG(w io.Writer, opt Options) error {
-	fig, err := f.build(opt, true)
+	fig, err := f.build(opt)
 	if err != nil {
 		return err
 	}
@@ -84,7 +89,7 @@ func (f DataFigure) Write(w io.Writer, png bool, opt Options) (Frame, error) {
 	if !png {
 		return f.WriteSVG(w, opt)
 	}
-	fig, err := f.build(opt, true)
+	fig, err := f.build(opt)
 	if err != nil {
 		return Frame{}, err
 	}
@@ -114,10 +119,9 @@ func (f DataFigure) check() error {
 	return nil
 }
 
-// build composes the plot and lays it out for opt's size. scale says
-// whether to scale the layers and swatches with the type; the perceptron
-// builds its own at the theme's scale and passes false.
-func (f DataFigure) build(opt Options, scale bool) (*Figure, error) {
+// build composes the plot and lays it out for opt's size, with the layers
+// and swatches scaled with the type unless they are Prescaled.
+func (f DataFigure) build(opt Options) (*Figure, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
@@ -133,18 +137,18 @@ func (f DataFigure) build(opt Options, scale bool) (*Figure, error) {
 
 	p := plot.New()
 	th.Style(p, xl, yl, 14, 14, 12)
-	p.X.Tick.Marker = NiceTicks{N: 3, equal: p}
-	p.Y.Tick.Marker = NiceTicks{N: 3, equal: p}
+	p.X.Tick.Marker = NiceTicks{N: 3, Equal: p}
+	p.Y.Tick.Marker = NiceTicks{N: 3, Equal: p}
 	p.Title.Text = f.Title
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
 	}
 	layers, legend := f.Layers, f.Legend
-	if scale {
+	if !f.Prescaled {
 		layers, legend = scaleLayers(layers, legend, th.scale)
 	}
 	p.Add(layers...)
-	p.Add(margins{right: th.Pt(12), top: th.Pt(4)})
+	p.Add(Margins{Right: th.Pt(12), Top: th.Pt(4)})
 
 	fig := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: f.name(), Desc: f.Desc}
 	if fig.Desc == "" {

@@ -1,8 +1,9 @@
-package render
+package render_test
 
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"image/png"
 	"io"
@@ -13,11 +14,19 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 )
+
+// look is the -look flag: a directory to also write figures to, as SVG
+// and PNG, to look at.
+var look = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
 
 // rbfFigure is a kernel SVM's plot: an RBF decision function over twelve
 // labelled centres, filled by sign, with its levels 0 and ±1.
-func rbfFigure(t testing.TB) DataFigure {
+func rbfFigure(t testing.TB) render.DataFigure {
 	t.Helper()
 	x := make([][]float64, 12)
 	y := make([]int, 12)
@@ -34,23 +43,23 @@ func rbfFigure(t testing.TB) DataFigure {
 		}
 		return s
 	}
-	lv := MarginLevels()
-	fl, err := NewField(f, SignTint, lv...)
+	lv := fields.MarginLevels()
+	fl, err := fields.NewField(f, render.SignTint, lv...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := NewClassPoints(x, y, []bool{false, false, true, false, false, false, false, false, false, true, false, false})
+	ps, err := render.NewClassPoints(x, y, []bool{false, false, true, false, false, false, false, false, false, true, false, false})
 	if err != nil {
 		t.Fatal(err)
 	}
 	legend := append(ps.Legend(),
-		LegendItem{Label: "f(x) = 0", Thumbs: []plot.Thumbnailer{lv[2]}},
-		LegendItem{Label: "f(x) = ±1", Thumbs: []plot.Thumbnailer{lv[0]}},
-		LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{ps.BoldThumb()}})
-	return DataFigure{
+		render.LegendItem{Label: "f(x) = 0", Thumbs: []plot.Thumbnailer{lv[2]}},
+		render.LegendItem{Label: "f(x) = ±1", Thumbs: []plot.Thumbnailer{lv[0]}},
+		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{ps.BoldThumb()}})
+	return render.DataFigure{
 		Title:  "RBF kernel, γ = 1.25 · 12 support vectors\nf(x) = Σᵢ αᵢyᵢ k(xᵢ, x) + b",
 		Desc:   "Twelve points, six of each class, and an RBF decision function: blue where f > 0, vermillion elsewhere.",
-		View:   DataView(x),
+		View:   render.DataView(x),
 		Layers: []plot.Plotter{fl, ps},
 		Legend: legend,
 	}
@@ -58,7 +67,7 @@ func rbfFigure(t testing.TB) DataFigure {
 
 // pathFigure is gradient descent on f(x) = ½(x₁² + 4x₂²) with step 0.4
 // from (−4, 3.5): the path zigzags across the narrow valley.
-func pathFigure(t testing.TB) DataFigure {
+func pathFigure(t testing.TB) render.DataFigure {
 	t.Helper()
 	const kappa, eta = 4, 0.4
 	f := func(x1, x2 float64) float64 { return 0.5 * (x1*x1 + kappa*x2*x2) }
@@ -67,21 +76,21 @@ func pathFigure(t testing.TB) DataFigure {
 		x := xs[len(xs)-1]
 		xs = append(xs, [2]float64{x[0] - eta*x[0], x[1] - eta*kappa*x[1]})
 	}
-	lv := ContourLevels(0.5, 2, 8, 18, 32, 50)
-	fl, err := NewField(f, nil, lv...)
+	lv := fields.ContourLevels(0.5, 2, 8, 18, 32, 50)
+	fl, err := fields.NewField(f, nil, lv...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa, err := NewPath(xs)
+	pa, err := render.NewPath(xs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return DataFigure{
+	return render.DataFigure{
 		Title: "gradient descent · step 12 · f = 0.0001\nf(x) = ½(x₁² + 4x₂²), step size t = 0.4",
-		View:  View{-5, 5, -5, 5},
+		View:  render.View{-5, 5, -5, 5},
 		// Layers: the contours, then the path on top.
 		Layers: []plot.Plotter{fl, pa},
-		Legend: []LegendItem{
+		Legend: []render.LegendItem{
 			{Label: "f = 0.5, 2, 8, 18, 32, 50", Thumbs: []plot.Thumbnailer{lv[0]}},
 			{Label: "iterates xᵏ", Thumbs: []plot.Thumbnailer{pa}},
 			{Label: "start", Thumbs: []plot.Thumbnailer{pa.StartThumb()}},
@@ -92,13 +101,13 @@ func pathFigure(t testing.TB) DataFigure {
 
 var dataFigures = []struct {
 	name string
-	fig  func(testing.TB) DataFigure
+	fig  func(testing.TB) render.DataFigure
 }{
 	{"rbf", rbfFigure},
 	{"path", pathFigure},
 }
 
-func dataFigureSVG(t testing.TB, f DataFigure, opt Options) []byte {
+func dataFigureSVG(t testing.TB, f render.DataFigure, opt render.Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if _, err := f.WriteSVG(&b, opt); err != nil {
@@ -115,16 +124,16 @@ func TestDataFigureGolden(t *testing.T) {
 	for _, c := range dataFigures {
 		t.Run(c.name, func(t *testing.T) {
 			f := c.fig(t)
-			a := dataFigureSVG(t, f, Options{})
-			dataFigureSVG(t, f, Options{Width: 1200, Height: 1200})
-			if b := dataFigureSVG(t, f, Options{}); !bytes.Equal(a, b) {
+			a := dataFigureSVG(t, f, render.Options{})
+			dataFigureSVG(t, f, render.Options{Width: 1200, Height: 1200})
+			if b := dataFigureSVG(t, f, render.Options{}); !bytes.Equal(a, b) {
 				t.Fatal("two renderings of one figure differ (did scaling change a layer?)")
 			}
-			if b := dataFigureSVG(t, c.fig(t), Options{}); !bytes.Equal(a, b) {
+			if b := dataFigureSVG(t, c.fig(t), render.Options{}); !bytes.Equal(a, b) {
 				t.Fatal("two renderings of the same figure differ")
 			}
-			checkTextAlternative(t, string(a))
-			checkGolden(t, "datafig_"+c.name, a)
+			goldentest.CheckTextAlternative(t, string(a))
+			goldentest.Check(t, "datafig_"+c.name, a)
 			if *look != "" {
 				writeDataFigureLook(t, c.name, f)
 			}
@@ -134,12 +143,12 @@ func TestDataFigureGolden(t *testing.T) {
 
 // writeDataFigureLook writes the figure as PNG at the sizes it must read
 // at, to the -look directory.
-func writeDataFigureLook(t *testing.T, name string, f DataFigure) {
+func writeDataFigureLook(t *testing.T, name string, f render.DataFigure) {
 	t.Helper()
 	if err := os.MkdirAll(*look, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
+	for _, opt := range []render.Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
 		var b bytes.Buffer
 		if err := f.WritePNG(&b, opt); err != nil {
 			t.Fatal(err)
@@ -157,7 +166,7 @@ func writeDataFigureLook(t *testing.T, name string, f DataFigure) {
 func TestDataFigureFrame(t *testing.T) {
 	for _, c := range dataFigures {
 		f := c.fig(t)
-		for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
+		for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 2000, Height: 300}, {Width: 300, Height: 2000}, {Width: 1000, Height: 700}} {
 			fr, err := f.WriteSVG(io.Discard, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -182,7 +191,7 @@ func TestDataFigureFrame(t *testing.T) {
 }
 
 func TestDataFigurePNGSize(t *testing.T) {
-	for _, opt := range []Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}} {
+	for _, opt := range []render.Options{{}, {Width: 200, Height: 200}, {Width: 801, Height: 455}} {
 		var b bytes.Buffer
 		if err := pathFigure(t).WritePNG(&b, opt); err != nil {
 			t.Fatal(err)
@@ -193,7 +202,7 @@ func TestDataFigurePNGSize(t *testing.T) {
 		}
 		w, h := opt.Width, opt.Height
 		if w == 0 {
-			w, h = DefaultSize, DefaultSize
+			w, h = render.DefaultSize, render.DefaultSize
 		}
 		if got := img.Bounds().Size(); got.X != w || got.Y != h {
 			t.Errorf("PNG for %+v is %v, want %dx%d", opt, got, w, h)
@@ -204,8 +213,8 @@ func TestDataFigurePNGSize(t *testing.T) {
 // TestDataFigureDefaults: a figure with nothing but a view still has axis
 // names and a text alternative.
 func TestDataFigureDefaults(t *testing.T) {
-	svg := string(dataFigureSVG(t, DataFigure{View: View{-1, 1, -2, 2}}, Options{}))
-	checkTextAlternative(t, svg)
+	svg := string(dataFigureSVG(t, render.DataFigure{View: render.View{-1, 1, -2, 2}}, render.Options{}))
+	goldentest.CheckTextAlternative(t, svg)
 	for _, want := range []string{">x₁<", ">x₂<", "<desc>A plot of x₁ (across, −1 to 1) and x₂ (up, −2 to 2).</desc>"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the SVG lacks %q", want)
@@ -214,29 +223,29 @@ func TestDataFigureDefaults(t *testing.T) {
 }
 
 func TestDataFigureErrors(t *testing.T) {
-	ok := View{-1, 1, -1, 1}
+	ok := render.View{-1, 1, -1, 1}
 	tests := []struct {
 		name string
-		f    DataFigure
+		f    render.DataFigure
 		want error
 	}{
-		{"zero view", DataFigure{}, ErrShape},
-		{"inverted view", DataFigure{View: View{1, -1, -1, 1}}, ErrShape},
-		{"NaN view", DataFigure{View: View{math.NaN(), 1, -1, 1}}, ErrNotFinite},
-		{"infinite view", DataFigure{View: View{-1, math.Inf(1), -1, 1}}, ErrNotFinite},
-		{"nil layer", DataFigure{View: ok, Layers: []plot.Plotter{nil}}, ErrShape},
-		{"nil swatch", DataFigure{View: ok, Legend: []LegendItem{{Label: "a", Thumbs: []plot.Thumbnailer{nil}}}}, ErrShape},
+		{"zero view", render.DataFigure{}, render.ErrShape},
+		{"inverted view", render.DataFigure{View: render.View{1, -1, -1, 1}}, render.ErrShape},
+		{"NaN view", render.DataFigure{View: render.View{math.NaN(), 1, -1, 1}}, render.ErrNotFinite},
+		{"infinite view", render.DataFigure{View: render.View{-1, math.Inf(1), -1, 1}}, render.ErrNotFinite},
+		{"nil layer", render.DataFigure{View: ok, Layers: []plot.Plotter{nil}}, render.ErrShape},
+		{"nil swatch", render.DataFigure{View: ok, Legend: []render.LegendItem{{Label: "a", Thumbs: []plot.Thumbnailer{nil}}}}, render.ErrShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if _, err := tt.f.WriteSVG(&b, Options{}); !errors.Is(err, tt.want) {
+			if _, err := tt.f.WriteSVG(&b, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("WriteSVG error = %v, want %v", err, tt.want)
 			}
-			if err := tt.f.WritePNG(&b, Options{}); !errors.Is(err, tt.want) {
+			if err := tt.f.WritePNG(&b, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("WritePNG error = %v, want %v", err, tt.want)
 			}
-			if _, err := tt.f.Write(&b, true, Options{}); !errors.Is(err, tt.want) {
+			if _, err := tt.f.Write(&b, true, render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("Write error = %v, want %v", err, tt.want)
 			}
 			if b.Len() != 0 {
@@ -255,14 +264,14 @@ func TestNewClassPoints(t *testing.T) {
 		bold  []bool
 		want  error
 	}{
-		{"labels for other points", x, []int{1}, nil, ErrShape},
-		{"bold for other points", x, nil, []bool{true}, ErrShape},
-		{"negative class", x, []int{0, -2}, nil, ErrShape},
-		{"one coordinate", [][]float64{{0}, {1}}, nil, nil, ErrDimension},
-		{"NaN", [][]float64{{0, math.NaN()}}, nil, nil, ErrNotFinite},
+		{"labels for other points", x, []int{1}, nil, render.ErrShape},
+		{"bold for other points", x, nil, []bool{true}, render.ErrShape},
+		{"negative class", x, []int{0, -2}, nil, render.ErrShape},
+		{"one coordinate", [][]float64{{0}, {1}}, nil, nil, render.ErrDimension},
+		{"NaN", [][]float64{{0, math.NaN()}}, nil, nil, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
-		if _, err := NewClassPoints(tt.x, tt.class, tt.bold); !errors.Is(err, tt.want) {
+		if _, err := render.NewClassPoints(tt.x, tt.class, tt.bold); !errors.Is(err, tt.want) {
 			t.Errorf("NewClassPoints(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
 	}
@@ -275,7 +284,7 @@ func TestNewClassPoints(t *testing.T) {
 		{nil, ""},
 	}
 	for _, tt := range legend {
-		ps, err := NewClassPoints(x, tt.class, nil)
+		ps, err := render.NewClassPoints(x, tt.class, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,9 +298,9 @@ func TestNewClassPoints(t *testing.T) {
 	}
 	// No points is a custom data set before the first click: it draws
 	// nothing rather than failing.
-	ps, err := NewClassPoints(nil, nil, nil)
+	ps, err := render.NewClassPoints(nil, nil, nil)
 	if err != nil {
 		t.Fatalf("NewClassPoints(nil) = %v, want no error", err)
 	}
-	dataFigureSVG(t, DataFigure{View: DataView(nil), Layers: []plot.Plotter{ps}, Legend: ps.Legend()}, Options{})
+	dataFigureSVG(t, render.DataFigure{View: render.DataView(nil), Layers: []plot.Plotter{ps}, Legend: ps.Legend()}, render.Options{})
 }

@@ -14,28 +14,28 @@
 // sits, so a click can become a data point.
 //
 // Every figure takes plain data, not algorithm states: render imports no
-// algos package (make imports checks), so a demo turns its state into a
-// scene (PerceptronScene, SVMScene, …) and any demo can use any figure.
-// The charts of plain data beside a demo (history, bars, matrix,
-// spectrum, curves, lift) are in package render/chart, built on this
-// core: Theme, Figure, the tick markers, FlowLegend, HaloText and the
-// label placement helpers are exported for it. Picks marks a few named
-// points on a data figure.
+// algos package (make imports checks), so a demo turns its state into
+// plain data and any demo can use any figure. Four packages are built on
+// this core, each drawing one kind of thing:
 //
-// A regression of y on x is drawn on the same DataFigure, x across and y
-// up: Observations for the data, Graph for a fitted curve (clipped and
-// broken where a high-degree polynomial explodes), Fan for many fits at
-// once (bias and variance), Residuals and an ε-Tube.
+//   - render/fields: functions of the plane, f(x₁, x₂), as a raster with
+//     contour lines (Field, Level; ProbabilityFill and its labelled
+//     levels);
+//   - render/graphs: functions of one variable, y against x (a
+//     regression's Observations, Graph, Fan, Residuals and Tube; the loss
+//     curves, LossChart);
+//   - render/scenes: the perceptron's and the SVM's composed figures
+//     (PerceptronScene, SVMScene);
+//   - render/chart: the charts of plain data beside a demo (history,
+//     bars, matrix, spectrum, curves, lift).
 //
-// # Nonlinear functions of the plane
-//
-// Field shows f(x₁, x₂) as an opaque raster with contour lines on top:
-// the raster is small where a vector heat map is not, and the lines give
-// the edges that matter (f = 0, f = ±1) the crispness a raster lacks. The
-// lines come from the package's own marching squares (contour.go), not
-// plotter.Contour, whose output order is random. A Level with a Label
-// has it written along its lines where it fits: ProbabilityLevels label a
-// logistic model's P = 0.1, …, 0.9 over the ProbabilityFill.
+// For them the core exports its building blocks: Theme, Figure and
+// PlotFigure, the tick markers, FlowLegend, HaloText, the colour ramps,
+// the geometry of the plane (Vec, HalfPlane, LineInView, FitArrows) and
+// the label placement (DrawLabels, DrawDim). Plotters whose lengths are
+// given for the default size implement Scaler, so a DataFigure draws them
+// in proportion at any size, the core's own and those of the packages
+// above alike. Picks marks a few named points on a data figure.
 //
 // # Why the figures look the way they do
 //

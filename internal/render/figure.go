@@ -39,6 +39,16 @@ func plotDrawer(p *plot.Plot, w vg.Length) func(draw.Canvas) {
 	return func(c draw.Canvas) { p.Draw(draw.Crop(c, 0, -rightPad(w), 0, 0)) }
 }
 
+// PlotFigure returns the w×h figure that draws p, with p's axes set to
+// view widened to the equal aspect of the data area, as a DataFigure lays
+// out its plot: for a figure that styles its own plot (NiceTicks with
+// Equal, Margins) and has no legend.
+func PlotFigure(p *plot.Plot, w, h vg.Length, view View, title, desc string) *Figure {
+	f := &Figure{W: w, H: h, p: p, Draw: plotDrawer(p, w), Title: title, Desc: desc}
+	f.view = settle(p, view, f.area(), nil)
+	return f
+}
+
 // Paper fills the whole figure white, so that it looks the same on a
 // page of any colour, margins and colour bar included.
 func Paper(c draw.Canvas) {

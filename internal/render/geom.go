@@ -63,7 +63,7 @@ func (v View) withAspect(w, h float64) View {
 	return View{c - half, c + half, v.YMin, v.YMax}
 }
 
-func (v View) centre() vec { return vec{(v.XMin + v.XMax) / 2, (v.YMin + v.YMax) / 2} }
+func (v View) centre() Vec { return Vec{(v.XMin + v.XMax) / 2, (v.YMin + v.YMax) / 2} }
 
 // inset returns v shrunk by frac of its smaller side on every edge.
 func (v View) inset(frac float64) View {
@@ -71,26 +71,26 @@ func (v View) inset(frac float64) View {
 	return View{v.XMin + d, v.XMax - d, v.YMin + d, v.YMax - d}
 }
 
-func (v View) contains(p vec) bool {
+func (v View) contains(p Vec) bool {
 	return p.X >= v.XMin && p.X <= v.XMax && p.Y >= v.YMin && p.Y <= v.YMax
 }
 
 // corners returns the corners of v counter-clockwise from (XMin, YMin).
-func (v View) corners() []vec {
-	return []vec{{v.XMin, v.YMin}, {v.XMax, v.YMin}, {v.XMax, v.YMax}, {v.XMin, v.YMax}}
+func (v View) corners() []Vec {
+	return []Vec{{v.XMin, v.YMin}, {v.XMax, v.YMin}, {v.XMax, v.YMax}, {v.XMin, v.YMax}}
 }
 
-// vec is a point or vector of the data plane.
-type vec struct{ X, Y float64 }
+// Vec is a point or vector of the data plane.
+type Vec struct{ X, Y float64 }
 
-func (a vec) add(b vec) vec             { return vec{a.X + b.X, a.Y + b.Y} }
-func (a vec) sub(b vec) vec             { return vec{a.X - b.X, a.Y - b.Y} }
-func (a vec) scale(s float64) vec       { return vec{s * a.X, s * a.Y} }
-func (a vec) dot(b vec) float64         { return a.X*b.X + a.Y*b.Y }
-func (a vec) norm() float64             { return math.Hypot(a.X, a.Y) }
-func (a vec) isZero() bool              { return a.X == 0 && a.Y == 0 }
-func vec2(w []float64) vec              { return vec{w[0], w[1]} }
-func (a vec) lerp(b vec, t float64) vec { return a.add(b.sub(a).scale(t)) }
+func (a Vec) Add(b Vec) Vec             { return Vec{a.X + b.X, a.Y + b.Y} }
+func (a Vec) Sub(b Vec) Vec             { return Vec{a.X - b.X, a.Y - b.Y} }
+func (a Vec) Scale(s float64) Vec       { return Vec{s * a.X, s * a.Y} }
+func (a Vec) Dot(b Vec) float64         { return a.X*b.X + a.Y*b.Y }
+func (a Vec) Norm() float64             { return math.Hypot(a.X, a.Y) }
+func (a Vec) IsZero() bool              { return a.X == 0 && a.Y == 0 }
+func Vec2(w []float64) Vec              { return Vec{w[0], w[1]} }
+func (a Vec) Lerp(b Vec, t float64) Vec { return a.Add(b.Sub(a).Scale(t)) }
 
 // HalfPlane is the set {x : A·x + B ≥ 0}, or {x : A·x + B > 0} when
 // Strict. Strictness only matters when A = 0, where the set is all or
@@ -102,19 +102,19 @@ type HalfPlane struct {
 	Strict bool
 }
 
-func (h HalfPlane) eval(p vec) float64 { return h.A[0]*p.X + h.A[1]*p.Y + h.B }
+func (h HalfPlane) eval(p Vec) float64 { return h.A[0]*p.X + h.A[1]*p.Y + h.B }
 
 // clip returns the part of the convex polygon poly that lies in h: one
 // stage of Sutherland–Hodgman. Points on the line count as inside (the
 // closure of h), so neighbouring regions share their edge.
-func clip(poly []vec, h HalfPlane) []vec {
+func clip(poly []Vec, h HalfPlane) []Vec {
 	if h.A[0] == 0 && h.A[1] == 0 {
 		if h.B > 0 || (h.B == 0 && !h.Strict) {
 			return poly
 		}
 		return nil
 	}
-	var out []vec
+	var out []Vec
 	for i, p := range poly {
 		q := poly[(i+1)%len(poly)]
 		fp, fq := h.eval(p), h.eval(q)
@@ -122,7 +122,7 @@ func clip(poly []vec, h HalfPlane) []vec {
 			out = append(out, p)
 		}
 		if fp > 0 && fq < 0 || fp < 0 && fq > 0 {
-			out = append(out, p.lerp(q, fp/(fp-fq)))
+			out = append(out, p.Lerp(q, fp/(fp-fq)))
 		}
 	}
 	if len(out) < 3 {
@@ -131,8 +131,8 @@ func clip(poly []vec, h HalfPlane) []vec {
 	return out
 }
 
-// clipAll clips poly by every half-plane in turn.
-func clipAll(poly []vec, hs []HalfPlane) []vec {
+// ClipAll clips poly by every half-plane in turn.
+func ClipAll(poly []Vec, hs []HalfPlane) []Vec {
 	for _, h := range hs {
 		if len(poly) == 0 {
 			return nil
@@ -142,16 +142,16 @@ func clipAll(poly []vec, hs []HalfPlane) []vec {
 	return poly
 }
 
-// lineInView returns the segment of the line a·x + b = 0 inside v, by
+// LineInView returns the segment of the line a·x + b = 0 inside v, by
 // clipping the parametric line p₀ + t·d (Liang–Barsky). ok is false when
 // a = 0 or the line misses v or only touches a corner.
-func lineInView(a vec, b float64, v View) (p, q vec, ok bool) {
-	n2 := a.dot(a)
+func LineInView(a Vec, b float64, v View) (p, q Vec, ok bool) {
+	n2 := a.Dot(a)
 	if n2 == 0 {
-		return vec{}, vec{}, false
+		return Vec{}, Vec{}, false
 	}
-	p0 := a.scale(-b / n2)
-	d := vec{-a.Y, a.X}
+	p0 := a.Scale(-b / n2)
+	d := Vec{-a.Y, a.X}
 	tmin, tmax := math.Inf(-1), math.Inf(1)
 	for _, c := range [2]struct{ p, d, lo, hi float64 }{
 		{p0.X, d.X, v.XMin, v.XMax},
@@ -159,7 +159,7 @@ func lineInView(a vec, b float64, v View) (p, q vec, ok bool) {
 	} {
 		if c.d == 0 {
 			if c.p < c.lo || c.p > c.hi {
-				return vec{}, vec{}, false
+				return Vec{}, Vec{}, false
 			}
 			continue
 		}
@@ -170,19 +170,19 @@ func lineInView(a vec, b float64, v View) (p, q vec, ok bool) {
 		tmin, tmax = math.Max(tmin, t0), math.Min(tmax, t1)
 	}
 	if !(tmin < tmax) {
-		return vec{}, vec{}, false
+		return Vec{}, Vec{}, false
 	}
-	return p0.add(d.scale(tmin)), p0.add(d.scale(tmax)), true
+	return p0.Add(d.Scale(tmin)), p0.Add(d.Scale(tmax)), true
 }
 
-// foot returns the foot of the perpendicular from c to the line
+// Foot returns the foot of the perpendicular from c to the line
 // a·x + b = 0; a must not be zero.
-func foot(a vec, b float64, c vec) vec {
-	return c.sub(a.scale((a.dot(c) + b) / a.dot(a)))
+func Foot(a Vec, b float64, c Vec) Vec {
+	return c.Sub(a.Scale((a.Dot(c) + b) / a.Dot(a)))
 }
 
 // fitScale returns the largest s ≤ limit such that from + s·d stays in v.
-func fitScale(from, d vec, v View, limit float64) float64 {
+func fitScale(from, d Vec, v View, limit float64) float64 {
 	s := limit
 	bound := func(p, d, lo, hi float64) {
 		switch {
@@ -197,11 +197,11 @@ func fitScale(from, d vec, v View, limit float64) float64 {
 	return math.Max(s, 0)
 }
 
-// arrowFit places the w arrows: they start at base and vector v is drawn
+// ArrowFit places the w arrows: they start at base and vector v is drawn
 // as base + scale·v.
-type arrowFit struct {
-	base  vec
-	scale float64
+type ArrowFit struct {
+	Base  Vec
+	Scale float64
 }
 
 // Arrow lengths, as fractions of the smaller side of the view: a w shorter
@@ -212,7 +212,7 @@ const (
 	arrowTarget = 0.22
 )
 
-// fitArrows places w (and the old w, when hasOld) for the view v. The
+// FitArrows places w (and the old w, when hasOld) for the view v. The
 // arrows start on the boundary w·x + b = 0 at the foot of the
 // perpendicular from the view's centre, so they visibly stand on it at a
 // right angle. Both use one scale, so the update is exactly new − old. The
@@ -221,21 +221,21 @@ const (
 // the boundary is off-screen, or so near the edge that the arrows would
 // shrink to less than half, they start at the centre instead. ok is false
 // when w = 0, which has no arrow.
-func fitArrows(w vec, b float64, old vec, hasOld bool, v View) (fit arrowFit, ok bool) {
-	if w.isZero() {
-		return arrowFit{}, false
+func FitArrows(w Vec, b float64, old Vec, hasOld bool, v View) (fit ArrowFit, ok bool) {
+	if w.IsZero() {
+		return ArrowFit{}, false
 	}
 	side := math.Min(v.XMax-v.XMin, v.YMax-v.YMin)
-	m := w.norm()
+	m := w.Norm()
 	if hasOld {
-		m = math.Max(m, old.norm())
+		m = math.Max(m, old.Norm())
 	}
 	s0 := 1.0
 	if m < arrowLo*side || m > arrowHi*side {
 		s0 = arrowTarget * side / m
 	}
 	inner := v.inset(0.04)
-	fitAt := func(base vec) float64 {
+	fitAt := func(base Vec) float64 {
 		s := fitScale(base, w, inner, s0)
 		if hasOld {
 			s = fitScale(base, old, inner, s)
@@ -243,7 +243,7 @@ func fitArrows(w vec, b float64, old vec, hasOld bool, v View) (fit arrowFit, ok
 		return s
 	}
 	centre := v.centre()
-	base := foot(w, b, centre)
+	base := Foot(w, b, centre)
 	if !inner.contains(base) {
 		base = centre
 	}
@@ -253,7 +253,7 @@ func fitArrows(w vec, b float64, old vec, hasOld bool, v View) (fit arrowFit, ok
 		s = fitAt(base)
 	}
 	if s <= 0 {
-		return arrowFit{}, false
+		return ArrowFit{}, false
 	}
-	return arrowFit{base: base, scale: s}, true
+	return ArrowFit{Base: base, Scale: s}, true
 }

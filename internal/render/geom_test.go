@@ -7,7 +7,7 @@ import (
 
 const tol = 1e-12
 
-func sameVecs(a, b []vec) bool {
+func sameVecs(a, b []Vec) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -20,20 +20,20 @@ func sameVecs(a, b []vec) bool {
 }
 
 func TestClip(t *testing.T) {
-	square := []vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	square := []Vec{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
 	tests := []struct {
 		name string
 		h    HalfPlane
-		want []vec
+		want []Vec
 	}{
 		{"x ≥ 0.5 keeps the right half", HalfPlane{A: [2]float64{1, 0}, B: -0.5},
-			[]vec{{0.5, 0}, {1, 0}, {1, 1}, {0.5, 1}}},
+			[]Vec{{0.5, 0}, {1, 0}, {1, 1}, {0.5, 1}}},
 		{"y ≤ 0.25 keeps the bottom strip", HalfPlane{A: [2]float64{0, -1}, B: 0.25},
-			[]vec{{0, 0}, {1, 0}, {1, 0.25}, {0, 0.25}}},
+			[]Vec{{0, 0}, {1, 0}, {1, 0.25}, {0, 0.25}}},
 		{"x + y ≥ 1 keeps the upper triangle", HalfPlane{A: [2]float64{1, 1}, B: -1},
-			[]vec{{1, 0}, {1, 1}, {0, 1}}},
+			[]Vec{{1, 0}, {1, 1}, {0, 1}}},
 		{"x + y ≤ 0.5 cuts a corner", HalfPlane{A: [2]float64{-1, -1}, B: 0.5},
-			[]vec{{0, 0}, {0.5, 0}, {0, 0.5}}},
+			[]Vec{{0, 0}, {0.5, 0}, {0, 0.5}}},
 		{"x ≥ 2 misses the square", HalfPlane{A: [2]float64{1, 0}, B: -2}, nil},
 		{"x ≥ −1 holds everywhere", HalfPlane{A: [2]float64{1, 0}, B: 1}, square},
 		{"w = 0, b > 0: everything", HalfPlane{B: 1, Strict: true}, square},
@@ -54,24 +54,24 @@ func TestLineInView(t *testing.T) {
 	v := View{0, 2, 0, 1}
 	tests := []struct {
 		name   string
-		a      vec
+		a      Vec
 		b      float64
 		ok     bool
-		p0, p1 vec
+		p0, p1 Vec
 	}{
-		{"vertical x = 1", vec{1, 0}, -1, true, vec{1, 1}, vec{1, 0}},
-		{"horizontal y = 0.5", vec{0, 2}, -1, true, vec{0, 0.5}, vec{2, 0.5}},
-		{"diagonal x = y", vec{1, -1}, 0, true, vec{0, 0}, vec{1, 1}},
-		{"outside, x = 3", vec{1, 0}, -3, false, vec{}, vec{}},
-		{"w = 0", vec{}, 1, false, vec{}, vec{}},
+		{"vertical x = 1", Vec{1, 0}, -1, true, Vec{1, 1}, Vec{1, 0}},
+		{"horizontal y = 0.5", Vec{0, 2}, -1, true, Vec{0, 0.5}, Vec{2, 0.5}},
+		{"diagonal x = y", Vec{1, -1}, 0, true, Vec{0, 0}, Vec{1, 1}},
+		{"outside, x = 3", Vec{1, 0}, -3, false, Vec{}, Vec{}},
+		{"w = 0", Vec{}, 1, false, Vec{}, Vec{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p0, p1, ok := lineInView(tt.a, tt.b, v)
+			p0, p1, ok := LineInView(tt.a, tt.b, v)
 			if ok != tt.ok {
 				t.Fatalf("lineInView(%v, %v) ok = %v, want %v", tt.a, tt.b, ok, tt.ok)
 			}
-			if ok && !sameVecs([]vec{p0, p1}, []vec{tt.p0, tt.p1}) && !sameVecs([]vec{p1, p0}, []vec{tt.p0, tt.p1}) {
+			if ok && !sameVecs([]Vec{p0, p1}, []Vec{tt.p0, tt.p1}) && !sameVecs([]Vec{p1, p0}, []Vec{tt.p0, tt.p1}) {
 				t.Errorf("lineInView(%v, %v) = %v, %v, want %v, %v", tt.a, tt.b, p0, p1, tt.p0, tt.p1)
 			}
 		})
@@ -119,91 +119,35 @@ func TestFitArrows(t *testing.T) {
 	v := View{-4, 4, -4, 4}
 	tests := []struct {
 		name      string
-		w, old    vec
+		w, old    Vec
 		b         float64
 		wantScale float64 // 0: scaled, any value
 		onLine    bool
 	}{
-		{"readable w is drawn to scale", vec{1, 1}, vec{}, 0.5, 1, true},
-		{"long w is scaled", vec{30, -40}, vec{20, -10}, 10, 0, true},
-		{"boundary off screen: from the centre", vec{1, 0}, vec{}, 100, 0, false},
+		{"readable w is drawn to scale", Vec{1, 1}, Vec{}, 0.5, 1, true},
+		{"long w is scaled", Vec{30, -40}, Vec{20, -10}, 10, 0, true},
+		{"boundary off screen: from the centre", Vec{1, 0}, Vec{}, 100, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fit, ok := fitArrows(tt.w, tt.b, tt.old, !tt.old.isZero(), v)
+			fit, ok := FitArrows(tt.w, tt.b, tt.old, !tt.old.IsZero(), v)
 			if !ok {
 				t.Fatal("no arrow")
 			}
-			if tt.wantScale != 0 && fit.scale != tt.wantScale {
-				t.Errorf("scale = %v, want %v", fit.scale, tt.wantScale)
+			if tt.wantScale != 0 && fit.Scale != tt.wantScale {
+				t.Errorf("scale = %v, want %v", fit.Scale, tt.wantScale)
 			}
-			if on := math.Abs(tt.w.dot(fit.base)+tt.b) < 1e-9; on != tt.onLine {
-				t.Errorf("base %v on the boundary = %v, want %v", fit.base, on, tt.onLine)
+			if on := math.Abs(tt.w.Dot(fit.Base)+tt.b) < 1e-9; on != tt.onLine {
+				t.Errorf("base %v on the boundary = %v, want %v", fit.Base, on, tt.onLine)
 			}
-			for _, d := range []vec{tt.w, tt.old} {
-				if tip := fit.base.add(d.scale(fit.scale)); !v.contains(tip) {
+			for _, d := range []Vec{tt.w, tt.old} {
+				if tip := fit.Base.Add(d.Scale(fit.Scale)); !v.contains(tip) {
 					t.Errorf("tip %v out of view %+v", tip, v)
 				}
 			}
 		})
 	}
-	if _, ok := fitArrows(vec{}, 1, vec{}, false, v); ok {
+	if _, ok := FitArrows(Vec{}, 1, Vec{}, false, v); ok {
 		t.Error("w = 0 gave an arrow")
 	}
-}
-
-// TestRegionsMatchPredict checks, on a grid over the view, that the
-// polygon clipping paints every point in the colour of the class
-// perceptron.Predict gives it, for binary, averaged and multiclass runs.
-func TestRegionsMatchPredict(t *testing.T) {
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			pr, states := c.trajectory(t)
-			s := states[len(states)-1]
-			sc := newScene(sceneOf(pr, s), Theme{scale: 1})
-			v := DataView(pr.X)
-			for i := 0; i <= 40; i++ {
-				for j := 0; j <= 40; j++ {
-					p := vec{v.XMin + float64(i)/40*(v.XMax-v.XMin), v.YMin + float64(j)/40*(v.YMax-v.YMin)}
-					painted, nearEdge := paintedSlot(sc, p)
-					if nearEdge {
-						continue
-					}
-					if want := sc.slot(pr.Predict(s, []float64{p.X, p.Y})); painted != want {
-						t.Fatalf("point %v painted in slot %d, Predict says slot %d", p, painted, want)
-					}
-				}
-			}
-		})
-	}
-}
-
-// paintedSlot returns the palette slot of the topmost region containing
-// p, and whether p is too close to a region edge to tell.
-func paintedSlot(sc *scene, p vec) (slot int, nearEdge bool) {
-	slot = -1
-	for _, l := range sc.regions {
-		r := l.(*Region)
-		in := true
-		for _, h := range r.Planes {
-			f := h.eval(p)
-			if math.Abs(f) < 1e-7*(1+math.Abs(h.A[0])+math.Abs(h.A[1])) {
-				nearEdge = true
-			}
-			in = in && (f > 0 || f == 0 && !h.Strict)
-		}
-		if in {
-			slot = slotOfTint(r.Color)
-		}
-	}
-	return slot, nearEdge
-}
-
-func slotOfTint(c any) int {
-	for k := range 10 {
-		if RegionTint(k) == c {
-			return k
-		}
-	}
-	return -1
 }

@@ -3,11 +3,15 @@ package render
 import (
 	"image/color"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // A figure's labels are placed in two steps: the figure lists the points,
@@ -16,62 +20,62 @@ import (
 // of them. drawDim, the dimension arrow across a band, takes part in the
 // same bookkeeping.
 
-// noteLabel is text written in col beside the data point at, gap clear
+// NoteLabel is Text written in Col beside the data point At, Gap clear
 // of its marker; bold labels are larger and survive thumbnails.
-type noteLabel struct {
-	at   vec
-	text string
-	col  color.Color
-	bold bool
-	gap  float64 // from the anchor to the label's edge, in pt at the default size
+type NoteLabel struct {
+	At   Vec
+	Text string
+	Col  color.Color
+	Bold bool
+	Gap  float64 // from the anchor to the label's edge, in pt at the default size
 }
 
-// obstacle is a disc a label should not cover.
-type obstacle struct {
-	at vg.Point
-	r  vg.Length
+// Obstacle is a disc a label should not cover.
+type Obstacle struct {
+	At vg.Point
+	R  vg.Length
 }
 
 // box is the square around o.
-func (o obstacle) box() vg.Rectangle {
-	return vg.Rectangle{Min: vg.Point{X: o.at.X - o.r, Y: o.at.Y - o.r}, Max: vg.Point{X: o.at.X + o.r, Y: o.at.Y + o.r}}
+func (o Obstacle) box() vg.Rectangle {
+	return vg.Rectangle{Min: vg.Point{X: o.At.X - o.R, Y: o.At.Y - o.R}, Max: vg.Point{X: o.At.X + o.R, Y: o.At.Y + o.R}}
 }
 
-// compactScale is the type scale under which a figure is a thumbnail
+// CompactScale is the type scale under which a figure is a thumbnail
 // (NewTheme's compact figures): too small for labels other than bold
 // ones (the SVM's pair), which the <desc> and the page give instead.
-const compactScale = 0.7
+const CompactScale = 0.7
 
 // labelDirs are the directions a label may sit in from its anchor, best
 // first: beside, then diagonally, then above and below.
 var labelDirs = [...]vg.Point{{X: 1}, {X: -1}, {X: 0.7071, Y: 0.7071}, {X: -0.7071, Y: 0.7071},
 	{X: 0.7071, Y: -0.7071}, {X: -0.7071, Y: -0.7071}, {Y: 1}, {Y: -1}}
 
-// drawLabels places each label, in order, where it costs least: near its
+// DrawLabels places each label, in order, where it costs least: near its
 // anchor, clear of obs, of taken (arrows, earlier labels) and of the
 // labels placed before it. at maps data to canvas coordinates. Labels
 // whose anchor is off c are left out, and so are all but bold ones on a
-// thumbnail (th.scale < compactScale).
-func drawLabels(c *draw.Canvas, th Theme, labels []noteLabel, at func(vec) vg.Point, obs []obstacle, taken []vg.Rectangle) {
+// thumbnail (th.scale < CompactScale).
+func DrawLabels(c *draw.Canvas, th Theme, labels []NoteLabel, at func(Vec) vg.Point, obs []Obstacle, taken []vg.Rectangle) {
 	for _, l := range labels {
-		if th.scale < compactScale && !l.bold {
+		if th.scale < CompactScale && !l.Bold {
 			continue
 		}
 		size := 11.0
-		if l.bold {
+		if l.Bold {
 			size = 12.5
 		}
-		sty := th.Text(size, l.bold, draw.XCenter, draw.YCenter)
-		sty.Color = l.col
-		a := at(l.at)
+		sty := th.Text(size, l.Bold, draw.XCenter, draw.YCenter)
+		sty.Color = l.Col
+		a := at(l.At)
 		if !c.Contains(a) {
 			continue
 		}
-		box := sty.Rectangle(l.text)
+		box := sty.Rectangle(l.Text)
 		best, bestAt := math.Inf(1), a
 		for ring := range 2 {
 			for _, u := range labelDirs {
-				ctr := a.Add(u.Scale(Clearance(box, sty, u) + th.Pt(l.gap+7*float64(ring))))
+				ctr := a.Add(u.Scale(Clearance(box, sty, u) + th.Pt(l.Gap+7*float64(ring))))
 				s := 0.5*float64(ring) + cost(c, box.Add(ctr), obs, a, taken)
 				if s < best {
 					best, bestAt = s, ctr
@@ -81,14 +85,14 @@ func drawLabels(c *draw.Canvas, th Theme, labels []noteLabel, at func(vec) vg.Po
 				break
 			}
 		}
-		HaloText(c, sty, bestAt, l.text)
+		HaloText(c, sty, bestAt, l.Text)
 		taken = append(taken, box.Add(bestAt))
 	}
 }
 
 // cost is how badly label rectangle r sits: off the data area, over other
 // labels and arrows, over points.
-func cost(c *draw.Canvas, r vg.Rectangle, obs []obstacle, skip vg.Point, taken []vg.Rectangle) float64 {
+func cost(c *draw.Canvas, r vg.Rectangle, obs []Obstacle, skip vg.Point, taken []vg.Rectangle) float64 {
 	s := 0.0
 	if !Within(r, c) {
 		s += 100
@@ -99,7 +103,7 @@ func cost(c *draw.Canvas, r vg.Rectangle, obs []obstacle, skip vg.Point, taken [
 		}
 	}
 	for _, o := range obs {
-		if o.at != skip && overlaps(r, o.box()) {
+		if o.At != skip && overlaps(r, o.box()) {
 			s += 3
 		}
 	}
@@ -122,23 +126,23 @@ func Clearance(box vg.Rectangle, sty text.Style, u vg.Point) vg.Length {
 	return vg.Length(math.Abs(float64(u.X*sz.X/2))+math.Abs(float64(u.Y*sz.Y/2))) + sty.Font.Size/4
 }
 
-// shaftBoxes covers the segment from a to b with small squares, for label
+// ShaftBoxes covers the segment from a to b with small squares, for label
 // placement to avoid.
-func shaftBoxes(a, b vg.Point, r vg.Length) []vg.Rectangle {
+func ShaftBoxes(a, b vg.Point, r vg.Length) []vg.Rectangle {
 	var out []vg.Rectangle
 	for k := 0; k <= 8; k++ {
 		q := a.Add(b.Sub(a).Scale(vg.Length(k) / 8))
-		out = append(out, obstacle{q, r}.box())
+		out = append(out, Obstacle{q, r}.box())
 	}
 	return out
 }
 
-// dimSpec is a dimension arrow across the band −1 ≤ w·x + b ≤ 1 (for
+// DimSpec is a dimension arrow across the band −1 ≤ w·x + b ≤ 1 (for
 // an SVM, from H₋ to H₊), labelled with its width.
-type dimSpec struct {
-	w     vec
-	b     float64
-	label string
+type DimSpec struct {
+	W     Vec
+	B     float64
+	Label string
 }
 
 // dimSpots are where along the boundary in view, as fractions, the
@@ -146,42 +150,42 @@ type dimSpec struct {
 // the foot from the view's centre.
 var dimSpots = [...]float64{0.2, 0.8, 0.32, 0.68, 0.1, 0.9, 0.5}
 
-// dimFits reports whether some stretch of the boundary in v has both
+// DimFits reports whether some stretch of the boundary in v has both
 // supporting hyperplanes' feet in v too, for the dimension arrow.
-func dimFits(w vec, b float64, v View) bool {
-	p, q, ok := lineInView(w, b, v)
+func DimFits(w Vec, b float64, v View) bool {
+	p, q, ok := LineInView(w, b, v)
 	if !ok {
 		return false
 	}
-	off := w.scale(1 / w.dot(w))
+	off := w.Scale(1 / w.Dot(w))
 	for _, t := range dimSpots {
-		c := p.lerp(q, t)
-		if v.contains(c.add(off)) && v.contains(c.sub(off)) {
+		c := p.Lerp(q, t)
+		if v.contains(c.Add(off)) && v.contains(c.Sub(off)) {
 			return true
 		}
 	}
 	return false
 }
 
-// drawDim draws d's band width (for an SVM 2/‖w‖) as a dimension arrow
+// DrawDim draws d's band width (for an SVM 2/‖w‖) as a dimension arrow
 // from f = −1 to f = +1 at the spot along the boundary, and its label at
 // the place, that cover the fewest obstacles and taken rectangles and
 // stay 40 pt clear, along the boundary, of each point in avoid (for an
 // SVM, the foot of w); it returns taken with the arrow and its label
 // added. Where no spot fits in the view it draws nothing.
-func drawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *dimSpec, at func(vec) vg.Point, avoid []vg.Point, obs []obstacle, taken []vg.Rectangle) []vg.Rectangle {
-	v := view(p)
-	q0, q1, ok := lineInView(d.w, d.b, v)
+func DrawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *DimSpec, at func(Vec) vg.Point, avoid []vg.Point, obs []Obstacle, taken []vg.Rectangle) []vg.Rectangle {
+	v := PlotView(p)
+	q0, q1, ok := LineInView(d.W, d.B, v)
 	if !ok {
 		return taken
 	}
-	off := d.w.scale(1 / d.w.dot(d.w))
+	off := d.W.Scale(1 / d.W.Dot(d.W))
 	sty := th.Text(12, false, draw.XCenter, draw.YCenter)
-	size := sty.Rectangle(d.label)
+	size := sty.Rectangle(d.Label)
 	fAt := func(q vg.Point) float64 {
 		x := v.XMin + float64((q.X-c.Min.X)/(c.Max.X-c.Min.X))*(v.XMax-v.XMin)
 		y := v.YMin + float64((q.Y-c.Min.Y)/(c.Max.Y-c.Min.Y))*(v.YMax-v.YMin)
-		return d.w.X*x + d.w.Y*y + d.b
+		return d.W.X*x + d.W.Y*y + d.B
 	}
 	fits := func(r vg.Rectangle, lo, hi float64) bool {
 		for _, q := range []vg.Point{r.Min, r.Max, {X: r.Min.X, Y: r.Max.Y}, {X: r.Max.X, Y: r.Min.Y}} {
@@ -195,11 +199,11 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *dimSpec, at func(vec) vg
 	best := math.Inf(1)
 	var bA, bB, bL vg.Point
 	for k, t := range dimSpots {
-		cD := q0.lerp(q1, t)
-		if !v.contains(cD.add(off)) || !v.contains(cD.sub(off)) {
+		cD := q0.Lerp(q1, t)
+		if !v.contains(cD.Add(off)) || !v.contains(cD.Sub(off)) {
 			continue
 		}
-		A, B, C := at(cD.sub(off)), at(cD.add(off)), at(cD)
+		A, B, C := at(cD.Sub(off)), at(cD.Add(off)), at(cD)
 		n := Unit(B.Sub(A))
 		side := vg.Point{X: -n.Y, Y: n.X}
 		score := 0.2 * float64(k)
@@ -209,7 +213,7 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *dimSpec, at func(vec) vg
 			}
 		}
 		for _, ob := range obs {
-			if segDist(A, B, ob.at) < ob.r+th.Pt(1) {
+			if segDist(A, B, ob.At) < ob.R+th.Pt(1) {
 				score += 3
 			}
 		}
@@ -244,19 +248,19 @@ func drawDim(c *draw.Canvas, p *plot.Plot, th Theme, d *dimSpec, at func(vec) vg
 	n := Unit(bB.Sub(bA))
 	if bB.Sub(bA).Dot(n) >= 2.6*head {
 		c.StrokeLines(line, []vg.Point{bA.Add(n.Scale(head * 0.8)), bB.Sub(n.Scale(head * 0.8))})
-		arrowHead(c, bA, n.Scale(-1), head)
-		arrowHead(c, bB, n, head)
+		ArrowHead(c, bA, n.Scale(-1), head)
+		ArrowHead(c, bB, n, head)
 	} else { // too narrow for heads inside: point at the lines from outside
 		c.StrokeLines(line, []vg.Point{bA.Sub(n.Scale(2.2 * head)), bB.Add(n.Scale(2.2 * head))})
-		arrowHead(c, bA, n, head)
-		arrowHead(c, bB, n.Scale(-1), head)
+		ArrowHead(c, bA, n, head)
+		ArrowHead(c, bB, n.Scale(-1), head)
 	}
-	HaloText(c, sty, bL, d.label)
-	return append(append(taken, size.Add(bL)), shaftBoxes(bA, bB, th.Pt(2))...)
+	HaloText(c, sty, bL, d.Label)
+	return append(append(taken, size.Add(bL)), ShaftBoxes(bA, bB, th.Pt(2))...)
 }
 
-// arrowHead fills a head with its tip at tip, pointing along u.
-func arrowHead(c *draw.Canvas, tip, u vg.Point, head vg.Length) {
+// ArrowHead fills a head with its tip at tip, pointing along u.
+func ArrowHead(c *draw.Canvas, tip, u vg.Point, head vg.Length) {
 	base := tip.Sub(u.Scale(head))
 	side := vg.Point{X: -u.Y, Y: u.X}.Scale(head * 0.4)
 	c.FillPolygon(Black, []vg.Point{tip, base.Add(side), base.Sub(side)})
@@ -280,4 +284,42 @@ func Unit(p vg.Point) vg.Point {
 		return vg.Point{}
 	}
 	return p.Scale(1 / n)
+}
+
+// num and coord format a weight and a data coordinate by textfmt's one
+// rule (at most four decimals, exact integers exactly, a real minus sign).
+func num(v float64) string { return textfmt.Num(v) }
+
+func coord(v float64) string { return textfmt.Num(v) }
+
+// sig formats v to d significant digits by textfmt's rule (1.23·10⁻⁵
+// outside [0.001, 10⁶), exact integers exactly).
+func sig(v float64, d int) string { return textfmt.SigN(v, d) }
+
+// vector formats w or x as "(a, b, …)" with f.
+func vector(v []float64, f func(float64) string) string { return textfmt.VecWith(v, f) }
+
+// ClassName names class c: "y = +1" and "y = −1" for a two-class problem,
+// "class c" otherwise.
+func ClassName(c int, binary bool) string {
+	if !binary {
+		return "class " + strconv.Itoa(c)
+	}
+	if c > 0 {
+		return "y = +1"
+	}
+	return "y = −1"
+}
+
+// PointName names the point with 0-based index i as the notes do, 1-based
+// with a subscript: x₁ for index 0.
+func PointName(i int) string {
+	const sub = "₀₁₂₃₄₅₆₇₈₉"
+	digits := []rune(sub)
+	var b strings.Builder
+	b.WriteString("x")
+	for _, c := range strconv.Itoa(i + 1) {
+		b.WriteRune(digits[c-'0'])
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -22,9 +23,12 @@ import (
 // DataFigure scales them with its type. ClassPoints has no DataRange: the
 // figure chooses the view (DataView), and points outside it are clipped.
 type ClassPoints struct {
-	xy   []vec
-	slot []int
-	bold []bool
+	// XY, Slot and Bold are each point's place, palette slot and
+	// whether it is in bold: NewClassPoints sets them from the data; a
+	// scene that has its own slots (the perceptron's) fills them itself.
+	XY   []Vec
+	Slot []int
+	Bold []bool
 	// classes lists the labels in legend order (+1 before −1).
 	classes []int
 	binary  bool
@@ -50,13 +54,13 @@ func NewClassPoints(x [][]float64, class []int, bold []bool) (*ClassPoints, erro
 		return nil, fmt.Errorf("%w: %d points, %d labels, %d bold flags", ErrShape, n, len(class), len(bold))
 	}
 	binary := IsBinary(class)
-	ps := &ClassPoints{xy: make([]vec, n), slot: ClassSlots(class, n), bold: make([]bool, n),
+	ps := &ClassPoints{XY: make([]Vec, n), Slot: ClassSlots(class, n), Bold: make([]bool, n),
 		classes: ClassOrder(class), binary: binary,
 		Radius:   vg.Points(MarkerRadius(n)),
 		Edge:     draw.LineStyle{Color: White, Width: vg.Points(0.75)},
 		BoldEdge: draw.LineStyle{Color: Black, Width: vg.Points(2)},
 	}
-	copy(ps.bold, bold)
+	copy(ps.Bold, bold)
 	for i, row := range x {
 		if len(row) < 2 {
 			return nil, fmt.Errorf("%w: point %d has %d coordinates", ErrDimension, i, len(row))
@@ -67,7 +71,7 @@ func NewClassPoints(x [][]float64, class []int, bold []bool) (*ClassPoints, erro
 		if !binary && class[i] < 0 {
 			return nil, fmt.Errorf("%w: point %d has label %d; labels are ±1 or 0, 1, 2, …", ErrShape, i, class[i])
 		}
-		ps.xy[i] = vec2(row)
+		ps.XY[i] = Vec2(row)
 	}
 	if class == nil {
 		ps.classes = nil
@@ -82,7 +86,7 @@ func (ps *ClassPoints) Legend() []LegendItem {
 	var items []LegendItem
 	for _, c := range ps.classes {
 		items = append(items, LegendItem{Label: ClassName(c, ps.binary),
-			Thumbs: []plot.Thumbnailer{classThumb{ps: ps, slot: SlotOf(c, ps.binary)}}})
+			Thumbs: []plot.Thumbnailer{ClassThumb{Points: ps, Slot: SlotOf(c, ps.binary)}}})
 	}
 	return items
 }
@@ -95,20 +99,22 @@ func (ps *ClassPoints) BoldThumb() plot.Thumbnailer { return boldThumb{ps} }
 func (ps *ClassPoints) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	for _, pass := range []bool{false, true} {
-		for i, q := range ps.xy {
-			if ps.bold[i] != pass {
+		for i, q := range ps.XY {
+			if ps.Bold[i] != pass {
 				continue
 			}
 			at := vg.Point{X: trX(q.X), Y: trY(q.Y)}
 			if !c.Contains(at) {
 				continue
 			}
-			ps.mark(&c, ps.slot[i], at, ps.Radius, pass)
+			ps.Mark(&c, ps.Slot[i], at, ps.Radius, pass)
 		}
 	}
 }
 
-func (ps *ClassPoints) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold bool) {
+// Mark draws one point's marker, of palette slot slot and radius r, at
+// at, with the bold edge when bold.
+func (ps *ClassPoints) Mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, bold bool) {
 	path := MarkerPath(slot, at, r)
 	c.SetColor(ClassColor(slot))
 	c.Fill(path)
@@ -120,16 +126,16 @@ func (ps *ClassPoints) mark(c *draw.Canvas, slot int, at vg.Point, r vg.Length, 
 	c.Stroke(path)
 }
 
-// classThumb is the legend swatch of one class.
-type classThumb struct {
-	ps   *ClassPoints
-	slot int
-	bold bool
+// ClassThumb is the legend swatch of one class.
+type ClassThumb struct {
+	Points *ClassPoints
+	Slot   int
+	Bold   bool
 }
 
-func (t classThumb) Thumbnail(c *draw.Canvas) {
-	r := min(t.ps.Radius, (c.Max.Y-c.Min.Y)/2)
-	t.ps.mark(c, t.slot, c.Center(), r, t.bold)
+func (t ClassThumb) Thumbnail(c *draw.Canvas) {
+	r := min(t.Points.Radius, (c.Max.Y-c.Min.Y)/2)
+	t.Points.Mark(c, t.Slot, c.Center(), r, t.Bold)
 }
 
 // boldThumb is the legend swatch for "misclassified": a light grey marker
@@ -193,19 +199,19 @@ func MarkerPath(k int, at vg.Point, r vg.Length) vg.Path {
 	return p
 }
 
-// ring circles one point: the point the current step examined.
-type ring struct {
-	at     vec
-	radius vg.Length
+// Ring circles one point: the point the current step examined.
+type Ring struct {
+	At     Vec
+	Radius vg.Length
 	draw.LineStyle
 }
 
-func (r *ring) Plot(c draw.Canvas, p *plot.Plot) {
+func (r *Ring) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	r.draw(&c, vg.Point{X: trX(r.at.X), Y: trY(r.at.Y)}, r.radius)
+	r.draw(&c, vg.Point{X: trX(r.At.X), Y: trY(r.At.Y)}, r.Radius)
 }
 
-func (r *ring) draw(c *draw.Canvas, at vg.Point, radius vg.Length) {
+func (r *Ring) draw(c *draw.Canvas, at vg.Point, radius vg.Length) {
 	var path vg.Path
 	path.Move(vg.Point{X: at.X + radius, Y: at.Y})
 	path.Arc(at, radius, 0, 2*math.Pi)
@@ -214,6 +220,72 @@ func (r *ring) draw(c *draw.Canvas, at vg.Point, radius vg.Length) {
 	c.Stroke(path)
 }
 
-func (r *ring) Thumbnail(c *draw.Canvas) {
-	r.draw(c, c.Center(), min(r.radius, (c.Max.Y-c.Min.Y)/2))
+func (r *Ring) Thumbnail(c *draw.Canvas) {
+	r.draw(c, c.Center(), min(r.Radius, (c.Max.Y-c.Min.Y)/2))
+}
+
+// MarkerRadius shrinks markers as the data grow, from 6 pt for the four
+// points of a truth table to 3.5 pt for a few hundred.
+func MarkerRadius(n int) float64 {
+	return math.Max(3.5, math.Min(6, 6.3-0.0125*float64(n)))
+}
+
+// StrokeCircle strokes a circle of radius r around at.
+func StrokeCircle(c *draw.Canvas, at vg.Point, r vg.Length, sty draw.LineStyle) {
+	c.SetLineStyle(sty)
+	c.Stroke(Circle(at, r))
+}
+
+// IsBinary reports whether labels are a two-class problem's ±1 (or
+// empty), which the figures colour +1 blue and −1 vermillion.
+func IsBinary(class []int) bool {
+	for _, c := range class {
+		if c != 1 && c != -1 {
+			return false
+		}
+	}
+	return true
+}
+
+// SlotOf is the palette slot of class c, as the perceptron plot colours
+// it: with binary labels +1 is slot 0 (blue) and −1 slot 1 (vermillion);
+// otherwise class k is slot k, so a class keeps its colour across figures.
+func SlotOf(c int, binary bool) int {
+	switch {
+	case !binary:
+		return c
+	case c == 1:
+		return 0
+	}
+	return 1
+}
+
+// ClassSlots returns the palette slot of each of n points; with no labels
+// every point is slot 0.
+func ClassSlots(class []int, n int) []int {
+	slots := make([]int, n)
+	if class == nil {
+		return slots
+	}
+	binary := IsBinary(class)
+	for i, c := range class {
+		slots[i] = SlotOf(c, binary)
+	}
+	return slots
+}
+
+// ClassOrder lists the distinct labels in the order a legend names them:
+// +1 before −1, as the notes do, and other classes ascending.
+func ClassOrder(class []int) []int {
+	var out []int
+	for _, c := range class {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	if IsBinary(class) {
+		slices.Reverse(out)
+	}
+	return out
 }

@@ -56,7 +56,7 @@ func NewPath(xy [][2]float64) (*Path, error) {
 		LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(1.5)},
 		Dot:       vg.Points(2),
 		Radius:    vg.Points(5),
-		Mark:      orange,
+		Mark:      Orange,
 	}, nil
 }
 

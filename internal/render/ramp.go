@@ -30,7 +30,7 @@ func (r Ramp) RGBA(v float64) color.RGBA {
 	s := math.Max(0, math.Min(r.Strength, 1))
 	switch {
 	case v > r.Mid && r.Hi > r.Mid:
-		return Tint(blue, s*math.Min(1, (v-r.Mid)/(r.Hi-r.Mid)))
+		return Tint(Blue, s*math.Min(1, (v-r.Mid)/(r.Hi-r.Mid)))
 	case v < r.Mid && r.Lo < r.Mid:
 		return Tint(Vermillion, s*math.Min(1, (r.Mid-v)/(r.Mid-r.Lo)))
 	}

@@ -6,19 +6,20 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// scalable is implemented by the package's plotters and legend swatches
-// whose lengths (line widths, dashes, marker radii, label type) are given
-// for a figure of the default size. A DataFigure draws scaled copies, by
-// the factor its type grows or shrinks by, so a 1200 px download has
-// lines and points in proportion to its text instead of hairlines, and a
-// 400 px figure is not all ink. The method is unexported, so a plotter of
-// another package is drawn as given; scaled never changes its receiver,
-// so a figure drawn twice is drawn the same.
-type scalable interface {
-	scaled(s float64) any
+// Scaler is implemented by plotters and legend swatches whose lengths
+// (line widths, dashes, marker radii, label type) are given for a figure
+// of the default size. A DataFigure draws scaled copies, by the factor
+// its type grows or shrinks by, so a 1200 px download has lines and
+// points in proportion to its text instead of hairlines, and a 400 px
+// figure is not all ink. A plotter that does not implement it is drawn as
+// given. Scaled returns the copy (a plot.Plotter or plot.Thumbnailer like
+// its receiver) and never changes its receiver, so a figure drawn twice
+// is drawn the same.
+type Scaler interface {
+	Scaled(s float64) any
 }
 
-// scaleLayers returns layers and legend with every scalable plotter and
+// scaleLayers returns layers and legend with every Scaler plotter and
 // swatch replaced by its copy scaled by s; the rest are kept as given.
 // s = 1 returns them unchanged.
 func scaleLayers(layers []plot.Plotter, legend []LegendItem, s float64) ([]plot.Plotter, []LegendItem) {
@@ -28,8 +29,8 @@ func scaleLayers(layers []plot.Plotter, legend []LegendItem, s float64) ([]plot.
 	ls := make([]plot.Plotter, len(layers))
 	for i, l := range layers {
 		ls[i] = l
-		if sc, ok := l.(scalable); ok {
-			if q, ok := sc.scaled(s).(plot.Plotter); ok {
+		if sc, ok := l.(Scaler); ok {
+			if q, ok := sc.Scaled(s).(plot.Plotter); ok {
 				ls[i] = q
 			}
 		}
@@ -38,8 +39,8 @@ func scaleLayers(layers []plot.Plotter, legend []LegendItem, s float64) ([]plot.
 	for i, it := range legend {
 		it.Thumbs = append([]plot.Thumbnailer(nil), it.Thumbs...)
 		for j, t := range it.Thumbs {
-			if sc, ok := t.(scalable); ok {
-				if q, ok := sc.scaled(s).(plot.Thumbnailer); ok {
+			if sc, ok := t.(Scaler); ok {
+				if q, ok := sc.Scaled(s).(plot.Thumbnailer); ok {
 					it.Thumbs[j] = q
 				}
 			}
@@ -49,9 +50,9 @@ func scaleLayers(layers []plot.Plotter, legend []LegendItem, s float64) ([]plot.
 	return ls, items
 }
 
-// scaleLine returns l with its width and dashes scaled by s; the dash
+// ScaleLine returns l with its width and dashes scaled by s; the dash
 // slice is copied, never changed in place.
-func scaleLine(l draw.LineStyle, s float64) draw.LineStyle {
+func ScaleLine(l draw.LineStyle, s float64) draw.LineStyle {
 	l.Width = vg.Length(s) * l.Width
 	l.DashOffs = vg.Length(s) * l.DashOffs
 	if l.Dashes != nil {
@@ -64,64 +65,50 @@ func scaleLine(l draw.LineStyle, s float64) draw.LineStyle {
 	return l
 }
 
-func (l Level) scaled(s float64) any {
-	l.LineStyle = scaleLine(l.LineStyle, s)
-	return l
-}
-
-func (f *Field) scaled(s float64) any {
-	q := *f
-	q.Levels = make([]Level, len(f.Levels))
-	for i, l := range f.Levels {
-		q.Levels[i] = l.scaled(s).(Level)
-	}
-	return &q
-}
-
-func (pa *Path) scaled(s float64) any {
+func (pa *Path) Scaled(s float64) any {
 	q := *pa
-	q.LineStyle = scaleLine(pa.LineStyle, s)
+	q.LineStyle = ScaleLine(pa.LineStyle, s)
 	q.Dot, q.Radius = vg.Length(s)*pa.Dot, vg.Length(s)*pa.Radius
 	return &q
 }
 
-func (t pathThumb) scaled(s float64) any { return pathThumb{t.pa.scaled(s).(*Path), t.current} }
+func (t pathThumb) Scaled(s float64) any { return pathThumb{t.pa.Scaled(s).(*Path), t.current} }
 
-func (l *Boundary) scaled(s float64) any {
+func (l *Boundary) Scaled(s float64) any {
 	q := *l
-	q.LineStyle = scaleLine(l.LineStyle, s)
+	q.LineStyle = ScaleLine(l.LineStyle, s)
 	return &q
 }
 
-func (m *MarginBand) scaled(s float64) any {
+func (m *MarginBand) Scaled(s float64) any {
 	q := *m
-	q.LineStyle = scaleLine(m.LineStyle, s)
+	q.LineStyle = ScaleLine(m.LineStyle, s)
 	return &q
 }
 
-func (a *Arrow) scaled(s float64) any {
+func (a *Arrow) Scaled(s float64) any {
 	q := *a
-	q.LineStyle = scaleLine(a.LineStyle, s)
+	q.LineStyle = ScaleLine(a.LineStyle, s)
 	q.Head = vg.Length(s) * a.Head
 	q.LabelStyle.Font.Size = vg.Length(s) * a.LabelStyle.Font.Size
 	return &q
 }
 
-func (ps *ClassPoints) scaled(s float64) any {
+func (ps *ClassPoints) Scaled(s float64) any {
 	q := *ps // the point slices are shared: nothing writes them
 	q.Radius = vg.Length(s) * ps.Radius
-	q.Edge, q.BoldEdge = scaleLine(ps.Edge, s), scaleLine(ps.BoldEdge, s)
+	q.Edge, q.BoldEdge = ScaleLine(ps.Edge, s), ScaleLine(ps.BoldEdge, s)
 	return &q
 }
 
-func (t classThumb) scaled(s float64) any {
-	t.ps = t.ps.scaled(s).(*ClassPoints)
+func (t ClassThumb) Scaled(s float64) any {
+	t.Points = t.Points.Scaled(s).(*ClassPoints)
 	return t
 }
 
-func (t boldThumb) scaled(s float64) any { return boldThumb{t.ps.scaled(s).(*ClassPoints)} }
+func (t boldThumb) Scaled(s float64) any { return boldThumb{t.ps.Scaled(s).(*ClassPoints)} }
 
-func (l *lineThumb) scaled(s float64) any {
-	q := lineThumb(scaleLine(draw.LineStyle(*l), s))
+func (l *LineThumb) Scaled(s float64) any {
+	q := LineThumb(ScaleLine(draw.LineStyle(*l), s))
 	return &q
 }

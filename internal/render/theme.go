@@ -94,10 +94,28 @@ func FitTitle(p *plot.Plot, width vg.Length) {
 // Pt scales a length given in points at the default size.
 func (t Theme) Pt(v float64) vg.Length { return vg.Length(v * t.scale) }
 
-// font returns Liberation Sans at size points (at the default size). The
+// DefaultTheme is the theme of a figure of the default size: scale 1, the
+// lengths a plotter is given in.
+func DefaultTheme() Theme { return Theme{scale: 1} }
+
+// Compact reports a figure under 300 pt (400 px) a side, drawn without its legend
+// and second title line, with smaller type.
+func (t Theme) Compact() bool { return t.compact }
+
+// Scale is the factor the theme multiplies lengths by (Pt).
+func (t Theme) Scale() float64 { return t.scale }
+
+// Scaled is t with its lengths multiplied by s more, for a plotter's
+// Scaled copy.
+func (t Theme) Scaled(s float64) Theme {
+	t.scale *= s
+	return t
+}
+
+// Font returns Liberation Sans at size points (at the default size). The
 // font is set on every style rather than through plot.DefaultFont, which
 // is a global that concurrent requests would race on.
-func (t Theme) font(size float64, bold bool) font.Font {
+func (t Theme) Font(size float64, bold bool) font.Font {
 	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: t.Pt(size)}
 	if bold {
 		f.Weight = xfont.WeightBold
@@ -109,7 +127,7 @@ func (t Theme) font(size float64, bold bool) font.Font {
 func (t Theme) Text(size float64, bold bool, xa draw.XAlignment, ya draw.YAlignment) text.Style {
 	return text.Style{
 		Color:   color.Black,
-		Font:    t.font(size, bold),
+		Font:    t.Font(size, bold),
 		XAlign:  xa,
 		YAlign:  ya,
 		Handler: plot.DefaultTextHandler,
@@ -125,7 +143,7 @@ func (t Theme) Style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle = t.Text(labelSize, false, draw.XCenter, draw.YBottom)
 		a.Label.Padding = t.Pt(3)
-		a.Tick.Label.Font = t.font(tickSize, false)
+		a.Tick.Label.Font = t.Font(tickSize, false)
 		a.Tick.Label.Handler = plot.DefaultTextHandler
 		a.Tick.Marker = NiceTicks{N: 4}
 		a.Tick.Length = t.Pt(5)
@@ -141,13 +159,13 @@ func (t Theme) Style(p *plot.Plot, xlabel, ylabel string, titleSize, labelSize, 
 // Okabe–Ito colours (Okabe & Ito 2008), the house palette: distinguishable
 // under the common colour-vision deficiencies.
 var (
-	blue       = color.RGBA{0x00, 0x72, 0xB2, 0xFF}
+	Blue       = color.RGBA{0x00, 0x72, 0xB2, 0xFF}
 	Vermillion = color.RGBA{0xD5, 0x5E, 0x00, 0xFF}
-	green      = color.RGBA{0x00, 0x9E, 0x73, 0xFF}
-	purple     = color.RGBA{0xCC, 0x79, 0xA7, 0xFF}
-	orange     = color.RGBA{0xE6, 0x9F, 0x00, 0xFF}
-	skyBlue    = color.RGBA{0x56, 0xB4, 0xE9, 0xFF}
-	yellow     = color.RGBA{0xF0, 0xE4, 0x42, 0xFF}
+	Green      = color.RGBA{0x00, 0x9E, 0x73, 0xFF}
+	Purple     = color.RGBA{0xCC, 0x79, 0xA7, 0xFF}
+	Orange     = color.RGBA{0xE6, 0x9F, 0x00, 0xFF}
+	SkyBlue    = color.RGBA{0x56, 0xB4, 0xE9, 0xFF}
+	Yellow     = color.RGBA{0xF0, 0xE4, 0x42, 0xFF}
 	Black      = color.RGBA{0x00, 0x00, 0x00, 0xFF}
 	Grey       = color.RGBA{0x80, 0x80, 0x80, 0xFF}
 	White      = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
@@ -160,19 +178,19 @@ var (
 func ClassColor(k int) color.RGBA {
 	switch k % 8 {
 	case 0:
-		return blue
+		return Blue
 	case 1:
 		return Vermillion
 	case 2:
-		return green
+		return Green
 	case 3:
-		return purple
+		return Purple
 	case 4:
-		return orange
+		return Orange
 	case 5:
-		return skyBlue
+		return SkyBlue
 	case 6:
-		return yellow
+		return Yellow
 	}
 	return Black
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/fields"
 )
 
 // gd is gradient descent on f(x) = ½(x₁² + κx₂²), a stepper for Replay.
@@ -120,8 +121,8 @@ var objectiveLevels = []float64{0.5, 2, 8, 18, 32, 50}
 // figure draws the contours of f over the fixed view, the iterates so far
 // (as the trail kept them) and the current one, s at step k.
 func (g gd) figure(path *demo.Trail, s gdState, k int, w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-	lv := render.ContourLevels(objectiveLevels...)
-	fl, err := render.NewField(func(x1, x2 float64) float64 { return g.f([2]float64{x1, x2}) }, nil, lv...)
+	lv := fields.ContourLevels(objectiveLevels...)
+	fl, err := fields.NewField(func(x1, x2 float64) float64 { return g.f([2]float64{x1, x2}) }, nil, lv...)
 	if err != nil {
 		return render.Frame{}, err
 	}

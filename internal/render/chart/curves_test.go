@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/graphs"
 )
 
 // sweep is an RBF SVM's training and held-out error against γ from 10⁻²
@@ -255,12 +256,12 @@ func TestLogTicksLongAxis(t *testing.T) {
 	}
 }
 
-// TestGraphStyle: render.GraphStyle, which the lessons' own plots use,
+// TestGraphStyle: graphs.GraphStyle, which the lessons' own plots use,
 // draws series i as Curves does.
 func TestGraphStyle(t *testing.T) {
 	cl := &curveLines{c: Curves{Series: make([]Curve, 4)}, th: render.NewTheme(render.DefaultSize*0.75, render.DefaultSize*0.75)}
 	for i := range 4 {
-		s := render.GraphStyle(i, i%2 == 1)
+		s := graphs.GraphStyle(i, i%2 == 1)
 		if s.Color != cl.style(i).Color {
 			t.Errorf("GraphStyle(%d) is %v, Curves draws series %d in %v", i, s.Color, i, cl.style(i).Color)
 		}
@@ -268,7 +269,7 @@ func TestGraphStyle(t *testing.T) {
 			t.Errorf("GraphStyle(%d, %v) dashes %v", i, i%2 == 1, s.Dashes)
 		}
 	}
-	if render.TruthStyle.Width >= render.GraphStyle(0, false).Width || len(render.TruthStyle.Dashes) == 0 {
-		t.Errorf("TruthStyle %+v is not thinner than a fit and dashed", render.TruthStyle)
+	if graphs.TruthStyle.Width >= graphs.GraphStyle(0, false).Width || len(graphs.TruthStyle.Dashes) == 0 {
+		t.Errorf("TruthStyle %+v is not thinner than a fit and dashed", graphs.TruthStyle)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/graphs"
 )
 
 // lossFact is what the gallery's table says about one loss: ℓ as a
@@ -25,19 +26,19 @@ type lossFact struct {
 
 // lossFacts lists the gallery's losses in the chart's legend order.
 var lossFacts = []lossFact{
-	{render.LossZeroOne, "0-1", "1 if z ≤ 0, else 0", false, "none (jump)", "— (the loss the others stand in for)"},
-	{render.LossPerceptron, "perceptron", "max(0, −z)", true, "none (kink)", "no: not differentiable at 0"},
-	{render.LossHinge, "hinge", "max(0, 1 − z)", true, "−1", "yes"},
-	{render.LossLogistic, "logistic", "log₂(1 + e⁻ᶻ)", true, "−1/(2 ln 2) ≈ −0.7213", "yes"},
-	{render.LossSquared, "squared", "(1 − z)²", true, "−2", "yes"},
+	{graphs.LossZeroOne, "0-1", "1 if z ≤ 0, else 0", false, "none (jump)", "— (the loss the others stand in for)"},
+	{graphs.LossPerceptron, "perceptron", "max(0, −z)", true, "none (kink)", "no: not differentiable at 0"},
+	{graphs.LossHinge, "hinge", "max(0, 1 − z)", true, "−1", "yes"},
+	{graphs.LossLogistic, "logistic", "log₂(1 + e⁻ᶻ)", true, "−1/(2 ln 2) ≈ −0.7213", "yes"},
+	{graphs.LossSquared, "squared", "(1 − z)²", true, "−2", "yes"},
 }
 
 // lossSets are the gallery's choices of losses to draw.
 var lossSets = map[string][]string{
 	"all":        nil,
-	"convex":     {render.LossPerceptron, render.LossHinge, render.LossLogistic, render.LossSquared},
-	"calibrated": {render.LossHinge, render.LossLogistic, render.LossSquared},
-	"margin":     {render.LossZeroOne, render.LossPerceptron, render.LossHinge},
+	"convex":     {graphs.LossPerceptron, graphs.LossHinge, graphs.LossLogistic, graphs.LossSquared},
+	"calibrated": {graphs.LossHinge, graphs.LossLogistic, graphs.LossSquared},
+	"margin":     {graphs.LossZeroOne, graphs.LossPerceptron, graphs.LossHinge},
 }
 
 // losses chooses which of lossSets the gallery draws.
@@ -58,13 +59,13 @@ func LossGallerySpec() demo.Spec {
 
 func computeLossGallery(ctx context.Context, in demo.Input) (demo.Result, error) {
 	keys := lossSets[losses.Get(in.State)]
-	chart := render.LossChart{Losses: keys, Title: "classification losses ℓ(z) of the score z = y·ŷ\ntangents at z = 0 where ℓ'(0) exists",
+	chart := graphs.LossChart{Losses: keys, Title: "classification losses ℓ(z) of the score z = y·ŷ\ntangents at z = 0 where ℓ'(0) exists",
 		Name: "Classification losses against the score z = y·ŷ"}
 	draw := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 		if png {
-			return render.Frame{}, render.LossChartPNG(w, chart, opt)
+			return render.Frame{}, graphs.LossChartPNG(w, chart, opt)
 		}
-		return render.Frame{}, render.LossChartSVG(w, chart, opt)
+		return render.Frame{}, graphs.LossChartSVG(w, chart, opt)
 	}
 	return demo.Result{Step: 0, Done: true, Plot: draw, Panel: func() demo.Panel { return lossPanel(keys) }}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/symeig"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -33,8 +34,8 @@ func (r *gdRun) stepText() string {
 // path so far, the start, the current iterate and the stationary points.
 func (r *gdRun) figure() (render.DataFigure, error) {
 	o := r.obj
-	lv := render.ContourLevels(o.levels...)
-	fl, err := render.NewField(func(x1, x2 float64) float64 { return o.f.Value([]float64{x1, x2}) }, nil, lv...)
+	lv := fields.ContourLevels(o.levels...)
+	fl, err := fields.NewField(func(x1, x2 float64) float64 { return o.f.Value([]float64{x1, x2}) }, nil, lv...)
 	if err != nil {
 		return render.DataFigure{}, err
 	}

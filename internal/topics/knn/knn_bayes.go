@@ -16,6 +16,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -152,9 +153,9 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	m := b.m
 	// ℓ(x) is linear here (one shared covariance), so its levels are
 	// exact lines at any grid, as in the logistic demo.
-	field, err := render.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) },
-		func(l float64) color.Color { return render.ProbabilityFill(1 / (1 + math.Exp(-l))) },
-		demo.ScoreLevels(render.ProbabilityLevels())...)
+	field, err := fields.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) },
+		func(l float64) color.Color { return fields.ProbabilityFill(1 / (1 + math.Exp(-l))) },
+		demo.ScoreLevels(fields.ProbabilityLevels())...)
 	if err != nil {
 		return render.Frame{}, err
 	}
@@ -168,7 +169,7 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 	// there is no boundary nor any level line to draw or to list.
 	flat := delta.Get(s) == 0
 	legend := pts.Legend()
-	for _, it := range render.ProbabilityLegend() {
+	for _, it := range fields.ProbabilityLegend() {
 		it.Label = strings.ReplaceAll(it.Label, "P", "η") // the notes' name for P(y = +1 | x)
 		it.Hidden = it.Hidden || flat
 		legend = append(legend, it)

@@ -14,6 +14,8 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -195,10 +197,10 @@ func (r *knnRun) heldOutError() float64 {
 // in the query for the Euclidean metric (squared distances) and
 // piecewise linear for the Manhattan one, so the line the grid
 // interpolates runs straight along each cell's edge, as it should.
-func (r *knnRun) regions() (*render.Field, error) {
+func (r *knnRun) regions() (*fields.Field, error) {
 	mg := newKNNMargin(r.x, r.y, r.c.K, r.c.Metric)
-	f, err := render.NewField(func(x1, x2 float64) float64 { return mg.at([]float64{x1, x2}) },
-		render.SignTint, render.Level{Value: 0, LineStyle: regionEdge})
+	f, err := fields.NewField(func(x1, x2 float64) float64 { return mg.at([]float64{x1, x2}) },
+		render.SignTint, fields.Level{Value: 0, LineStyle: regionEdge})
 	if err != nil {
 		return nil, err
 	}
@@ -239,12 +241,12 @@ func (r *knnRun) regions() (*render.Field, error) {
 }
 
 // regionEdge outlines kNN's regions: thin grey, under the Bayes boundary.
-var regionEdge = render.ContourLevels(0)[0].LineStyle
+var regionEdge = fields.ContourLevels(0)[0].LineStyle
 
 // bayesBoundary is the mixture's boundary η = ½ (ℓ = 0), dashed black.
-func bayesBoundary(m *bayes.Mixture) (*render.Field, error) {
-	f, err := render.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) }, nil,
-		render.Level{Value: 0, LineStyle: render.TruthStyle})
+func bayesBoundary(m *bayes.Mixture) (*fields.Field, error) {
+	f, err := fields.NewField(func(x1, x2 float64) float64 { return m.LogOdds([]float64{x1, x2}) }, nil,
+		fields.Level{Value: 0, LineStyle: graphs.TruthStyle})
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +276,7 @@ func (r *knnRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, 
 	}
 	layers = append(layers, pts)
 	legend := append(pts.Legend(),
-		render.LegendItem{Label: "Bayes boundary η = ½", Thumbs: []plot.Thumbnailer{render.Level{LineStyle: render.TruthStyle}}, Hidden: r.m == nil},
+		render.LegendItem{Label: "Bayes boundary η = ½", Thumbs: []plot.Thumbnailer{fields.Level{LineStyle: graphs.TruthStyle}}, Hidden: r.m == nil},
 		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(r.wrong)})
 	f := render.DataFigure{Title: r.title(), View: mixtureView(r.x, r.s), Layers: layers, Legend: legend, Desc: r.describe()}
 	return f.Write(w, png, opt)

@@ -17,6 +17,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -220,16 +221,16 @@ func (r *logisticRun) title() string {
 // ones in bold.
 func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 	m := r.s.Model
-	var levels []render.Level
+	var levels []fields.Level
 	if !isZero(m.W) {
-		levels = demo.ScoreLevels(render.ProbabilityLevels())
+		levels = demo.ScoreLevels(fields.ProbabilityLevels())
 	}
 	// The field samples the score, which is linear, and reads P off it:
 	// its levels P = p are the lines f = logit p, which a linear function
 	// puts exactly where they are however steep σ gets, where sampling P
 	// itself would squeeze them into one grid cell once ‖w‖ is large.
-	field, err := render.NewField(func(x1, x2 float64) float64 { return m.W[0]*x1 + m.W[1]*x2 + m.B },
-		func(f float64) color.Color { return render.ProbabilityFill(logistic.Sigmoid(f)) }, levels...)
+	field, err := fields.NewField(func(x1, x2 float64) float64 { return m.W[0]*x1 + m.W[1]*x2 + m.B },
+		func(f float64) color.Color { return fields.ProbabilityFill(logistic.Sigmoid(f)) }, levels...)
 	if err != nil {
 		return render.Frame{}, err
 	}
@@ -245,7 +246,7 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 		return render.Frame{}, err
 	}
 	legend := pts.Legend()
-	for _, it := range render.ProbabilityLegend() {
+	for _, it := range fields.ProbabilityLegend() {
 		it.Hidden = levels == nil
 		legend = append(legend, it)
 	}

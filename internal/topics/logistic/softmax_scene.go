@@ -10,6 +10,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -56,7 +57,7 @@ func (r *softmaxRun) borders() ([]plot.Plotter, error) {
 	c := len(r.s.Model.W)
 	var out []plot.Plotter
 	for a := 0; a < c-1; a++ {
-		f, err := render.NewField(func(x1, x2 float64) float64 {
+		f, err := fields.NewField(func(x1, x2 float64) float64 {
 			best := math.Inf(-1)
 			for l := 0; l < c; l++ {
 				if l != a {
@@ -64,7 +65,7 @@ func (r *softmaxRun) borders() ([]plot.Plotter, error) {
 				}
 			}
 			return r.score(a, x1, x2) - best
-		}, nil, render.Level{Value: 0, LineStyle: render.DefaultBoundaryStyle})
+		}, nil, fields.Level{Value: 0, LineStyle: render.DefaultBoundaryStyle})
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +122,7 @@ func (r *softmaxRun) draw(w io.Writer, png bool, opt render.Options) (render.Fra
 	}
 	picks.Avoid = avoid
 	anyWrong := slices.Contains(wrong, true)
-	edge := render.Level{LineStyle: render.DefaultBoundaryStyle}
+	edge := fields.Level{LineStyle: render.DefaultBoundaryStyle}
 	legend := append(pts.Legend(),
 		render.LegendItem{Label: "boundary between classes", Thumbs: []plot.Thumbnailer{edge}, Hidden: borders == nil},
 		render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyWrong},

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -115,9 +116,9 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 		Plot: func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 			sc := perceptronScene(pr, s)
 			if png {
-				return render.Frame{}, render.PerceptronPNG(w, sc, opt)
+				return render.Frame{}, scenes.PerceptronPNG(w, sc, opt)
 			}
-			return render.PerceptronSVGFrame(w, sc, opt)
+			return scenes.PerceptronSVGFrame(w, sc, opt)
 		},
 		History: rec.history(pr, s),
 		Panel:   func() demo.Panel { return perceptronPanel(ctx, pr, s, in.State) },
@@ -130,14 +131,14 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 // the tasks' names, whether an update is a mistake, what a status means)
 // is worked out here. A state not from pr gives a scene render refuses
 // (ErrNoState, ErrShape), never a panic.
-func perceptronScene(pr *perceptron.Problem, s perceptron.State) render.PerceptronScene {
-	ps := render.PerceptronScene{
+func perceptronScene(pr *perceptron.Problem, s perceptron.State) scenes.PerceptronScene {
+	ps := scenes.PerceptronScene{
 		X: pr.X, Y: pr.Y, Classes: pr.Classes, Binary: pr.Binary(),
 		Scheme: "one-vs-all",
 		Eta:    pr.P.Eta, Margin: pr.P.Margin, Average: pr.P.Average,
 		UpdatesAreMistakes: pr.UpdatesAreMistakes(),
 		T:                  s.T, Mistakes: s.Mistakes,
-		Event: render.PerceptronEvent{I: s.Event.I},
+		Event: scenes.PerceptronEvent{I: s.Event.I},
 	}
 	if pr.P.Multiclass == perceptron.OneVsOne {
 		ps.Scheme = "one-vs-one"
@@ -170,7 +171,7 @@ func perceptronScene(pr *perceptron.Problem, s perceptron.State) render.Perceptr
 	}
 	for k, t := range pr.Tasks {
 		w, b := pr.Classifier(s, k)
-		pt := render.PerceptronTask{Pos: t.Pos, Neg: t.Neg, Rest: t.Rest, W: w, B: b,
+		pt := scenes.PerceptronTask{Pos: t.Pos, Neg: t.Neg, Rest: t.Rest, W: w, B: b,
 			CurW: s.Models[k].W, CurB: s.Models[k].B, Name: fmt.Sprintf("%d vs %d", t.Pos, t.Neg)}
 		if t.Rest {
 			pt.Name = fmt.Sprintf("%d vs rest", t.Pos)

@@ -10,6 +10,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/dataset"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/scenes"
 )
 
 // sceneRun runs the perceptron on a data set up to step k.
@@ -55,13 +56,13 @@ func TestPerceptronScene(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("..", "..", "render", "testdata", "perceptron_"+c.name+"_golden.svg"))
+			want, err := os.ReadFile(filepath.Join("..", "..", "render", "scenes", "testdata", "perceptron_"+c.name+"_golden.svg"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			pr, states := sceneRun(t, c.set, c.k, c.params)
 			var b bytes.Buffer
-			if _, err := render.PerceptronSVGFrame(&b, perceptronScene(pr, states[len(states)-1]), render.Options{}); err != nil {
+			if _, err := scenes.PerceptronSVGFrame(&b, perceptronScene(pr, states[len(states)-1]), render.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(b.Bytes(), want) {
@@ -91,7 +92,7 @@ func TestPerceptronSceneForeignState(t *testing.T) {
 		{"event out of range", prOr, foreign, render.ErrNoState},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := render.PerceptronSVGFrame(&bytes.Buffer{}, perceptronScene(tt.pr, tt.s), render.Options{}); !errors.Is(err, tt.want) {
+			if _, err := scenes.PerceptronSVGFrame(&bytes.Buffer{}, perceptronScene(tt.pr, tt.s), render.Options{}); !errors.Is(err, tt.want) {
 				t.Errorf("error = %v, want %v", err, tt.want)
 			}
 		})

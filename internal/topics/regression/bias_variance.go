@@ -15,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -118,19 +119,19 @@ func bvFigure(bv linreg.BiasVariance, f func(float64) float64, xy [][2]float64, 
 	for i, m := range bv.Fits {
 		fs[i] = polyAt(m)
 	}
-	fan, err := render.NewFan(fs)
+	fan, err := graphs.NewFan(fs)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	mean, err := render.NewGraph(polyAt(bv.Mean), render.GraphStyle(0, false))
+	mean, err := graphs.NewGraph(polyAt(bv.Mean), graphs.GraphStyle(0, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	truth, err := render.NewGraph(f, render.TruthStyle)
+	truth, err := graphs.NewGraph(f, graphs.TruthStyle)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	obs, err := render.NewObservations(xy)
+	obs, err := graphs.NewObservations(xy)
 	if err != nil {
 		return render.DataFigure{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -78,7 +79,7 @@ func interpolationFigure(in demo.Input, fit polyFit, xy [][2]float64, hx, hy []f
 	for i := range hx {
 		hxy[i] = [2]float64{hx[i], hy[i]}
 	}
-	obs, err := render.NewObservations(append(append([][2]float64{}, xy...), hxy...))
+	obs, err := graphs.NewObservations(append(append([][2]float64{}, xy...), hxy...))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
@@ -86,11 +87,11 @@ func interpolationFigure(in demo.Input, fit polyFit, xy [][2]float64, hx, hy []f
 	for i := len(xy); i < len(obs.XY); i++ {
 		obs.Hollow[i] = true
 	}
-	g, err := render.NewGraph(fit.at, render.GraphStyle(0, false))
+	g, err := graphs.NewGraph(fit.at, graphs.GraphStyle(0, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	res, err := render.NewResiduals(xy, fit.at)
+	res, err := graphs.NewResiduals(xy, fit.at)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
@@ -98,7 +99,7 @@ func interpolationFigure(in demo.Input, fit polyFit, xy [][2]float64, hx, hy []f
 	legend := []render.LegendItem{{Label: "degree " + strconv.Itoa(fit.p) + " fit", Thumbs: []plot.Thumbnailer{g}}}
 	truth, hasTruth := curveTruth(in.State)
 	if hasTruth {
-		t, err := render.NewGraph(truth, render.TruthStyle)
+		t, err := graphs.NewGraph(truth, graphs.TruthStyle)
 		if err != nil {
 			return render.DataFigure{}, err
 		}

@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/fields"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -38,20 +40,20 @@ func (r *lassoRun) figure() (render.DataFigure, error) {
 			rings = append(rings, v)
 		}
 	}
-	grey := render.ContourLevels(rings...)
-	greyThumb := render.ContourLevels(0)[0] // the legend's swatch, also when there are no rings
-	fl, err := render.NewField(r.lsPart, nil, grey...)
+	grey := fields.ContourLevels(rings...)
+	greyThumb := fields.ContourLevels(0)[0] // the legend's swatch, also when there are no rings
+	fl, err := fields.NewField(r.lsPart, nil, grey...)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	through := render.Level{Value: r.lsPart(r.sol.W[0], r.sol.W[1]), LineStyle: draw.LineStyle{Color: render.ClassColor(0), Width: vg.Points(2)}}
-	tf, err := render.NewField(r.lsPart, nil, through)
+	through := fields.Level{Value: r.lsPart(r.sol.W[0], r.sol.W[1]), LineStyle: draw.LineStyle{Color: render.ClassColor(0), Width: vg.Points(2)}}
+	tf, err := fields.NewField(r.lsPart, nil, through)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
 	radius := l1(r.sol.W)
-	ball := render.Level{Value: radius, LineStyle: render.GraphStyle(1, true)}
-	bf, err := render.NewField(func(w1, w2 float64) float64 { return math.Abs(w1) + math.Abs(w2) }, nil, ball)
+	ball := fields.Level{Value: radius, LineStyle: graphs.GraphStyle(1, true)}
+	bf, err := fields.NewField(func(w1, w2 float64) float64 { return math.Abs(w1) + math.Abs(w2) }, nil, ball)
 	if err != nil {
 		return render.DataFigure{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -112,19 +113,19 @@ func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64, st demo.State) (render.DataFigure, error) {
 	now := func(x float64) float64 { return s.W[0]*x + s.B }
 	exact := func(x float64) float64 { return rec.opt.W[0]*x + rec.opt.B }
-	obs, err := render.NewObservations(xy)
+	obs, err := graphs.NewObservations(xy)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	res, err := render.NewResiduals(xy, now)
+	res, err := graphs.NewResiduals(xy, now)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	eg, err := render.NewGraph(exact, render.GraphStyle(1, true))
+	eg, err := graphs.NewGraph(exact, graphs.GraphStyle(1, true))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	ng, err := render.NewGraph(now, render.GraphStyle(0, false))
+	ng, err := graphs.NewGraph(now, graphs.GraphStyle(0, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -124,7 +125,7 @@ func outlierIndex(s demo.State) int {
 }
 
 func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFigure, error) {
-	obs, err := render.NewObservations(xy)
+	obs, err := graphs.NewObservations(xy)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
@@ -133,14 +134,14 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 		obs.Marked[marked] = true
 	}
 	eps := fits[3]
-	tube, err := render.NewTube(eps.at, eps.param)
+	tube, err := graphs.NewTube(eps.at, eps.param)
 	if err != nil {
 		return render.DataFigure{}, err
 	}
 	layers := []plot.Plotter{tube}
 	var legend []render.LegendItem
 	for i, f := range fits {
-		g, err := render.NewGraph(f.at, render.GraphStyle(i, i == 3))
+		g, err := graphs.NewGraph(f.at, graphs.GraphStyle(i, i == 3))
 		if err != nil {
 			return render.DataFigure{}, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -90,18 +91,18 @@ var ridgeView = render.View{XMin: -1.5, XMax: 1.5, YMin: -2.5, YMax: 2.5}
 // ridgeFigure draws the two points, the least-squares line
 // y = w₁x + w₂ through both, and the ridge line when λ > 0.
 func ridgeFigure(eps, lambda float64, ls, rg linreg.Model) (render.DataFigure, error) {
-	obs, err := render.NewObservations([][2]float64{{0, 1}, {eps, -1}})
+	obs, err := graphs.NewObservations([][2]float64{{0, 1}, {eps, -1}})
 	if err != nil {
 		return render.DataFigure{}, err
 	}
 	line := func(m linreg.Model) func(float64) float64 {
 		return func(t float64) float64 { return m.W[0]*t + m.W[1] }
 	}
-	lsg, err := render.NewGraph(line(ls), render.GraphStyle(1, false))
+	lsg, err := graphs.NewGraph(line(ls), graphs.GraphStyle(1, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}
-	rgg, err := render.NewGraph(line(rg), render.GraphStyle(0, false))
+	rgg, err := graphs.NewGraph(line(rg), graphs.GraphStyle(0, false))
 	if err != nil {
 		return render.DataFigure{}, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/fields"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -124,7 +125,7 @@ func computeKernelMap(ctx context.Context, in demo.Input) (demo.Result, error) {
 // curve, the points and the two picked points x and z.
 func mapPlot(x [][]float64, y []int, a, b [2]float64) demo.Drawer {
 	return func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
-		field, err := render.NewField(PsiScore, sideFill, render.Level{Value: 0, LineStyle: render.DefaultBoundaryStyle})
+		field, err := fields.NewField(PsiScore, sideFill, fields.Level{Value: 0, LineStyle: render.DefaultBoundaryStyle})
 		if err != nil {
 			return render.Frame{}, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -91,13 +92,13 @@ type kernelRun struct {
 // An SGD iterate is not an optimum, so no point is ringed as a kind of
 // support vector (the scene marks its sampled point, which tells the
 // figure so); the <desc> sorts the points by yᵢf(xᵢ) instead.
-func (r kernelRun) scene() render.SVMScene {
+func (r kernelRun) scene() scenes.SVMScene {
 	e := r.kp.Expansion(r.s)
 	w := make([]float64, len(r.s.Avg))
 	for i, a := range r.s.Avg {
 		w[i] = math.Abs(a)
 	}
-	return render.SVMScene{
+	return scenes.SVMScene{
 		X: r.kp.X, Y: r.labels(), Alpha: r.s.Avg, C: math.Inf(1), Size: w,
 		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
 		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,

@@ -16,6 +16,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -115,7 +116,7 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	if err != nil {
 		return demo.Result{}, err
 	}
-	var cmp *render.SceneLine
+	var cmp *scenes.SceneLine
 	if withPerceptron {
 		cmp = perceptronLine(x, y)
 	}
@@ -150,9 +151,9 @@ func barOptions(opt render.Options) render.Options {
 }
 
 // svmScene is what the data figure shows of state s.
-func svmScene(pr *svm.Problem, s svm.State, cmp *render.SceneLine) render.SVMScene {
+func svmScene(pr *svm.Problem, s svm.State, cmp *scenes.SceneLine) scenes.SVMScene {
 	n := len(pr.X)
-	sc := render.SVMScene{
+	sc := scenes.SVMScene{
 		X: pr.X, Y: labelsOf(pr), Alpha: s.Alpha, C: pr.P.C,
 		Kind: make([]string, n), Pair: [2]int{s.I, s.J}, Slack: !pr.P.Hard, Overlay: cmp, Stepping: true,
 		Title: svmTitle(pr, s),
@@ -215,7 +216,7 @@ func svmTitle(pr *svm.Problem, s svm.State) string {
 // perceptronLine runs Algorithm 1 on the same points, as far as the demo
 // would show it, for the hard-margin lesson's comparison: a separating
 // line, but not the widest.
-func perceptronLine(x [][]float64, y []int) *render.SceneLine {
+func perceptronLine(x [][]float64, y []int) *scenes.SceneLine {
 	p := perceptron.DefaultParams()
 	pr, s0, err := perceptron.Init(perceptron.Data{X: x, Y: y}, p)
 	if err != nil {
@@ -230,5 +231,5 @@ func perceptronLine(x [][]float64, y []int) *render.SceneLine {
 	if s.Status != algos.Converged {
 		label = "perceptron (not converged)"
 	}
-	return &render.SceneLine{W: m.W, B: m.B, Label: label}
+	return &scenes.SceneLine{W: m.W, B: m.B, Label: label}
 }

@@ -14,12 +14,13 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // svmPanel writes the step out with its numbers: which pair SMO chose,
 // how their α moved, and where the objective and the KKT violation stand.
-func svmPanel(pr *svm.Problem, s svm.State, st demo.State, cmp *render.SceneLine) demo.Panel {
+func svmPanel(pr *svm.Problem, s svm.State, st demo.State, cmp *scenes.SceneLine) demo.Panel {
 	p := demo.Panel{
 		Status: s.Status.String(),
 		Done:   s.Status.Done(),
@@ -179,7 +180,7 @@ func (r biasRange) note() demo.Note {
 	return demo.Note{TestID: "bias-range", Text: text}
 }
 
-func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.SceneLine) []demo.Note {
+func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *scenes.SceneLine) []demo.Note {
 	var notes []demo.Note
 	if !pr.P.Hard {
 		counts := map[svm.SVKind]int{}
@@ -249,7 +250,7 @@ func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *render.S
 
 // compareMargins sets the perceptron's margin beside the SVM's: the
 // smallest distance of a point to each line.
-func compareMargins(pr *svm.Problem, s svm.State, cmp *render.SceneLine) string {
+func compareMargins(pr *svm.Problem, s svm.State, cmp *scenes.SceneLine) string {
 	pm := lineMargin(pr, cmp.W, cmp.B)
 	w := pr.Weights(s)
 	if pm <= 0 {

@@ -17,6 +17,8 @@ import (
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/render/graphs"
+	"github.com/margin-edu/margin/internal/render/scenes"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -106,9 +108,9 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, err
 	}
-	scene := render.SVMScene{
+	scene := scenes.SVMScene{
 		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
-		Overlay: &render.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
+		Overlay: &scenes.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
 		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
 	}
 	margins := make([]float64, len(x))
@@ -123,8 +125,8 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 		Done: r.status.Done(),
 		Plot: demo.SceneDrawer(scene),
 		Panels: map[string]demo.Drawer{"losses": func(w io.Writer, _ bool, opt render.Options) (render.Frame, error) {
-			return render.Frame{}, render.LossChartSVG(w, render.LossChart{
-				Losses:  []string{render.LossZeroOne, render.LossPerceptron, render.LossHinge, render.LossLogistic},
+			return render.Frame{}, graphs.LossChartSVG(w, graphs.LossChart{
+				Losses:  []string{graphs.LossZeroOne, graphs.LossPerceptron, graphs.LossHinge, graphs.LossLogistic},
 				Margins: margins,
 				Title:   fmt.Sprintf("losses of the score z = y·f(x) · the points at iteration %d", r.t),
 			}, render.Options{Width: opt.Width})
