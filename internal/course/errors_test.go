@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
-	"github.com/margin-edu/margin/internal/topics/logistic"
+	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
 	"github.com/margin-edu/margin/internal/topics/regression"
-	"github.com/margin-edu/margin/internal/topics/svm"
 )
 
 // endsAfterFirstLook is a context that is live when ExecuteFigure looks
@@ -44,37 +44,50 @@ func parseState(t *testing.T, d *demo.Demo, query string) demo.State {
 	return s
 }
 
-// TestComputeStopsWithContext: each demo whose Compute runs a solver that
-// takes a context stops with context.Canceled when the request's context
-// ends, and does not memoise the stopped solve (the same state computes
-// normally afterwards). The λ are ones no other test uses, so that no
-// memoised optimum answers first.
+// TestComputeStopsWithContext: every demo of the course, at its default
+// state and at the end of its run, stops with context.Canceled once the
+// request's context ends (here: from the second time it is asked), rather
+// than computing on or reporting a bug, and does not keep the stopped
+// work (the same state computes normally afterwards). A demo whose
+// Compute never asks twice has no loop long enough to stop; at least the
+// solver-backed demos must ask, which the count checks.
 func TestComputeStopsWithContext(t *testing.T) {
-	for _, tc := range []struct {
-		spec  demo.Spec
-		query string
-	}{
-		{logistic.LogisticSpec(), "lambda=0.0123"},
-		{logistic.SoftmaxSpec(), "lambda=0.0123"},
-		{svm.SGDSpec(), "lambda=0.0123"},
-		{svm.KernelPegasosSpec(), "lambda=0.0123"},
-	} {
-		d, err := demo.NewDemo(tc.spec)
+	c := demotest.MustCourse(t, course.Default)
+	asked := 0
+	for _, cd := range c.Demos {
+		d, err := demo.NewDemo(cd.Spec) // outside the course: no cache answers first
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := parseState(t, d, tc.query)
-		_, err = d.ExecuteFigure(&endsAfterFirstLook{Context: context.Background()}, s, "")
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%s?%s under an ending context: err = %v, want context.Canceled", d.ID, tc.query, err)
+		queries := []string{""}
+		if !d.Static {
+			queries = append(queries, "step=end")
 		}
-		var internal *demo.InternalError
-		if errors.As(err, &internal) {
-			t.Errorf("%s: a stopped run is reported as a bug: %v", d.ID, err)
+		for _, q := range queries {
+			s := parseState(t, d, q)
+			ctx := &endsAfterFirstLook{Context: context.Background()}
+			_, err = d.ExecuteFigure(ctx, s, "")
+			looks := ctx.looks.Load()
+			switch {
+			case looks > 1 && !errors.Is(err, context.Canceled):
+				t.Errorf("%s?%s went on after its context ended (asked %d times): err = %v", d.ID, q, looks, err)
+			case looks <= 1 && err != nil:
+				t.Errorf("%s?%s: %v", d.ID, q, err)
+			}
+			if looks > 1 {
+				asked++
+			}
+			var internal *demo.InternalError
+			if errors.As(err, &internal) {
+				t.Errorf("%s?%s: a stopped run is reported as a bug: %v", d.ID, q, err)
+			}
+			if _, err := d.ExecuteFigure(context.Background(), s, ""); err != nil {
+				t.Errorf("%s?%s after a stopped run: %v (a stopped solve was kept?)", d.ID, q, err)
+			}
 		}
-		if _, err := d.ExecuteFigure(context.Background(), s, ""); err != nil {
-			t.Errorf("%s?%s after a stopped run: %v (a stopped solve was memoised?)", d.ID, tc.query, err)
-		}
+	}
+	if asked < 8 {
+		t.Errorf("only %d states asked their context more than once; the solvers no longer check it?", asked)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,4 +295,43 @@ func MustParse(t *testing.T, d *demo.Demo, raw string) demo.State {
 		t.Fatalf("Parse(%q): %v", raw, probs)
 	}
 	return s
+}
+
+// Section is a top-level section a lesson must have: its id and the prose
+// part it is in (part k follows the lesson's k-th demo).
+type Section struct {
+	ID   string
+	Part int
+}
+
+// Lesson is what a topic expects of one of its lessons' prose: every
+// top-level section in page order, and the links to other lessons it must
+// carry. The course checks what every lesson must do (internal/course);
+// this checks what the topic's authors promise of theirs.
+type Lesson struct {
+	Slug     string
+	Sections []Section
+	Links    []string
+}
+
+// CheckLesson holds the lesson's prose to l.
+func CheckLesson(t *testing.T, l Lesson) {
+	t.Helper()
+	secs, err := demo.Contents(l.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]Section, len(secs))
+	for i, s := range secs {
+		got[i] = Section{s.ID, s.Part}
+	}
+	if !slices.Equal(got, l.Sections) {
+		t.Errorf("%s: sections (id, part) = %v, want %v", l.Slug, got, l.Sections)
+	}
+	all := Prose(t, l.Slug)
+	for _, link := range l.Links {
+		if !strings.Contains(all, link) {
+			t.Errorf("%s: the prose has no link %s", l.Slug, link)
+		}
+	}
 }

@@ -1,9 +1,8 @@
-package course
+package svm
 
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,200 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/demo/pointset"
-	svmtopic "github.com/margin-edu/margin/internal/topics/svm"
 )
-
-// TestProseSVM holds the two SVM lessons to the same checks as the
-// perceptron's prose: one part per demo marker plus one, typeset math, no
-// raw dollar signs, unique ids, the sections the course links to, and the
-// cross-links between the two lessons.
-func TestProseSVM(t *testing.T) {
-	tests := []struct {
-		slug  string
-		parts int // demo markers + 1
-		ids   []string
-		links []string
-	}{
-		{
-			slug:  "hard-margin-svm",
-			parts: 2,
-			ids:   []string{"max-margin", "distance", "qp", "dual", "kkt", "smo", "try-it", "worked-example", "not-separable", "check-yourself"},
-			links: []string{`href="/lessons/soft-margin-svm"`, `href="/lessons/perceptron"`},
-		},
-		{
-			slug:  "soft-margin-svm",
-			parts: 3,
-			ids:   []string{"slack", "hinge", "role-of-c", "soft-dual", "three-kinds", "worked-example", "try-soft", "calibration", "sgd", "subgradient", "try-sgd", "check-yourself"},
-			links: []string{`href="/lessons/hard-margin-svm"`},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.slug, func(t *testing.T) {
-			parts, err := demo.Prose(tt.slug)
-			if err != nil {
-				t.Fatalf("Prose(%q) error: %v", tt.slug, err)
-			}
-			if len(parts) != tt.parts {
-				t.Fatalf("Prose(%q) has %d parts, want %d", tt.slug, len(parts), tt.parts)
-			}
-			all := ""
-			for i, p := range parts {
-				s := string(p)
-				if strings.TrimSpace(s) == "" {
-					t.Errorf("part %d is empty", i)
-				}
-				for _, bad := range []string{demo.DemoMarker, demo.HeaderPrefix} {
-					if strings.Contains(s, bad) {
-						t.Errorf("part %d contains %q", i, bad)
-					}
-				}
-				all += s
-			}
-			if !strings.Contains(all, `class="katex"`) {
-				t.Error(`prose has no KaTeX output (class="katex")`)
-			}
-			if !strings.Contains(all, `class="katex-display"`) {
-				t.Error(`prose has no display math (class="katex-display")`)
-			}
-			if i := strings.IndexByte(all, '$'); i >= 0 {
-				t.Errorf("prose contains a raw '$' (untypeset TeX?) near %q", demotest.Excerpt(all, i))
-			}
-			ids := map[string]int{}
-			for _, m := range demotest.IDAttr.FindAllStringSubmatch(all, -1) {
-				ids[m[1]]++
-			}
-			for id, n := range ids {
-				if n > 1 {
-					t.Errorf("id %q occurs %d times, want once", id, n)
-				}
-			}
-			for _, id := range tt.ids {
-				if ids[id] == 0 {
-					t.Errorf("prose has no section id %q", id)
-				}
-			}
-			for _, l := range tt.links {
-				if !strings.Contains(all, l) {
-					t.Errorf("prose has no link %s", l)
-				}
-			}
-			// Every in-page link must name a section that exists.
-			for _, m := range demotest.HrefFrag.FindAllStringSubmatch(all, -1) {
-				if ids[m[1]] == 0 {
-					t.Errorf("link to #%s, but the prose has no such id", m[1])
-				}
-			}
-		})
-	}
-}
-
-// TestContentsSVM checks that the tables of contents of the SVM lessons
-// list their sections in page order, each present in the served prose.
-func TestContentsSVM(t *testing.T) {
-	tests := []struct {
-		slug  string
-		first demo.Section
-		n     int
-	}{
-		{"hard-margin-svm", demo.Section{"max-margin", "From any separator to the widest one", 0}, 10},
-		{"soft-margin-svm", demo.Section{"slack", "Slack variables", 0}, 12},
-	}
-	for _, tt := range tests {
-		t.Run(tt.slug, func(t *testing.T) {
-			secs, err := demo.Contents(tt.slug)
-			if err != nil {
-				t.Fatalf("Contents(%q) error: %v", tt.slug, err)
-			}
-			if len(secs) != tt.n || secs[0] != tt.first {
-				t.Fatalf("Contents(%q) = %v, want %d sections starting with %v", tt.slug, secs, tt.n, tt.first)
-			}
-			parts, _ := demo.Prose(tt.slug)
-			all := strings.Join(demotest.Strings(parts), "")
-			last := -1
-			for _, s := range secs {
-				i := strings.Index(all, `id="`+s.ID+`"`)
-				if i < 0 {
-					t.Errorf("section %q is not in the served prose", s.ID)
-					continue
-				}
-				if i < last {
-					t.Errorf("section %q is out of order", s.ID)
-				}
-				last = i
-				if strings.ContainsAny(s.Title, "$\\") {
-					t.Errorf("section %q has TeX in its title %q", s.ID, s.Title)
-				}
-			}
-		})
-	}
-}
-
-// TestProseSVMDeepLinks checks every link from the SVM lessons to a demo
-// state: the query parses, it is the canonical URL of the state it shows
-// (so the server answers 200, not a redirect, and the step exists in the
-// run), and its fragment, if any, is that demo's anchor on the page.
-func TestProseSVMDeepLinks(t *testing.T) {
-	course, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, slug := range []string{"hard-margin-svm", "soft-margin-svm"} {
-		parts, err := demo.Prose(slug)
-		if err != nil {
-			t.Fatalf("Prose(%q) error: %v", slug, err)
-		}
-		all := strings.Join(demotest.Strings(parts), "")
-		links := demotest.DeepLink.FindAllStringSubmatch(all, -1)
-		if len(links) == 0 {
-			t.Errorf("%s: no deep links to demo states", slug)
-		}
-		for _, m := range links {
-			target, raw, frag := m[1], strings.ReplaceAll(m[2], "&amp;", "&"), m[3]
-			t.Run(slug+"→"+target+"?"+raw, func(t *testing.T) {
-				q, err := url.ParseQuery(raw)
-				if err != nil {
-					t.Fatalf("query does not parse: %v", err)
-				}
-				d, err := course.Active(target, q)
-				if err != nil {
-					t.Fatalf("no demo: %v", err)
-				}
-				s, probs := d.Parse(q)
-				if len(probs) > 0 {
-					t.Fatalf("state does not parse: %v", probs)
-				}
-				run, err := demotest.Execute(d, s)
-				if err != nil {
-					t.Fatalf("run: %v", err)
-				}
-				if got := run.State.QueryAt(d.LessonPath()); got != raw {
-					t.Errorf("not canonical: the page would redirect to ?%s", got)
-				}
-				if frag != "" && frag != "#demo-"+d.ID {
-					t.Errorf("fragment %s, want #demo-%s", frag, d.ID)
-				}
-			})
-		}
-	}
-}
-
-// TestContentsParts: each section knows which prose part it is in, so the
-// table of contents can list each demo where it appears: on the soft
-// margin page, the first demo after "three-kinds"/"worked-example" and
-// the second after "subgradient".
-func TestContentsParts(t *testing.T) {
-	secs, err := demo.Contents("soft-margin-svm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	part := map[string]int{}
-	for _, s := range secs {
-		part[s.ID] = s.Part
-	}
-	if part["slack"] != 0 || part["try-soft"] != 1 || part["subgradient"] != 1 || part["try-sgd"] != 2 {
-		t.Errorf("parts %v: want slack in part 0, try-soft and subgradient in 1, try-sgd in 2", part)
-	}
-}
 
 // svmProse is a lesson's typeset prose in one string.
 func svmProse(t *testing.T, slug string) string {
@@ -225,13 +31,13 @@ func svmProse(t *testing.T, slug string) string {
 // (nil: as the demo has them).
 func solveHard(t *testing.T, q string, order func(x [][]float64, y []int) ([][]float64, []int)) (*svm.Problem, svm.State) {
 	t.Helper()
-	r := demotest.Run(t, svmtopic.SVMSpec(true), q)
+	r := demotest.Run(t, SVMSpec(true), q)
 	x, yf := demo.Columns(r.Points)
 	y := pointset.SignLabels(yf)
 	if order != nil {
 		x, y = order(x, y)
 	}
-	pr, s0, err := svm.New(x, y, svmtopic.SvmParams(r.State, true))
+	pr, s0, err := svm.New(x, y, SvmParams(r.State, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,9 +58,9 @@ func TestProseSoftReachesHard(t *testing.T) {
 	c := math.Ceil(slices.Max(hs.Alpha)*100) / 100
 	cs := strconv.FormatFloat(c, 'f', 2, 64)
 	below := strconv.FormatFloat(c-0.01, 'f', 2, 64)
-	hard := demotest.Run(t, svmtopic.SVMSpec(true), "data=separable&step=end")
-	soft := demotest.Run(t, svmtopic.SVMSpec(false), "data=separable&C="+cs+"&step=end")
-	under := demotest.Run(t, svmtopic.SVMSpec(false), "data=separable&C="+below+"&step=end")
+	hard := demotest.Run(t, SVMSpec(true), "data=separable&step=end")
+	soft := demotest.Run(t, SVMSpec(false), "data=separable&C="+cs+"&step=end")
+	under := demotest.Run(t, SVMSpec(false), "data=separable&C="+below+"&step=end")
 	src, err := demo.Source("soft-margin-svm")
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +105,7 @@ func TestProseSVMNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	interval := regexp.MustCompile(`every b from (\S+) to (\S+) satisfies.*runs from (\S+) % to (\S+) %`)
-	r := demotest.Run(t, svmtopic.SVMSpec(false), "C=0.001&step=20")
+	r := demotest.Run(t, SVMSpec(false), "C=0.001&step=20")
 	m := interval.FindStringSubmatch(demotest.Note(r.Panel(), "bias-range").Text)
 	if m == nil {
 		t.Fatalf("C = 0.001: bias note %q", demotest.Note(r.Panel(), "bias-range").Text)
@@ -321,13 +127,13 @@ func TestProseSVMNumbers(t *testing.T) {
 		t.Error("soft-margin prose no longer quotes 25 % for C = 0.01, 1 and 100")
 	}
 	for _, q := range []string{"C=0.01&step=20", "step=128", "C=100&step=17554"} {
-		p := demotest.Run(t, svmtopic.SVMSpec(false), q).Panel()
+		p := demotest.Run(t, SVMSpec(false), q).Panel()
 		if got := demotest.Counter(p, "error"); got != "25.0 %" || demotest.Note(p, "bias-range") != nil {
 			t.Errorf("%s: training error %s (b not unique: %v); the prose says 25 %%", q, got, demotest.Note(p, "bias-range") != nil)
 		}
 	}
 
-	x := demotest.Run(t, svmtopic.SVMSpec(false), "data=xor&step=2")
+	x := demotest.Run(t, SVMSpec(false), "data=xor&step=2")
 	xn := demotest.Note(x.Panel(), "bias-range")
 	if xn == nil || !strings.Contains(xn.Text, "every b from −1 to 1") || demotest.Counter(x.Panel(), "error") != "50.0 %" ||
 		!strings.Contains(string(src), "every $b$ from $-1$ to $1$ is optimal") || !strings.Contains(string(src), "the training error is $50\\,\\%$") {
@@ -335,7 +141,7 @@ func TestProseSVMNumbers(t *testing.T) {
 	}
 
 	// OR at step 1: two positive points on the line, predicted −1.
-	if got := demotest.Counter(demotest.Run(t, svmtopic.SVMSpec(true), "data=or&step=1").Panel(), "error"); got != "50.0 %" {
+	if got := demotest.Counter(demotest.Run(t, SVMSpec(true), "data=or&step=1").Panel(), "error"); got != "50.0 %" {
 		t.Errorf("OR after step 1: training error %s; the hard-margin prose says 50 %%", got)
 	}
 
@@ -387,7 +193,7 @@ func TestProseSVMNumbers(t *testing.T) {
 // for state q, as svm.New takes them.
 func solveHardPoints(t *testing.T, q string) ([][]float64, []int, svm.Params) {
 	t.Helper()
-	r := demotest.Run(t, svmtopic.SVMSpec(true), q)
+	r := demotest.Run(t, SVMSpec(true), q)
 	x, yf := demo.Columns(r.Points)
-	return x, pointset.SignLabels(yf), svmtopic.SvmParams(r.State, true)
+	return x, pointset.SignLabels(yf), SvmParams(r.State, true)
 }
