@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image/png"
 	"io"
 	"log/slog"
@@ -63,6 +62,16 @@ func do(t *testing.T, h http.Handler, method, target string, body io.Reader, hea
 func get(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
 	t.Helper()
 	return do(t, h, http.MethodGet, target, nil, nil)
+}
+
+// follow gets target, following redirects to the canonical URL.
+func follow(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := get(t, h, target)
+	for i := 0; i < 3 && rec.Code == http.StatusMovedPermanently; i++ {
+		rec = get(t, h, rec.Header().Get("Location"))
+	}
+	return rec
 }
 
 func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
@@ -301,43 +310,6 @@ func TestPlots(t *testing.T) {
 	}
 	if hist := get(t, h, "/plots/perceptron-history.svg?step=9"); hist.Code != http.StatusOK || !strings.Contains(hist.Body.String(), "<svg") {
 		t.Errorf("history = %d", hist.Code)
-	}
-}
-
-func TestFitAPI(t *testing.T) {
-	h := newTestServer(t)
-	body := `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,1],"predict":[[1,1]]}`
-	rec := do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(body), map[string]string{"Content-Type": "application/json"})
-	var got struct {
-		W         []float64
-		B         float64
-		Converged bool
-		Scores    []float64
-	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusOK || err != nil {
-		t.Fatalf("fit = %d %s", rec.Code, rec.Body)
-	}
-	if !got.Converged || got.B != -1 || len(got.Scores) != 1 || got.Scores[0] != 3 {
-		t.Errorf("fit = %+v", got)
-	}
-	bad := []struct{ body, want string }{
-		{`{`, "JSON"},
-		{`{"algorithm":"perceptron","x":[[1,2],[3]],"y":[1,-1]}`, "same length"},
-		{`{"algorithm":"naive-bayes","x":[[1]],"y":[1]}`, "unknown algorithm"},
-		{strings.Repeat(" ", 4<<20+10), "4 MiB"},
-	}
-	for _, tt := range bad {
-		rec := do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(tt.body), nil)
-		var e struct{ Error string }
-		json.Unmarshal(rec.Body.Bytes(), &e)
-		if rec.Code != http.StatusBadRequest || !strings.Contains(e.Error, tt.want) {
-			t.Errorf("fit %.40q = %d %q, want 400 mentioning %q", tt.body, rec.Code, e.Error, tt.want)
-		}
-	}
-	// Past the server's body cap the answer is 413, naming the limit.
-	rec = do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(strings.Repeat(" ", 6<<20)), nil)
-	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "MiB") {
-		t.Errorf("fit of 6 MiB = %d %.100s, want 413 naming the limit", rec.Code, rec.Body)
 	}
 }
 
