@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"image/png"
 	"net/http"
 	"net/url"
@@ -17,20 +18,21 @@ import (
 
 // TestEveryDemo serves every demo of the course, in its default state and
 // in each state its Spec.Examples name, and checks through HTTP what every
-// demo must do, against what the kit computes for that state
-// (demotest.Execute): so a new demo gets these checks by existing.
-//   - Its lesson page and presenter view answer 200 with no id twice, and
-//     show the counters, status, notes, step box and tables of the run's
-//     Panel, its plot, history and panels; the htmx partial is the panel.
-//   - Each figure URL (the plot as SVG and PNG, the history, each panel)
-//     answers the bytes the run draws; a figure the run lacks is a 404.
-//   - The no-JS step links (Step, Back, Run to end) lead to the canonical
-//     states k+1, k−1 and the end; each form, submitted as it stands,
-//     leads back to the state at step 0.
-//   - A demo with points serves them as CSV.
-//   - A bad value of each declared key is a 400 naming the key.
+// demo must do against what the kit computes for that state
+// (demotest.Execute), so a new demo gets these checks by existing:
+//   - its lesson page and presenter view answer 200 with no id twice and
+//     show the run's Panel (counters, status, notes, step box, tables; no
+//     box empty), plot, history and panels; the htmx partial is the panel;
+//   - each figure URL (plot as SVG and PNG, history, panels) answers the
+//     bytes the run draws, or a 404 for a figure the run lacks;
+//   - the no-JS Step, Back and Run to end links lead to the canonical
+//     states k+1, k−1 and the end, each link and form of a lesson page
+//     ends with the demo's anchor, and a form submitted as it stands
+//     leads to the state at step 0; a note's link answers 200;
+//   - a demo with points serves them as CSV;
+//   - a bad value of each declared key is a 400 naming the key.
 //
-// The facts table adds what a state shows that the loop cannot derive.
+// demo_facts_test.go holds what the loop cannot derive, as data.
 func TestEveryDemo(t *testing.T) {
 	course := testCourse(t)
 	h := NewServer(discardLogger(), course)
@@ -136,10 +138,7 @@ func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run
 		t.Errorf("%s: step-limit note shown %v, want %v", target, got, run.AtLimit())
 	}
 	update := words(p.Find(`[data-testid="update"]`).Text())
-	for _, w := range append([]string{want.Examined, want.Start}, want.Lines...) {
-		if want.Examined != "" && w == want.Start {
-			continue
-		}
+	for _, w := range append([]string{cmp.Or(want.Examined, want.Start)}, want.Lines...) {
 		if !strings.Contains(update, words(w)) {
 			t.Errorf("%s: the step box %q lacks %q", target, update, w)
 		}
@@ -190,11 +189,9 @@ func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run
 	}
 }
 
-// checkAnchors checks that every link and form of a demo panel that leads
-// to a state of the demo ends with anchor (the demo's, on a lesson page,
-// so that it lands on the demo without JavaScript, copied or reloaded; a
-// shared link to the SGD demo used to open 13,000 px above it), and that
-// the requests htmx makes carry no fragment.
+// checkAnchors: each link and form of a demo panel to a state ends with
+// anchor (so it lands on the demo without JavaScript, copied or reloaded:
+// a link to the SGD demo opened 13,000 px above it); htmx's requests not.
 func checkAnchors(t *testing.T, target string, p *goquery.Selection, anchor string) {
 	t.Helper()
 	p.Find(`a[data-action]`).Each(func(_ int, a *goquery.Selection) {
@@ -212,9 +209,6 @@ func checkAnchors(t *testing.T, target string, p *goquery.Selection, anchor stri
 		}
 	})
 }
-
-// words is s with its runs of white space made one space.
-func words(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // checkFigures fetches each figure of run's state and compares it with
 // what the run draws.
@@ -400,8 +394,5 @@ func badValues(p demo.Param) []string {
 		return []string{"x", "1.5", num(p.Min - 1), num(p.Max + 1)}
 	}
 	out := []string{"x", "NaN", "Inf", num(p.Min - 1 - p.Max + p.Min), num(p.Max*2 + 1)}
-	if p.OpenMin {
-		out = append(out, num(p.Min))
-	}
-	return out
+	return append(out, map[bool][]string{true: {num(p.Min)}}[p.OpenMin]...)
 }
