@@ -74,7 +74,9 @@ func checkPages(t *testing.T, h http.Handler, run *demo.Run) map[string]*goquery
 		}
 		doc := parse(t, rec)
 		noDuplicateIDs(t, doc)
-		panels[page] = doc.Find("#panel-" + d.ID)
+		if panels[page] = doc.Find("#panel-" + d.ID); panels[page].Length() != 1 {
+			t.Fatalf("%s: %d panels of the demo, want 1", target, panels[page].Length())
+		}
 		checkPanel(t, target, panels[page], run)
 	}
 	for _, n := range run.Panel().Notes {
@@ -108,10 +110,6 @@ func checkPages(t *testing.T, h http.Handler, run *demo.Run) map[string]*goquery
 // checkPanel compares a demo panel with the run's Panel and figures.
 func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run) {
 	t.Helper()
-	if p.Length() != 1 {
-		t.Errorf("%s: %d panels of the demo, want 1", target, p.Length())
-		return
-	}
 	d, want := run.State.Demo(), run.Panel()
 	var wantC, gotC []string
 	for _, c := range want.Counters {
@@ -138,7 +136,13 @@ func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run
 		t.Errorf("%s: step-limit note shown %v, want %v", target, got, run.AtLimit())
 	}
 	update := words(p.Find(`[data-testid="update"]`).Text())
-	for _, w := range append([]string{cmp.Or(want.Examined, want.Start)}, want.Lines...) {
+	lines := append([]string{cmp.Or(want.Examined, want.Start)}, want.Lines...)
+	for _, m := range want.Model {
+		for _, f := range m.Facts {
+			lines = append(lines, f.Sym+" = "+f.Value)
+		}
+	}
+	for _, w := range lines {
 		if !strings.Contains(update, words(w)) {
 			t.Errorf("%s: the step box %q lacks %q", target, update, w)
 		}
@@ -158,8 +162,7 @@ func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run
 			t.Errorf("%s: table %s rows\n%s\nwant\n%s", target, tb.TestID, strings.Join(rows, "\n"), strings.Join(wantRows, "\n"))
 		}
 	}
-	// No box is drawn empty (the loss gallery showed an empty bordered
-	// step box, a static demo an empty status).
+	// No box is drawn empty (the loss gallery's step box once was).
 	p.Find(`[data-testid="update"], [data-testid="status"], .counters dd, .panel-table`).Each(func(_ int, s *goquery.Selection) {
 		if strings.TrimSpace(s.Text()) == "" {
 			html, _ := goquery.OuterHtml(s)
@@ -167,15 +170,15 @@ func checkPanel(t *testing.T, target string, p *goquery.Selection, run *demo.Run
 		}
 	})
 	has := func(sel string) bool { return p.Find(sel).Length() == 1 }
-	if has(".stepper") == d.Static {
-		t.Errorf("%s: step controls shown %v for a demo static %v", target, has(".stepper"), d.Static)
+	if has(".stepper") == d.Static || !has(`[data-testid="plot"] svg`) {
+		t.Errorf("%s: step controls shown %v for a demo static %v, or no plot", target, has(".stepper"), d.Static)
 	}
-	if !has(`[data-testid="plot"] svg`) || has(`[data-testid="history"] svg`) != (run.History != nil) {
-		t.Errorf("%s: no plot, or a history shown %v where the run has one %v", target, has(`[data-testid="history"] svg`), run.History != nil)
+	if has(`[data-testid="history"] svg`) != (run.History != nil) {
+		t.Errorf("%s: a history shown %v where the run has one %v", target, has(`[data-testid="history"] svg`), run.History != nil)
 	}
 	for _, name := range d.Panels {
-		if has(`[data-testid="panel-`+name+`"] svg`) != (run.Panels[name] != nil) {
-			t.Errorf("%s: figure %s shown %v, want %v", target, name, !(run.Panels[name] != nil), run.Panels[name] != nil)
+		if got, want := has(`[data-testid="panel-`+name+`"] svg`), run.Panels[name] != nil; got != want {
+			t.Errorf("%s: figure %s shown %v, want %v", target, name, got, want)
 		}
 	}
 	click := map[bool]string{true: "points"}[d.HasPoints()]
