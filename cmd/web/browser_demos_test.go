@@ -2,154 +2,18 @@ package main
 
 import (
 	"context"
-	"strconv"
+	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
-// Each topic's demos in a browser: stepping with the keys, clicks on the
-// plot, Play and Pause, and the sliders and boxes of their forms.
-
-// TestBrowserClickPlayBack covers the rest of the demo's script: a click
-// on empty plot adds a point of the chosen class, a click on a point
-// removes it, space plays and pauses, and the browser's back button walks
-// back through the steps.
-func TestBrowserClickPlayBack(t *testing.T) {
-	ctx := openFastPerceptron(t)
-	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
-	// empty space, so a +1 point is added there.
-	if err := clickData(ctx, 1.25, 0.5); err != nil {
-		t.Fatal(err)
-	}
-	// Clicks land on whole pixels, so allow a pixel's worth of rounding.
-	if err := poll(ctx, `(() => { const m = location.search.match(/add=([-\d.]+),([-\d.]+),1(&|$)/);
-		return !!m && Math.abs(m[1] - 1.25) < 0.02 && Math.abs(m[2] - 0.5) < 0.02; })()`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Fatalf("click did not add a point at (1.25, 0.5): %v; location %s", err, loc)
-	}
-	// The view now spans the new point too; click the point where it is
-	// drawn now, and it is removed again.
-	if err := clickData(ctx, 1.25, 0.5); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `!location.search.includes("add=")`); err != nil {
-		t.Fatalf("click on the new point did not remove it: %v", err)
-	}
-	// Space plays at 40 ms a step; space again pauses.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
-		t.Fatalf("play did not advance: %v", err)
-	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
-		t.Fatal(err)
-	}
-	// app.js shows the pause on the Play button at once; a step already
-	// asked for may still land, so wait until htmx is idle.
-	paused := mustBePaused(t, ctx, "space")
-	// Back walks to the previous step's state.
-	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(paused-1)); err != nil {
-		t.Errorf("back from step %d: %v", paused, err)
-	}
-}
-
-// TestBrowserMousePauseAtFastSpeed: Pause clicked with the mouse while a
-// demo plays at 40 ms a step stops it, even when a step swaps the button
-// between the press and the release.
-func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
-	ctx := openFastPerceptron(t)
-	// A reader clicks where the button is; the node under the pointer may
-	// be a newer one than the one measured.
-	play := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
-			const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
-			return [r.left + r.width / 2, r.top + r.height / 2]; })()`))
-		if err != nil {
-			return err
-		}
-		return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
-	})
-	if err := chromedp.Do(ctx, play); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
-		t.Fatalf("a click on Play did not play: %v", err)
-	}
-	// The slow hand: press Pause, let a step swap the button out from
-	// under the pointer, then release.
-	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
-		const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
-		return [r.left + r.width / 2, r.top + r.height / 2, +document.querySelector('[data-testid="step"]').textContent]; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	press := chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
-	release := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
-	if err := chromedp.Do(ctx, press); err != nil {
-		t.Fatal(err)
-	}
-	// A step still asked for lands after the press: the button is new.
-	if err := poll(ctx, `!!document.querySelector('[data-testid="step"]') && +document.querySelector('[data-testid="step"]').textContent > `+strconv.Itoa(int(at[2]))); err != nil {
-		t.Fatalf("no step landed after the press: %v", err)
-	}
-	if err := chromedp.Do(ctx, release); err != nil {
-		t.Fatal(err)
-	}
-	mustBePaused(t, ctx, "a click on Pause")
-}
-
-// mustBePaused waits until the demo shows it is paused (the Play button,
-// then htmx idle, since a step already asked for may still land) and
-// returns its step. That no step comes then has no event to wait for: it
-// counts the requests htmx starts over three ticks of the demo's own
-// speed, in which a clock still playing would ask for two steps or more.
-func mustBePaused(t *testing.T, ctx context.Context, how string) int {
-	t.Helper()
-	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
-		t.Fatalf("%s did not pause: %v", how, err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	paused := stepCounter(t, ctx)
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
-		let n = 0; const count = () => n++;
-		document.addEventListener("htmx:beforeRequest", count);
-		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); },
-			3 * Number(document.querySelector('select[data-role="speed"]').value));
-	})`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if again := stepCounter(t, ctx); started != 0 || again != paused {
-		t.Errorf("still playing after %s paused: %d requests in three ticks, step %d then %d", how, started, paused, again)
-	}
-	return paused
-}
-
-// openFastPerceptron opens the perceptron lesson playing at 40 ms a step,
-// with the demo scrolled to the top of the window.
-func openFastPerceptron(t *testing.T) context.Context {
-	t.Helper()
-	ctx, base := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatal(err)
-	}
-	scrollDemoTo(t, ctx, "perceptron", 0)
-	return ctx
-}
+// Pages in a browser: each topic's demos driven by their keys, sliders,
+// boxes and plot clicks; what a refused value shows; where a link to a
+// demo lands; and that tables and counters fit the screen.
 
 // TestBrowserSVMDemos steps each SVM demo in the presenter view with the
 // keyboard, and moves the soft margin's C slider, which must land on the
@@ -264,5 +128,188 @@ func TestBrowserRegressionDemos(t *testing.T) {
 	if err := poll(ctx, `location.search === "" && document.querySelector('input[name="lambda"]').value === "0"`); err != nil {
 		loc, _ := chromedp.Run(ctx, chromedp.Location())
 		t.Errorf("after moving λ to its leftmost stop: location %q, want no lambda (0, the default)", loc)
+	}
+}
+
+// TestBrowserRefusedValue types η = 0, which the server refuses: its
+// message shows beside the form as an alert, and the demo keeps its last
+// good state (plot, address, and the box's value).
+func TestBrowserRefusedValue(t *testing.T) {
+	ctx, base := newBrowser(t)
+	for _, page := range []string{"/present/perceptron?eta=0.5", "/lessons/perceptron?eta=0.5"} {
+		openPage(t, ctx, base, page)
+		scrollDemoTo(t, ctx, "perceptron", 0)
+		eta := `#panel-perceptron input[type="number"][name="eta"]`
+		title := `document.querySelector('#panel-perceptron [data-testid="plot"] svg title').textContent`
+		before, err := chromedp.Run(ctx, chromedp.Evaluate[string](title))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(eta))); err != nil {
+			t.Fatalf("%s: clicking the η box: %v", page, err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.querySelector('`+eta+`').select(); return true; })()`)); err != nil {
+			t.Fatal(err)
+		}
+		press(t, ctx, "0")
+		press(t, ctx, kb.Tab) // leaving the box applies it
+		alert := `#panel-perceptron form.param-form [role="alert"]`
+		if err := poll(ctx, `(() => { const a = document.querySelector('`+alert+`');
+			return !!a && a.textContent.includes('eta: "0" is not a number greater than 0') && a.getBoundingClientRect().height > 0; })()`); err != nil {
+			msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#panel-perceptron [role="alert"]:not(:empty)') || {}).textContent || "no message"`))
+			t.Fatalf("%s: η = 0: no visible alert with the server's message beside the form (%q)", page, msg)
+		}
+		after, _ := chromedp.Run(ctx, chromedp.Evaluate[string](title))
+		if after != before {
+			t.Errorf("%s: the plot changed after a refused value: %q, was %q", page, after, before)
+		}
+		if v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+eta+`').value`)); v != "0.5" {
+			t.Errorf("%s: η box reads %q after the refusal, want the value of the state shown, 0.5", page, v)
+		}
+		if loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + location.search`)); loc != strings.Split(page, "#")[0] {
+			t.Errorf("%s: address %q after the refusal", page, loc)
+		}
+		// A good value clears the message.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const e = document.querySelector('`+eta+`'); e.value = "2";
+			e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := poll(ctx, `location.search === "?eta=2" && !document.querySelector('#panel-perceptron [role="alert"]:not(:empty)')`); err != nil {
+			t.Errorf("%s: η = 2 after the refusal: %v", page, err)
+		}
+	}
+}
+
+// TestBrowserLinksLandOnDemo follows links to the SGD demo, the second
+// demo of its page: a copied link, and, without JavaScript, a step link
+// and "Run to end" (which the server redirects). Each puts the demo at
+// the top of the window.
+func TestBrowserLinksLandOnDemo(t *testing.T) {
+	ctx, base := newBrowser(t)
+	openPage(t, ctx, base, "/lessons/soft-margin-svm?demo=svm-sgd&step=3")
+	link, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#panel-svm-sgd [data-action="copy-link"]').dataset.href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inView := func(what string) {
+		t.Helper()
+		// Without scripts there are no frames to count: wait for the
+		// loaded page to have the demo at the top.
+		if err := poll(ctx, `document.readyState === "complete" &&
+			(t => t >= 0 && t <= 60)(document.getElementById("demo-svm-sgd").getBoundingClientRect().top)`); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			t.Errorf("%s (%s): the SGD demo starts %.0f px into the window, want at its top", what, loc, demoTop(t, ctx, "svm-sgd"))
+		}
+	}
+	openPage(t, ctx, base, link)
+	inView("copied link " + link)
+
+	noJS := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	})
+	if err := chromedp.Do(ctx, noJS, chromedp.Navigate(base+"/lessons/soft-margin-svm?demo=svm-sgd&step=3")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ action, want string }{
+		{"next", "step=4"},
+		{"end", "step=2000"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#panel-svm-sgd a[data-action="`+c.action+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+		if err := poll(ctx, `location.search.includes("`+c.want+`") && location.hash === "#demo-svm-sgd"`); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			t.Fatalf("without JavaScript, %s: location %q, want %s and the demo's anchor", c.action, loc, c.want)
+		}
+		inView("without JavaScript, " + c.action)
+	}
+	// The algorithm form without JavaScript: its Apply button submits to
+	// the form's action, and the page lands on the demo.
+	seed := `#panel-svm-sgd form.param-form input[type="number"][name="aseed"]`
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(seed)),
+		chromedp.KeyEvent(kb.End),
+		chromedp.KeyEvent("7"),
+		chromedp.Click(chromedp.CSS(`#panel-svm-sgd form.param-form button[type="submit"]`)),
+	); err != nil {
+		t.Fatalf("without JavaScript, applying the form: %v", err)
+	}
+	if err := poll(ctx, `location.search.includes("aseed=17") && location.hash === "#demo-svm-sgd"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Fatalf("without JavaScript, Apply: location %q, want aseed=17 and the demo's anchor", loc)
+	}
+	inView("without JavaScript, Apply")
+}
+
+// TestBrowserTablesWholeAndNarrowScreens checks that a demo's tables show
+// every row they have (the loss table lost "squared", the curse table
+// stopped at D = 50, in boxes 16rem high), and that on a phone 390 px
+// wide no page is wider than the screen, the outline of the current demo
+// included.
+func TestBrowserTablesWholeAndNarrowScreens(t *testing.T) {
+	ctx, base := newBrowser(t)
+	clipped := `[...document.querySelectorAll(".panel-table")].filter(b => b.scrollHeight > b.clientHeight + 1).map(b => b.dataset.testid)`
+	for _, c := range []struct{ path, last string }{
+		{"/present/loss-gallery", "squared"},
+		{"/present/curse", "1000"},
+	} {
+		openPage(t, ctx, base, c.path)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](clipped))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 {
+			t.Errorf("%s: tables %v scroll: not every row shows", c.path, got)
+		}
+		last, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const r = [...document.querySelectorAll(".panel-table tbody tr")].pop();
+			return r ? r.cells[0].textContent.trim() : ""; })()`))
+		if err != nil || !strings.HasPrefix(last, c.last) {
+			t.Errorf("%s: last row starts %q (%v), want %q", c.path, last, err, c.last)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/lessons/perceptron#demo-perceptron", "/lessons/gradient-descent#demo-loss-gallery",
+		"/lessons/knn-bayes#demo-curse", "/lessons/soft-margin-svm#demo-svm-sgd", "/lessons/logistic-regression", "/present/svm-soft"} {
+		openPage(t, ctx, base, path)
+		// The anchor's scroll and the outline it brings are in.
+		if err := frames(ctx, 2); err != nil {
+			t.Fatal(err)
+		}
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w[0] > w[1] {
+			t.Errorf("%s at 390 px: the page is %.0f px wide, the screen %.0f", path, w[0], w[1])
+		}
+	}
+}
+
+// TestBrowserCountersFit: no counter value is cut off on a 1280×720
+// projector or a 390 px phone, however long the number (J = 1.13·10⁻⁴,
+// a confidence of 1 − 10⁻²⁰).
+func TestBrowserCountersFit(t *testing.T) {
+	ctx, base := newBrowser(t)
+	for _, vp := range [][2]int64{{1280, 720}, {390, 844}} {
+		for _, u := range []string{"/present/logistic?data=separable&step=20000", "/present/svm-soft?C=1000&step=20000",
+			"/lessons/logistic-regression?data=separable&step=20000", "/present/gd?method=newton&objective=logistic&step=10"} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp[0], vp[1]), chromedp.Navigate(base+u)); err != nil {
+				t.Fatal(err)
+			}
+			if err := poll(ctx, `document.readyState === "complete"`); err != nil {
+				t.Fatal(err)
+			}
+			cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".counters dd")]
+				.filter(d => d.scrollWidth > d.clientWidth + 1).map(d => d.textContent)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cut) > 0 {
+				t.Errorf("%s at %d×%d: counters cut off: %q", u, vp[0], vp[1], cut)
+			}
+		}
 	}
 }

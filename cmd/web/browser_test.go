@@ -21,7 +21,7 @@ import (
 
 // The browser tests' harness: one Chromium per test binary, a tab and a
 // server per test, and waits on conditions in the page, not on fixed
-// sleeps. The tests are in browser_{keys,kit,demos}_test.go.
+// sleeps. The tests are in browser_{click,keys,demos}_test.go.
 
 // chromiumPath finds Debian's chromium. Without it the browser test is
 // skipped on a developer machine, but under CI it must run.
