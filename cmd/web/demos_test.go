@@ -19,7 +19,8 @@ import (
 // TestEveryDemo serves every demo of the course, in its default state and
 // in each state its Spec.Examples name, and checks through HTTP what every
 // demo must do against what the kit computes for that state
-// (demotest.Execute), so a new demo gets these checks by existing:
+// (demotest.Execute), so a new demo gets these checks by existing (what
+// the loop cannot derive is data in demo_facts_test.go):
 //   - its lesson page and presenter view answer 200 with no id twice and
 //     show the run's Panel (counters, status, notes, step box, tables; no
 //     box empty), plot, history and panels; the htmx partial is the panel;
@@ -31,8 +32,6 @@ import (
 //     leads to the state at step 0; a note's link answers 200;
 //   - a demo with points serves them as CSV;
 //   - a bad value of each declared key is a 400 naming the key.
-//
-// demo_facts_test.go holds what the loop cannot derive, as data.
 func TestEveryDemo(t *testing.T) {
 	course := testCourse(t)
 	h := NewServer(discardLogger(), course)
