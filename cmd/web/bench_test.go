@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -156,4 +157,89 @@ func BenchmarkRegressionPageCold(b *testing.B) {
 			}
 		}
 	}
+}
+
+// The gradient descent contour plot at the default resolution, under
+// 15 ms and 150 KB (κ = 100 has the most contour line; step 200 a long
+// path).
+func BenchmarkGDContourSVG(b *testing.B) {
+	benchGet(b, "/plots/gd.svg?kappa=100&step=200&t=0.01", nil)
+}
+
+func BenchmarkGDContourSVGDoubleWell(b *testing.B) {
+	benchGet(b, "/plots/gd.svg?objective=double-well&step=100", nil)
+}
+
+// The kNN region plot at n = 500, the most points a demo takes: 161 × 161
+// grid queries through PredictAll and the margin at the nodes beside the
+// border, the Bayes boundary and the points; and the whole demo page, its
+// k sweep (memoised after the first request) included.
+func BenchmarkKNNRegionsSVG(b *testing.B) { benchGet(b, "/plots/knn.svg?n=500", nil) }
+func BenchmarkKNNPage(b *testing.B)       { benchGet(b, "/present/knn?n=500", nil) }
+
+// A logistic page (n = 200, step 1000, gradient descent) well under 10 ms,
+// its SVG under 5 ms and 100 KB, after the first view. Separable data, so
+// the run does not stop early.
+const logisticBenchState = "data=separable&n=200&step=1000"
+
+func BenchmarkLogisticPage(b *testing.B) {
+	benchGet(b, "/lessons/logistic-regression?"+logisticBenchState, nil)
+}
+
+func BenchmarkLogisticSVG(b *testing.B) {
+	benchGet(b, "/plots/logistic.svg?"+logisticBenchState, nil)
+}
+
+func BenchmarkSoftmaxPage(b *testing.B) {
+	benchGet(b, "/lessons/logistic-regression?demo=softmax&n=200&step=1000", nil)
+}
+
+// gramBody is n random 2-D points (two decimals) for the rbf kernel.
+func gramBody(n int) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	rows := make([]string, n)
+	for i := range rows {
+		rows[i] = fmt.Sprintf("[%.2f,%.2f]", r.NormFloat64(), r.NormFloat64())
+	}
+	return `{"kernel":"rbf","gamma":0.5,"x":[` + strings.Join(rows, ",") + `]}`
+}
+
+func benchGram(b *testing.B, n int, header map[string]string) {
+	h := NewServer(discardLogger(), testCourse(b))
+	body := gramBody(n)
+	var size int
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/api/v1/gram", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("POST /api/v1/gram = %d %.200s", rec.Code, rec.Body)
+		}
+		size = rec.Body.Len()
+	}
+	b.ReportMetric(float64(size)/1e6, "MB/op")
+}
+
+// BenchmarkGram1000 is POST /api/v1/gram with 1000 2-D points and the rbf
+// kernel, through the handler: the Gram matrix, its eigenvalues and a
+// 20 MB answer. Its numbers are in the README.
+func BenchmarkGram1000(b *testing.B) { benchGram(b, 1000, nil) }
+
+// BenchmarkGram1000Gzip is the same for a client that accepts gzip, as
+// browsers do.
+func BenchmarkGram1000Gzip(b *testing.B) {
+	benchGram(b, 1000, map[string]string{"Accept-Encoding": "gzip"})
+}
+
+// BenchmarkGram2000 is the largest n allowed.
+func BenchmarkGram2000(b *testing.B) { benchGram(b, 2000, nil) }
+
+// BenchmarkGram2000Gzip is the largest n for a client that accepts gzip.
+func BenchmarkGram2000Gzip(b *testing.B) {
+	benchGram(b, 2000, map[string]string{"Accept-Encoding": "gzip"})
 }

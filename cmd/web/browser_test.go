@@ -15,10 +15,13 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
+
+// The browser tests' harness: one Chromium per test binary, a tab and a
+// server per test, and waits on conditions in the page, not on fixed
+// sleeps. The tests are in browser_{click,keys,demos}_test.go.
 
 // chromiumPath finds Debian's chromium. Without it the browser test is
 // skipped on a developer machine, but under CI it must run.
@@ -116,70 +119,6 @@ func newBrowser(t *testing.T) (context.Context, string) {
 	return ctx, srv.URL
 }
 
-// TestBrowserKeyboardStepping opens the perceptron demo, presses → three
-// times and checks that the step counter reads 3, the plot changed, and
-// the address bar holds the permalink of step 3.
-func TestBrowserKeyboardStepping(t *testing.T) {
-	ctx, base := newBrowser(t)
-	plot := chromedp.OuterHTML(chromedp.CSS(`[data-testid="plot"] svg`))
-	step := chromedp.Text(chromedp.CSS(`[data-testid="step"]`))
-	if err := chromedp.Do(ctx,
-		chromedp.Navigate(base+"/lessons/perceptron"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="plot"] svg`)),
-	); err != nil {
-		t.Fatal(err)
-	}
-	// Keys go to app.js, which must have loaded, with htmx, before the
-	// first press; else a press would follow the link as a plain page load.
-	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
-		t.Fatalf("htmx did not load: %v", err)
-	}
-	// The keys drive a demo in view: scroll to it, as a reader does.
-	scrollDemoTo(t, ctx, "perceptron", 0)
-	// Mark the document: a full page load would lose the mark, an htmx
-	// swap keeps it.
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.marginMark = true`)); err != nil {
-		t.Fatal(err)
-	}
-	before, err := chromedp.Run(ctx, plot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := 1; k <= 3; k++ {
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-			t.Fatal(err)
-		}
-		if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(k)); err != nil {
-			t.Fatalf("after → number %d: %v", k, err)
-		}
-	}
-	got, err := chromedp.Run(ctx, step)
-	if err != nil || got != "3" {
-		t.Fatalf("step counter = %q, %v; want 3", got, err)
-	}
-	if mark, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.marginMark === true`)); err != nil || !mark {
-		t.Errorf("stepping reloaded the whole page (mark %v, %v); it should swap only the demo", mark, err)
-	}
-	after, err := chromedp.Run(ctx, plot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before == after {
-		t.Error("the plot did not change after three steps")
-	}
-	if err := poll(ctx, `location.pathname + location.search === "/lessons/perceptron?step=3"`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Errorf("location = %q, want the permalink of step 3", loc)
-	}
-	// ← steps back.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitText(ctx, `[data-testid="step"]`, "2"); err != nil {
-		t.Errorf("after ←: %v", err)
-	}
-}
-
 // waitText polls until the element's text is want.
 func waitText(ctx context.Context, sel, want string) error {
 	return poll(ctx, `(() => { const e = document.querySelector(`+"`"+sel+"`"+`); return !!e && e.textContent.trim() === "`+want+`"; })()`)
@@ -231,53 +170,6 @@ func frames(ctx context.Context, n int) error {
 	return nil
 }
 
-// TestBrowserClickPlayBack covers the rest of the demo's script: a click
-// on empty plot adds a point of the chosen class, a click on a point
-// removes it, space plays and pauses, and the browser's back button walks
-// back through the steps.
-func TestBrowserClickPlayBack(t *testing.T) {
-	ctx := openFastPerceptron(t)
-	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
-	// empty space, so a +1 point is added there.
-	if err := clickData(ctx, 1.25, 0.5); err != nil {
-		t.Fatal(err)
-	}
-	// Clicks land on whole pixels, so allow a pixel's worth of rounding.
-	if err := poll(ctx, `(() => { const m = location.search.match(/add=([-\d.]+),([-\d.]+),1(&|$)/);
-		return !!m && Math.abs(m[1] - 1.25) < 0.02 && Math.abs(m[2] - 0.5) < 0.02; })()`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Fatalf("click did not add a point at (1.25, 0.5): %v; location %s", err, loc)
-	}
-	// The view now spans the new point too; click the point where it is
-	// drawn now, and it is removed again.
-	if err := clickData(ctx, 1.25, 0.5); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `!location.search.includes("add=")`); err != nil {
-		t.Fatalf("click on the new point did not remove it: %v", err)
-	}
-	// Space plays at 40 ms a step; space again pauses.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
-		t.Fatalf("play did not advance: %v", err)
-	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(" ")); err != nil {
-		t.Fatal(err)
-	}
-	// app.js shows the pause on the Play button at once; a step already
-	// asked for may still land, so wait until htmx is idle.
-	paused := mustBePaused(t, ctx, "space")
-	// Back walks to the previous step's state.
-	if err := chromedp.Do(ctx, chromedp.NavigateBack()); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitText(ctx, `[data-testid="step"]`, strconv.Itoa(paused-1)); err != nil {
-		t.Errorf("back from step %d: %v", paused, err)
-	}
-}
-
 // stepCounter reads the demo's step counter, waiting out a swap.
 func stepCounter(t *testing.T, ctx context.Context) int {
 	t.Helper()
@@ -309,39 +201,6 @@ func clickData(ctx context.Context, x1, x2 float64) error {
 		return err
 	}
 	return chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1]))
-}
-
-// TestBrowserSVMDemos steps each SVM demo in the presenter view with the
-// keyboard, and moves the soft margin's C slider, which must land on the
-// permalink of C = 100.
-func TestBrowserSVMDemos(t *testing.T) {
-	ctx, base := newBrowser(t)
-	stepPresenters(t, ctx, base, "svm-hard", "svm-soft", "svm-sgd")
-	openPresenter(t, ctx, base, "svm-soft")
-	move := slideLog("C", `"2"`)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `location.search === "?C=100" && document.querySelector('input[name="C"]').value === "100"`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Errorf("after moving the C slider to 10²: location %q, want ?C=100", loc)
-	}
-}
-
-// TestBrowserKernelDemos steps the kernel SVM and the kernelized SGD with
-// the keyboard, and moves the kernel SVM's γ slider.
-func TestBrowserKernelDemos(t *testing.T) {
-	ctx, base := newBrowser(t)
-	stepPresenters(t, ctx, base, "kernel-svm", "kernel-pegasos")
-	openPresenter(t, ctx, base, "kernel-svm")
-	move := slideLog("gamma", `"1"`)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](move)); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `location.search === "?gamma=10" && document.querySelector('[data-testid="plot"] svg').textContent.includes("γ = 10")`); err != nil {
-		loc, _ := chromedp.Run(ctx, chromedp.Location())
-		t.Errorf("after moving the γ slider to 10¹: location %q, want ?gamma=10 and a figure of γ = 10", loc)
-	}
 }
 
 // openPresenter loads demo id's presenter view and waits for app.js and
@@ -399,120 +258,96 @@ func settled(ctx context.Context) error {
 	return poll(ctx, htmxIdle)
 }
 
-// TestBrowserMousePauseAtFastSpeed: Pause clicked with the mouse while a
-// demo plays at 40 ms a step stops it, even when a step swaps the button
-// between the press and the release.
-func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
-	ctx := openFastPerceptron(t)
-	// A reader clicks where the button is; the node under the pointer may
-	// be a newer one than the one measured.
-	play := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
-			const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
-			return [r.left + r.width / 2, r.top + r.height / 2]; })()`))
-		if err != nil {
-			return err
-		}
-		return chromedp.Do(ctx, chromedp.MouseClickXY(at[0], at[1]))
-	})
-	if err := chromedp.Do(ctx, play); err != nil {
-		t.Fatal(err)
-	}
-	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 4`); err != nil {
-		t.Fatalf("a click on Play did not play: %v", err)
-	}
-	// The slow hand: press Pause, let a step swap the button out from
-	// under the pointer, then release.
-	at, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
-		const r = document.querySelector('#panel-perceptron [data-testid="play"]').getBoundingClientRect();
-		return [r.left + r.width / 2, r.top + r.height / 2, +document.querySelector('[data-testid="step"]').textContent]; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	press := chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
-	release := chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at[0], at[1], chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
-	if err := chromedp.Do(ctx, press); err != nil {
-		t.Fatal(err)
-	}
-	// A step still asked for lands after the press: the button is new.
-	if err := poll(ctx, `!!document.querySelector('[data-testid="step"]') && +document.querySelector('[data-testid="step"]').textContent > `+strconv.Itoa(int(at[2]))); err != nil {
-		t.Fatalf("no step landed after the press: %v", err)
-	}
-	if err := chromedp.Do(ctx, release); err != nil {
-		t.Fatal(err)
-	}
-	mustBePaused(t, ctx, "a click on Pause")
-}
-
-// mustBePaused waits until the demo shows it is paused (the Play button,
-// then htmx idle, since a step already asked for may still land) and
-// returns its step. That no step comes then has no event to wait for: it
-// counts the requests htmx starts over three ticks of the demo's own
-// speed, in which a clock still playing would ask for two steps or more.
-func mustBePaused(t *testing.T, ctx context.Context, how string) int {
+// openPage loads path and waits for app.js and htmx. It logs the keys
+// the page gets (see pressUnused).
+func openPage(t *testing.T, ctx context.Context, base, path string) {
 	t.Helper()
-	if err := poll(ctx, `document.querySelector('[data-testid="play"]').getAttribute("aria-pressed") === "false"`); err != nil {
-		t.Fatalf("%s did not pause: %v", how, err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	paused := stepCounter(t, ctx)
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(done => {
-		let n = 0; const count = () => n++;
-		document.addEventListener("htmx:beforeRequest", count);
-		setTimeout(() => { document.removeEventListener("htmx:beforeRequest", count); done(n); },
-			3 * Number(document.querySelector('select[data-role="speed"]').value));
-	})`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := settled(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if again := stepCounter(t, ctx); started != 0 || again != paused {
-		t.Errorf("still playing after %s paused: %d requests in three ticks, step %d then %d", how, started, paused, again)
-	}
-	return paused
-}
-
-// openFastPerceptron opens the perceptron lesson playing at 40 ms a step,
-// with the demo scrolled to the top of the window.
-func openFastPerceptron(t *testing.T) context.Context {
-	t.Helper()
-	ctx, base := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+path)); err != nil {
 		t.Fatal(err)
 	}
 	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+		t.Fatalf("%s: htmx did not load: %v", path, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](keyLog)); err != nil {
 		t.Fatal(err)
 	}
-	scrollDemoTo(t, ctx, "perceptron", 0)
-	return ctx
 }
 
-// TestBrowserCountersFit: no counter value is cut off on a 1280×720
-// projector or a 390 px phone, however long the number (J = 1.13·10⁻⁴,
-// a confidence of 1 − 10⁻²⁰).
-func TestBrowserCountersFit(t *testing.T) {
-	ctx, base := newBrowser(t)
-	for _, vp := range [][2]int64{{1280, 720}, {390, 844}} {
-		for _, u := range []string{"/present/logistic?data=separable&step=20000", "/present/svm-soft?C=1000&step=20000",
-			"/lessons/logistic-regression?data=separable&step=20000", "/present/gd?method=newton&objective=logistic&step=10"} {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp[0], vp[1]), chromedp.Navigate(base+u)); err != nil {
-				t.Fatal(err)
-			}
-			if err := poll(ctx, `document.readyState === "complete"`); err != nil {
-				t.Fatal(err)
-			}
-			cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".counters dd")]
-				.filter(d => d.scrollWidth > d.clientWidth + 1).map(d => d.textContent)`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cut) > 0 {
-				t.Errorf("%s at %d×%d: counters cut off: %q", u, vp[0], vp[1], cut)
-			}
-		}
+// keyLog records each keydown that reaches the window, and whether a
+// handler took it (app.js takes a key it acts on with preventDefault).
+// A window listener runs after app.js's listener on the document.
+const keyLog = `(() => { window.marginKeys = [];
+	window.addEventListener("keydown", e => marginKeys.push({key: e.key, taken: e.defaultPrevented}));
+	return true; })()`
+
+// demoTop is the top of demo id's section in the window, in CSS pixels.
+func demoTop(t *testing.T, ctx context.Context, id string) float64 {
+	t.Helper()
+	top, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById("demo-`+id+`").getBoundingClientRect().top`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top
+}
+
+// scrollDemoTo scrolls the window so demo id's section starts y pixels
+// below the top of the window, as a reader scrolls to it.
+func scrollDemoTo(t *testing.T, ctx context.Context, id string, y float64) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const r = document.getElementById("demo-%s").getBoundingClientRect();
+		window.scrollTo(0, window.scrollY + r.top - %g); return true; })()`, id, y)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for app.js to see the scroll.
+	if err := frames(ctx, 2); err != nil {
+		t.Fatal(err)
 	}
 }
+
+// demoStep reads demo id's step counter, once a swap has settled.
+func demoStep(ctx context.Context, id string) (int, error) {
+	sel := `#panel-` + id + ` [data-testid="step"]`
+	if err := poll(ctx, `/^\d+$/.test((document.querySelector('`+sel+`') || {}).textContent || "")`); err != nil {
+		return 0, err
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[int](`+document.querySelector('`+sel+`').textContent`))
+}
+
+// waitStep waits until demo id's step counter reads k.
+func waitStep(ctx context.Context, id string, k int) error {
+	return waitText(ctx, `#panel-`+id+` [data-testid="step"]`, strconv.Itoa(k))
+}
+
+// clickAt clicks the middle of the element sel finds, as a mouse would:
+// for an element that a swap may replace between finding and clicking it.
+func clickAt(ctx context.Context, sel string) error {
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2]; })()`))
+	if err != nil {
+		return err
+	}
+	return chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+}
+
+// press sends one key to the page, as a reader types it.
+func press(t *testing.T, ctx context.Context, key string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// plotPoint is a script that maps the data point (x, y) of the page's
+// first plot to screen coordinates through the frame the server sent, as
+// app.js maps clicks the other way.
+func plotPoint(x, y float64) string {
+	return `(() => { const fig = document.querySelector('figure.plot'); const svg = fig.querySelector('svg');
+		const f = JSON.parse(fig.dataset.frame).frame, v = f.View, m = svg.getScreenCTM();
+		const p = svg.createSVGPoint();
+		p.x = f.Left + (` + ftoa(x) + ` - v.XMin) / (v.XMax - v.XMin) * f.Width;
+		p.y = f.Top + (v.YMax - ` + ftoa(y) + `) / (v.YMax - v.YMin) * f.Height;
+		const s = p.matrixTransform(m); return [s.x, s.y]; })()`
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
