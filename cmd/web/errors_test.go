@@ -21,6 +21,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/fit"
@@ -277,7 +278,7 @@ func errorKindServer(t *testing.T) (http.Handler, *bytes.Buffer) {
 	bug.Compute = func(context.Context, demo.Input) (demo.Result, error) {
 		return demo.Result{}, errors.New("toy: forced bug")
 	}
-	course, err := demo.NewCourse(perceptron.PerceptronSpec(), regression.BiasVarianceSpec(), bug)
+	course, err := course.With(perceptron.PerceptronSpec(), regression.BiasVarianceSpec(), bug)
 	if err != nil {
 		t.Fatal(err)
 	}

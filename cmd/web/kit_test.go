@@ -11,7 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
 )
@@ -97,7 +97,7 @@ func TestAlgorithmSeed(t *testing.T) {
 // a second demo on a lesson page (one without points) and a regression
 // demo get pages, plots, panels and edits with no handler of their own.
 func TestKitServesAnyDemo(t *testing.T) {
-	course, err := demo.NewCourse(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"),
+	course, err := course.With(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"),
 		demotest.RegressionSpec("linear-regression"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
@@ -111,7 +112,7 @@ func countingSpec(calls *atomic.Int32) demo.Spec {
 // default views it made, so a request computes only the demo it asks for.
 func TestNewServerBuildsNothing(t *testing.T) {
 	var calls atomic.Int32
-	course, err := demo.NewCourse(perceptron.PerceptronSpec(), countingSpec(&calls))
+	course, err := course.With(perceptron.PerceptronSpec(), countingSpec(&calls))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestBrokenLessonStopsStart(t *testing.T) {
 	broken.Compute = func(context.Context, demo.Input) (demo.Result, error) {
 		return demo.Result{}, errors.New("the table of losses is empty")
 	}
-	course, err := demo.NewCourse(perceptron.PerceptronSpec(), broken)
+	course, err := course.With(perceptron.PerceptronSpec(), broken)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
@@ -132,7 +133,7 @@ func TestMisc(t *testing.T) {
 	}
 	// Every lesson of the course is written; a course of one demo has the
 	// others coming.
-	course, err := demo.NewCourse(perceptron.PerceptronSpec())
+	course, err := course.With(perceptron.PerceptronSpec())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestLimits(t *testing.T) {
 // page (marked current) and the error page alike: a course without the
 // perceptron links to no perceptron.
 func TestNavListsCourse(t *testing.T) {
-	course, err := demo.NewCourse(regression.BiasVarianceSpec(), demotest.ObjectiveSpec("gradient-descent"))
+	course, err := course.With(regression.BiasVarianceSpec(), demotest.ObjectiveSpec("gradient-descent"))
 	if err != nil {
 		t.Fatal(err)
 	}

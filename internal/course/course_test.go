@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
@@ -33,13 +34,13 @@ func TestCourseRouteCollisions(t *testing.T) {
 		{"one panel twice", []demo.Spec{named("toy", "iterate", "iterate")}, "/plots/toy-iterate.svg"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := demo.NewCourse(c.specs...)
+			_, err := course.With(c.specs...)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("NewCourse = %v, want an error naming %s", err, c.want)
 			}
 		})
 	}
-	if _, err := demo.NewCourse(named("kernel", "svm"), named("kernel-map")); err != nil {
+	if _, err := course.With(named("kernel", "svm"), named("kernel-map")); err != nil {
 		t.Errorf("distinct URLs refused: %v", err)
 	}
 }
@@ -48,7 +49,7 @@ func TestCourseRouteCollisions(t *testing.T) {
 // DefaultView then returns to every caller, and names a demo whose default
 // state fails.
 func TestCourseBuild(t *testing.T) {
-	c, err := demo.NewCourse(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"))
+	c, err := course.With(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestCourseBuild(t *testing.T) {
 	broken.Compute = func(context.Context, demo.Input) (demo.Result, error) {
 		return demo.Result{}, errors.New("division by zero")
 	}
-	c, err = demo.NewCourse(broken)
+	c, err = course.With(broken)
 	if err != nil {
 		t.Fatal(err)
 	}

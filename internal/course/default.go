@@ -1,10 +1,8 @@
-// Package course is Margin's course: the kit's catalogue with every
-// topic's demos, one line per topic.
+// Package course is Margin's course: one line per topic, each bringing
+// its lessons, their prose and its demos.
 package course
 
 import (
-	"slices"
-
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/topics/gd"
 	"github.com/margin-edu/margin/internal/topics/knn"
@@ -14,14 +12,27 @@ import (
 	"github.com/margin-edu/margin/internal/topics/svm"
 )
 
-// Default is Margin's course with all of its demos, in the notes' order.
-func Default() (*demo.Course, error) {
-	return demo.NewCourse(slices.Concat(
-		perceptron.Specs(),
-		svm.Specs(),
-		regression.Specs(),
-		logistic.Specs(),
-		knn.Specs(),
-		gd.Specs(),
-	)...)
+// topics are the course's topics in the order of the notes.
+func topics() []demo.Topic {
+	return []demo.Topic{
+		perceptron.Topic(),
+		regression.Topic(),
+		logistic.Topic(),
+		svm.Topic(),
+		gd.Topic(),
+		knn.Topic(),
+	}
+}
+
+// Default is Margin's course with all of its demos.
+func Default() (*demo.Course, error) { return demo.NewCourse(topics()...) }
+
+// With is the course's lessons and prose with specs as its only demos:
+// a test's course, such as a toy demo on a real lesson.
+func With(specs ...demo.Spec) (*demo.Course, error) {
+	ts := topics()
+	for i := range ts {
+		ts[i].Demos = nil
+	}
+	return demo.NewCourse(append(ts, demo.Topic{Demos: specs})...)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
@@ -14,7 +15,7 @@ import (
 // lesson, and a regression demo on a lesson of its own.
 func toyCourse(t *testing.T) *demo.Course {
 	t.Helper()
-	c, err := demo.NewCourse(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"), demotest.RegressionSpec("linear-regression"))
+	c, err := course.With(perceptron.PerceptronSpec(), demotest.ObjectiveSpec("perceptron"), demotest.RegressionSpec("linear-regression"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,20 +115,20 @@ func TestKitRealLabels(t *testing.T) {
 func TestCourseChecks(t *testing.T) {
 	bad := demotest.ObjectiveSpec("perceptron")
 	bad.Params = append(bad.Params, demo.Param{Key: "step", Kind: demo.KindInt, Max: 1, Default: "0"})
-	if _, err := demo.NewCourse(bad); err == nil {
+	if _, err := course.With(bad); err == nil {
 		t.Error("a demo declaring step was accepted")
 	}
 	dup := demotest.ObjectiveSpec("perceptron")
 	dup.Params = append(dup.Params, dup.Params[0])
-	if _, err := demo.NewCourse(dup); err == nil {
+	if _, err := course.With(dup); err == nil {
 		t.Error("a demo declaring a key twice was accepted")
 	}
-	if _, err := demo.NewCourse(demotest.ObjectiveSpec("astrology")); err == nil {
+	if _, err := course.With(demotest.ObjectiveSpec("astrology")); err == nil {
 		t.Error("a demo on an unknown lesson was accepted")
 	}
 	badDefault := demotest.ObjectiveSpec("perceptron")
 	badDefault.Params[2].Default = "9"
-	if _, err := demo.NewCourse(badDefault); err == nil {
+	if _, err := course.With(badDefault); err == nil {
 		t.Error("a default outside its range was accepted")
 	}
 }

@@ -38,7 +38,7 @@ func TestProseParts(t *testing.T) {
 	course, lessons := proseLessons(t)
 	for _, l := range lessons {
 		t.Run(l.Slug, func(t *testing.T) {
-			parts, err := demo.Prose(l.Slug)
+			parts, err := demo.Prose(l.ProseFS, l.Slug)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestProseParts(t *testing.T) {
 					t.Errorf("link to #%s, but the prose has no such id", m[1])
 				}
 			}
-			secs, err := demo.Contents(l.Slug)
+			secs, err := demo.Contents(l.ProseFS, l.Slug)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ var lessonAnchor = regexp.MustCompile(`href="/lessons/([a-z0-9-]+)#([^"]+)"`)
 func TestProseCrossLinks(t *testing.T) {
 	course, lessons := proseLessons(t)
 	for _, l := range lessons {
-		for _, m := range lessonAnchor.FindAllStringSubmatch(demotest.Prose(t, l.Slug), -1) {
+		for _, m := range lessonAnchor.FindAllStringSubmatch(demotest.Prose(t, l.ProseFS, l.Slug), -1) {
 			slug, id := m[1], m[2]
 			if want, ok := strings.CutPrefix(id, "demo-"); ok {
 				if !slices.ContainsFunc(course.LessonDemos(slug), func(d *demo.Demo) bool { return d.ID == want }) {
@@ -121,7 +121,7 @@ func TestProseCrossLinks(t *testing.T) {
 				}
 				continue
 			}
-			target, err := demo.Prose(slug)
+			target, err := demo.Prose(course.ProseFS(slug), slug)
 			if err != nil {
 				t.Errorf("%s links to /lessons/%s#%s: %v", l.Slug, slug, id, err)
 				continue
@@ -142,7 +142,7 @@ func TestProseDeepLinks(t *testing.T) {
 	course, lessons := proseLessons(t)
 	for _, l := range lessons {
 		linked := map[string]bool{}
-		for _, m := range demotest.DeepLink.FindAllStringSubmatch(demotest.Prose(t, l.Slug), -1) {
+		for _, m := range demotest.DeepLink.FindAllStringSubmatch(demotest.Prose(t, l.ProseFS, l.Slug), -1) {
 			target, raw, frag := m[1], strings.ReplaceAll(m[2], "&amp;", "&"), m[3]
 			t.Run(l.Slug+"→"+target+"?"+raw, func(t *testing.T) {
 				q, err := url.ParseQuery(raw)

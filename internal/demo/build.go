@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // built is what Build prepares: read only once Build returns.
@@ -33,7 +34,7 @@ func (c *Course) Build(ctx context.Context) error {
 		if !l.Ready {
 			continue
 		}
-		p, err := lessonProse(l.Slug, len(l.Demos))
+		p, err := lessonProse(l.ProseFS, l.Slug, len(l.Demos))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("lesson %s: %w", l.Slug, err))
 			continue
@@ -64,7 +65,7 @@ func (c *Course) Prose(slug string) (LessonProse, error) {
 		}
 	}
 	l, _ := c.Find(slug)
-	return lessonProse(slug, len(l.Demos))
+	return lessonProse(l.ProseFS, slug, len(l.Demos))
 }
 
 // DefaultView returns demo d's view in its default state on its lesson
@@ -112,15 +113,15 @@ func viewBytes(v *DemoView) int64 {
 // whose prose is not written yet shows its demos alone, and one with
 // fewer demo markers than demos shows the rest at the end, so that every
 // demo has a place.
-func lessonProse(slug string, demos int) (LessonProse, error) {
-	prose, err := Prose(slug)
+func lessonProse(fsys fs.FS, slug string, demos int) (LessonProse, error) {
+	prose, err := Prose(fsys, slug)
 	if errors.Is(err, ErrNoProse) {
 		return LessonProse{Parts: make([]string, demos)}, nil
 	}
 	if err != nil {
 		return LessonProse{}, err
 	}
-	toc, err := Contents(slug)
+	toc, err := Contents(fsys, slug)
 	if err != nil {
 		return LessonProse{}, err
 	}

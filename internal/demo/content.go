@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"html"
@@ -11,17 +10,11 @@ import (
 	"strings"
 )
 
-// Content holds the lesson prose. Each lesson has a source
-// content/<slug>.src.html, with TeX between dollar signs, and the file
-// generated from it by tools/katex/render.mjs, content/<slug>.html, in which
-// every TeX span is already typeset by KaTeX. The pattern matches both
-// (embed cannot exclude a file); Prose only ever opens the generated one.
-//
-//go:embed content/*.html
-var Content embed.FS
-
+// Lesson prose lives with its topic (Topic.Prose): each lesson has a source
+// <slug>.src.html, with TeX between dollar signs, and the file generated
+// from it by tools/katex/render.mjs, <slug>.html, in which every TeX span
+// is already typeset by KaTeX. Prose only ever opens the generated one.
 const (
-	ContentDir   = "content"
 	SrcSuffix    = ".src.html"
 	genSuffix    = ".html"
 	DemoMarker   = "<!-- demo -->"
@@ -31,7 +24,7 @@ const (
 // ErrNoProse is returned by Prose for a slug that has no generated prose.
 var ErrNoProse = errors.New("demo: no prose for lesson")
 
-// Prose returns the typeset prose of the lesson slug, split at each
+// Prose returns the typeset prose of the lesson slug in fsys, split at each
 // "<!-- demo -->" marker so that a page can place a live demo between
 // parts: a lesson with one marker yields two parts, one with no marker a
 // single part. The markers and the generated-file header are dropped and each
@@ -42,11 +35,11 @@ var ErrNoProse = errors.New("demo: no prose for lesson")
 // A slug must be a plain name such as "perceptron". Prose returns an error
 // wrapping ErrNoProse for an unknown slug, and for one that is empty or holds
 // a dot, slash or backslash, so a source file (".src.html") is never served.
-func Prose(slug string) ([]template.HTML, error) {
-	if slug == "" || strings.ContainsAny(slug, "./\\") {
+func Prose(fsys fs.FS, slug string) ([]template.HTML, error) {
+	if fsys == nil || slug == "" || strings.ContainsAny(slug, "./\\") {
 		return nil, fmt.Errorf("%w %q", ErrNoProse, slug)
 	}
-	b, err := fs.ReadFile(Content, ContentDir+"/"+slug+genSuffix)
+	b, err := fs.ReadFile(fsys, slug+genSuffix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w %q", ErrNoProse, slug)
 	}
@@ -69,11 +62,11 @@ func Prose(slug string) ([]template.HTML, error) {
 
 // Source returns the source of lesson slug's prose, TeX untypeset: what
 // tests compare with the demos' numbers. Slugs are checked as in Prose.
-func Source(slug string) (string, error) {
-	if _, err := Prose(slug); err != nil {
+func Source(fsys fs.FS, slug string) (string, error) {
+	if _, err := Prose(fsys, slug); err != nil {
 		return "", err
 	}
-	b, err := fs.ReadFile(Content, ContentDir+"/"+slug+SrcSuffix)
+	b, err := fs.ReadFile(fsys, slug+SrcSuffix)
 	return string(b), err
 }
 
@@ -91,11 +84,11 @@ var h2 = regexp.MustCompile(`<h2 id="([^"]+)">([^<]+)</h2>`)
 
 // Contents lists the sections of lesson slug in order, read from its
 // source so that titles are plain text. Slugs are checked as in Prose.
-func Contents(slug string) ([]Section, error) {
-	if _, err := Prose(slug); err != nil {
+func Contents(fsys fs.FS, slug string) ([]Section, error) {
+	if _, err := Prose(fsys, slug); err != nil {
 		return nil, err
 	}
-	b, err := fs.ReadFile(Content, ContentDir+"/"+slug+SrcSuffix)
+	b, err := fs.ReadFile(fsys, slug+SrcSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("demo: reading the source of %q: %w", slug, err)
 	}

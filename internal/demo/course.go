@@ -2,6 +2,7 @@ package demo
 
 import (
 	"fmt"
+	"io/fs"
 	"net/url"
 
 	"github.com/margin-edu/margin/internal/textfmt"
@@ -22,17 +23,41 @@ type Course struct {
 	built *built // by Build; nil before
 }
 
-// NewCourse builds the catalogue and the demos of specs, and puts each
-// demo on the lesson its spec names, in the order given: the first demo of
-// a lesson is the one its URL's state is for unless demo=<id> says
-// otherwise. A lesson with a demo is ready.
+// Topic is what a topic package brings to a course: its lessons (their
+// catalogue entries, in the notes' order), their prose, and its demos.
+type Topic struct {
+	Lessons []Lesson
+	// Prose holds each lesson's <slug>.src.html and the <slug>.html that
+	// tools/katex/render.mjs typesets from it, at its root.
+	Prose fs.FS
+	// Demos are put on the lessons their specs name, which may be another
+	// topic's (a test course adds toy demos to real lessons so).
+	Demos []Spec
+}
+
+// NewCourse builds the course of topics: the catalogue is their lessons
+// in the order given, and each demo goes on the lesson its spec names, in
+// the order given: the first demo of a lesson is the one its URL's state
+// is for unless demo=<id> says otherwise. A lesson with a demo is ready.
 //
+// It refuses two lessons or two demos of one name,
 // It refuses two demos of one ID, a panel named PlotFigure or
 // HistoryFigure, and any two URLs that coincide: a demo "kernel" with a
 // panel "svm" would serve /plots/kernel-svm.svg, the main plot of a demo
 // "kernel-svm".
-func NewCourse(specs ...Spec) (*Course, error) {
-	c := &Course{Catalog: NewCatalog(), Cache: NewCache(DefaultCacheBytes), byID: map[string]*Demo{}}
+func NewCourse(topics ...Topic) (*Course, error) {
+	c := &Course{Catalog: &Catalog{}, Cache: NewCache(DefaultCacheBytes), byID: map[string]*Demo{}}
+	var specs []Spec
+	for _, t := range topics {
+		for _, l := range t.Lessons {
+			if c.find(l.Slug) != nil {
+				return nil, fmt.Errorf("demo: two lessons are called %s", l.Slug)
+			}
+			l.ProseFS, l.Demos = t.Prose, nil
+			c.Lessons = append(c.Lessons, l)
+		}
+		specs = append(specs, t.Demos...)
+	}
 	paths := map[string]string{} // URL → what serves it
 	for _, sp := range specs {
 		d, err := NewDemo(sp)
@@ -143,6 +168,9 @@ type Lesson struct {
 	// n-th "<!-- demo -->" marker of its prose holds the n-th. NewCourse
 	// fills it from the demos' specs.
 	Demos []string
+	// ProseFS holds the lesson's prose: its topic's Topic.Prose, which
+	// NewCourse sets.
+	ProseFS fs.FS
 }
 
 // URL returns where the lesson is read, or "" for a lesson not built yet.
@@ -156,35 +184,14 @@ func (l Lesson) URL() string {
 	return ""
 }
 
+// ProseFS returns where lesson slug's prose is, or nil.
+func (c *Course) ProseFS(slug string) fs.FS {
+	l, _ := c.Find(slug)
+	return l.ProseFS
+}
+
 // Catalog is the course in the order of the notes.
 type Catalog struct{ Lessons []Lesson }
-
-// NewCatalog returns the course. It is built anew for each server rather
-// than kept in a package variable, so tests can make their own.
-func NewCatalog() *Catalog {
-	return &Catalog{Lessons: []Lesson{
-		{Slug: "datasets", Title: "Datasets and linear classifiers", Notes: "§1.1, §1.2 (Def. 1.1.1–1.2.5)",
-			Summary: "Features, labels, the OR and spam examples; affine functions, sgn and half-spaces.",
-			Ready:   true, Anchor: "/lessons/perceptron#datasets"},
-		{Slug: "perceptron", Title: "The perceptron", Notes: "§1.2; CIS 5200, DS 503 lecture 10",
-			Summary: "Algorithm 1 step by step, the C²/γ² mistake bound, XOR and cycling, averaged and margin perceptrons, multiclass.",
-			Ready:   true},
-		{Slug: "linear-regression", Title: "Linear and ridge regression", Notes: "§1.3; short notes §4; DS 503 regression",
-			Summary: "Least squares, exact interpolation, ridge (Def. 1.3.4) and its stability, losses for regression, bias and variance."},
-		{Slug: "logistic-regression", Title: "Logistic regression", Notes: "§1.4; short notes §3; CIS 5200",
-			Summary: "Maximum likelihood, the sigmoid, gradient descent and Newton's method, separable data, softmax."},
-		{Slug: "hard-margin-svm", Title: "Hard-margin SVM", Notes: "§1.5",
-			Summary: "The maximum-margin separator, its dual and support vectors."},
-		{Slug: "soft-margin-svm", Title: "Soft-margin SVM", Notes: "§1.6",
-			Summary: "Slack variables, the hinge loss and choosing C."},
-		{Slug: "kernels", Title: "Kernels", Notes: "§1.7",
-			Summary: "Feature maps, reproducing kernels, polynomial and Gaussian kernels."},
-		{Slug: "gradient-descent", Title: "Gradient descent", Notes: "§1.8; CIS 5200",
-			Summary: "Step sizes and L, the convergence rate of Thm 1.8.5, schedules, SGD, Newton's method, a saddle, and a gallery of losses."},
-		{Slug: "knn-bayes", Title: "Nearest neighbours and the Bayes classifier", Notes: "CIS 5200",
-			Summary: "Risk and the 0/1 loss, the Bayes classifier and its error, k nearest neighbours, the curse of dimensionality."},
-	}}
-}
 
 // Find returns the lesson with slug, if the catalogue has it.
 func (c *Catalog) Find(slug string) (Lesson, bool) {

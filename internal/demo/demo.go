@@ -1,7 +1,8 @@
 // Package demo is Margin's demo kit: what every demo gets from one
-// declaration, the course catalogue of lessons in the notes' order, and each
-// lesson's prose. The demos themselves live in internal/topics, one package
-// per topic; internal/course puts them together.
+// declaration, and the Course that serves topics' lessons, prose and demos.
+// The topics themselves live in internal/topics, one package each, each
+// bringing a Topic (its catalogue entries, their prose and its demos);
+// internal/course puts them together, one line per topic.
 //
 // # The demo kit
 //

@@ -3,7 +3,7 @@
 //
 // Usage (from the repository root):
 //
-//	node tools/katex/render.mjs            render every internal/demo/content/*.src.html
+//	node tools/katex/render.mjs            render every internal/topics/*/prose/*.src.html
 //	node tools/katex/render.mjs FILE...    render only these sources
 //	node tools/katex/render.mjs --check    render in memory and fail if a committed
 //	                                       <slug>.html differs (for CI)
@@ -24,7 +24,7 @@
 // non-zero exit status naming the file, the line and the TeX; no file is
 // written unless every source renders. The output depends only on the source
 // bytes and the KaTeX version, both recorded in the first line, which
-// internal/demo tests against the source to catch a forgotten re-render.
+// internal/course tests against the source to catch a forgotten re-render.
 
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import katex from "katex";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const contentDir = join(root, "internal", "demo", "content");
+const topicsDir = join(root, "internal", "topics");
 const srcSuffix = ".src.html";
 
 // Macros shared by every lesson. A fresh copy is passed to each call because
@@ -137,11 +137,18 @@ function main(argv) {
   const check = argv.includes("--check");
   let files = argv.filter((a) => a !== "--check");
   if (files.length === 0) {
-    files = readdirSync(contentDir)
-      .filter((f) => f.endsWith(srcSuffix))
-      .sort()
-      .map((f) => join(contentDir, f));
-    if (files.length === 0) throw new RenderError(`no *${srcSuffix} files in ${relative(root, contentDir)}`);
+    files = readdirSync(topicsDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => {
+        const dir = join(topicsDir, d.name, "prose");
+        try {
+          return readdirSync(dir).filter((f) => f.endsWith(srcSuffix)).map((f) => join(dir, f));
+        } catch {
+          return []; // a topic without prose
+        }
+      })
+      .sort();
+    if (files.length === 0) throw new RenderError(`no */prose/*${srcSuffix} files in ${relative(root, topicsDir)}`);
   }
   const results = [];
   for (const file of files) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"html"
 	"html/template"
+	"io/fs"
 	"math"
 	"net/url"
 	"regexp"
@@ -180,7 +181,7 @@ func CheckClaims(t *testing.T, course *demo.Course, claims []Claim) {
 	t.Helper()
 	for _, c := range claims {
 		t.Run(c.Slug+"?"+c.Query, func(t *testing.T) {
-			src, err := demo.Source(c.Slug)
+			src, err := demo.Source(course.ProseFS(c.Slug), c.Slug)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,9 +266,9 @@ func ProseNumber(s string) (v, half float64, ok bool) {
 
 // Prose is a lesson's prose as one string (KaTeX keeps each formula's
 // TeX source in an annotation, so "$f = 0.043$" is found as "f = 0.043").
-func Prose(t *testing.T, slug string) string {
+func Prose(t *testing.T, fsys fs.FS, slug string) string {
 	t.Helper()
-	parts, err := demo.Prose(slug)
+	parts, err := demo.Prose(fsys, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,10 +315,10 @@ type Lesson struct {
 	Links    []string
 }
 
-// CheckLesson holds the lesson's prose to l.
-func CheckLesson(t *testing.T, l Lesson) {
+// CheckLesson holds the lesson's prose, in fsys, to l.
+func CheckLesson(t *testing.T, fsys fs.FS, l Lesson) {
 	t.Helper()
-	secs, err := demo.Contents(l.Slug)
+	secs, err := demo.Contents(fsys, l.Slug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +329,7 @@ func CheckLesson(t *testing.T, l Lesson) {
 	if !slices.Equal(got, l.Sections) {
 		t.Errorf("%s: sections (id, part) = %v, want %v", l.Slug, got, l.Sections)
 	}
-	all := Prose(t, l.Slug)
+	all := Prose(t, fsys, l.Slug)
 	for _, link := range l.Links {
 		if !strings.Contains(all, link) {
 			t.Errorf("%s: the prose has no link %s", l.Slug, link)

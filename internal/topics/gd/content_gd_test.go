@@ -15,7 +15,7 @@ import (
 // from the states it links (issue 16): each is computed here from that
 // state and must appear in the prose as printed.
 func TestProseGDNumbers(t *testing.T) {
-	all := demotest.Prose(t, "gradient-descent")
+	all := demotest.Prose(t, Topic().Prose, "gradient-descent")
 	d := gdDemo(t, GDSpec())
 	at := func(q string) *gdRun {
 		t.Helper()

@@ -18,6 +18,6 @@ func TestLessonOutline(t *testing.T) {
 		}, Links: []string{`href="/lessons/logistic-regression"`, `href="/lessons/knn-bayes"`,
 			`href="/lessons/soft-margin-svm#sgd"`, `href="/lessons/linear-regression#gradient-descent"`}},
 	} {
-		demotest.CheckLesson(t, l)
+		demotest.CheckLesson(t, Topic().Prose, l)
 	}
 }

@@ -24,7 +24,7 @@ import (
 // each value the table prints must be the closed form rounded to the
 // digits shown, so a typo in the hand-copied numbers fails.
 func TestProseBayesTable(t *testing.T) {
-	parts, err := demo.Prose("knn-bayes")
+	parts, err := demo.Prose(Topic().Prose, "knn-bayes")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestProseBayesTable(t *testing.T) {
 // 2-D value and the large-D approximation 0.5916/√D, computed here, and
 // the demo's measured values on its default state, read from its table.
 func TestProseCurseSpread(t *testing.T) {
-	all := demotest.Prose(t, "knn-bayes")
+	all := demotest.Prose(t, Topic().Prose, "knn-bayes")
 	has := func(what, s string) {
 		t.Helper()
 		if !strings.Contains(all, s) {
@@ -83,7 +83,7 @@ func TestProseCurseSpread(t *testing.T) {
 // risk falls from k = 1 and rises again at k = n.
 func TestProseKNNNumbers(t *testing.T) {
 	t.Parallel()
-	all := demotest.Prose(t, "knn-bayes")
+	all := demotest.Prose(t, Topic().Prose, "knn-bayes")
 	tex := func(s string) string { return `<annotation encoding="application/x-tex">` + s + `</annotation>` }
 	num := func(r float64) string { return strings.TrimSuffix(textfmt.Pct(r, 2), " %") + `\%` }
 	for _, tt := range []struct {

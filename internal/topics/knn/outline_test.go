@@ -18,6 +18,6 @@ func TestLessonOutline(t *testing.T) {
 		}, Links: []string{`href="/lessons/logistic-regression#sigmoid"`, `href="/lessons/gradient-descent#losses"`,
 			`href="/lessons/linear-regression#regression-problem"`}},
 	} {
-		demotest.CheckLesson(t, l)
+		demotest.CheckLesson(t, Topic().Prose, l)
 	}
 }

@@ -131,7 +131,7 @@ func TestSmoothNoteRounding(t *testing.T) {
 // it also solves for from the weights.
 func TestProseLogisticClaims(t *testing.T) {
 	const slug = "logistic-regression"
-	demotest.CheckClaims(t, demotest.MustCourse(t, func() (*demo.Course, error) { return demo.NewCourse(LogisticSpec(), SoftmaxSpec()) }), []demotest.Claim{
+	demotest.CheckClaims(t, demotest.MustCourse(t, func() (*demo.Course, error) { return demo.NewCourse(Topic()) }), []demotest.Claim{
 		{Slug: slug, Query: "data=separable&method=newton&step=24", From: "stops after 24 iterations</a> with", To: "has fallen below",
 			Want: func(t *testing.T, r *demo.Run) []float64 {
 				_, _, s := logisticProblem(t, r)

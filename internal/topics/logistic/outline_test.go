@@ -16,6 +16,6 @@ func TestLessonOutline(t *testing.T) {
 			{"check-yourself", 2},
 		}, Links: []string{`href="/lessons/linear-regression#mle"`, `href="/lessons/perceptron#multiclass"`}},
 	} {
-		demotest.CheckLesson(t, l)
+		demotest.CheckLesson(t, Topic().Prose, l)
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 func TestProsePerceptron(t *testing.T) {
-	parts, err := demo.Prose("perceptron")
+	parts, err := demo.Prose(Topic().Prose, "perceptron")
 	if err != nil {
 		t.Fatalf("Prose(%q) error: %v", "perceptron", err)
 	}
@@ -80,7 +80,7 @@ func TestProsePerceptronClaims(t *testing.T) {
 		return mb
 	}
 	const sep = "data=separable&n=200&seed=2&sep=0&step=5600"
-	demotest.CheckClaims(t, demotest.MustCourse(t, func() (*demo.Course, error) { return demo.NewCourse(PerceptronSpec()) }), []demotest.Claim{
+	demotest.CheckClaims(t, demotest.MustCourse(t, func() (*demo.Course, error) { return demo.NewCourse(Topic()) }), []demotest.Claim{
 		{Slug: "perceptron", Query: sep, From: "</a> have", To: "(on the augmented", Want: func(t *testing.T, r *demo.Run) []float64 {
 			mb := bound(t, r)
 			return []float64{mb.Gamma, mb.C}

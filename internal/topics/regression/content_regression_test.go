@@ -116,7 +116,7 @@ var regClaims = map[string][]regClaim{
 // its entry.
 func TestProseRegressionNumbers(t *testing.T) {
 	course := demotest.MustCourse(t, topicCourse)
-	parts, err := demo.Prose("linear-regression")
+	parts, err := demo.Prose(Topic().Prose, "linear-regression")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestProseRegressionNumbers(t *testing.T) {
 
 // topicCourse is a course of the regression demos alone, all the prose's
 // deep links need.
-func topicCourse() (*demo.Course, error) { return demo.NewCourse(Specs()...) }
+func topicCourse() (*demo.Course, error) { return demo.NewCourse(Topic()) }
 
 // claimed finds the printed number a claim is about.
 func claimed(run *demo.Run, p demo.Panel, c regClaim, d *demo.Demo, s demo.State) (string, error) {

@@ -20,6 +20,6 @@ func TestLessonOutline(t *testing.T) {
 			{"check-yourself", 6},
 		}, Links: []string{`href="/lessons/gradient-descent"`, `href="/lessons/logistic-regression"`}},
 	} {
-		demotest.CheckLesson(t, l)
+		demotest.CheckLesson(t, Topic().Prose, l)
 	}
 }

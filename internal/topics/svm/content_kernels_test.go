@@ -31,7 +31,7 @@ var kernelsSections = []struct {
 // one part per demo plus one, typeset math, no raw dollar signs, unique
 // ids, every in-page link resolved, and the links back to the SVM lessons.
 func TestProseKernels(t *testing.T) {
-	parts, err := demo.Prose("kernels")
+	parts, err := demo.Prose(Topic().Prose, "kernels")
 	if err != nil {
 		t.Fatalf("Prose(%q) error: %v", "kernels", err)
 	}
@@ -88,7 +88,7 @@ func TestProseKernels(t *testing.T) {
 // TestContentsKernels checks the table of contents: the sections in page
 // order, each in the prose part after the demo it follows.
 func TestContentsKernels(t *testing.T) {
-	secs, err := demo.Contents("kernels")
+	secs, err := demo.Contents(Topic().Prose, "kernels")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestProseKernelsDeepLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := demo.Prose("kernels")
+	parts, err := demo.Prose(Topic().Prose, "kernels")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestProseKernelsDeepLinks(t *testing.T) {
 // said only points near the diagonal were positive; (2, 0) and (3, −0.5)
 // are positive too.)
 func TestKernelsQ3ClassifiesByTheScore(t *testing.T) {
-	src, err := demo.Source("kernels")
+	src, err := demo.Source(Topic().Prose, "kernels")
 	if err != nil {
 		t.Fatal(err)
 	}

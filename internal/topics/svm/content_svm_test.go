@@ -19,7 +19,7 @@ import (
 // svmProse is a lesson's typeset prose in one string.
 func svmProse(t *testing.T, slug string) string {
 	t.Helper()
-	parts, err := demo.Prose(slug)
+	parts, err := demo.Prose(Topic().Prose, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestProseSoftReachesHard(t *testing.T) {
 	hard := demotest.Run(t, SVMSpec(true), "data=separable&step=end")
 	soft := demotest.Run(t, SVMSpec(false), "data=separable&C="+cs+"&step=end")
 	under := demotest.Run(t, SVMSpec(false), "data=separable&C="+below+"&step=end")
-	src, err := demo.Source("soft-margin-svm")
+	src, err := demo.Source(Topic().Prose, "soft-margin-svm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestProseSoftReachesHard(t *testing.T) {
 // LIBSVM comparison gives.
 func TestProseSVMNumbers(t *testing.T) {
 	hard := svmProse(t, "hard-margin-svm")
-	src, err := demo.Source("soft-margin-svm")
+	src, err := demo.Source(Topic().Prose, "soft-margin-svm")
 	if err != nil {
 		t.Fatal(err)
 	}

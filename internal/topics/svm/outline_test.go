@@ -20,6 +20,6 @@ func TestLessonOutline(t *testing.T) {
 			{"try-sgd", 2}, {"check-yourself", 2},
 		}, Links: []string{`href="/lessons/hard-margin-svm"`}},
 	} {
-		demotest.CheckLesson(t, l)
+		demotest.CheckLesson(t, Topic().Prose, l)
 	}
 }

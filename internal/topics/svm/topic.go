@@ -3,7 +3,12 @@
 // with a kernel, so the kernel lesson shares this topic.
 package svm
 
-import "github.com/margin-edu/margin/internal/demo"
+import (
+	"embed"
+	"io/fs"
+
+	"github.com/margin-edu/margin/internal/demo"
+)
 
 // Specs are the demos of the hard-margin, soft-margin and kernel lessons, in page order.
 func Specs() []demo.Spec {
@@ -11,4 +16,26 @@ func Specs() []demo.Spec {
 }
 
 // topicCourse is a course of this topic's demos alone.
-func topicCourse() (*demo.Course, error) { return demo.NewCourse(Specs()...) }
+func topicCourse() (*demo.Course, error) { return demo.NewCourse(Topic()) }
+
+// prose holds the lessons' prose: each <slug>.src.html and the <slug>.html
+// tools/katex/render.mjs typesets from it.
+//
+//go:embed prose/*.html
+var prose embed.FS
+
+// Topic is this topic for a course: its lessons, their prose and its demos.
+func Topic() demo.Topic {
+	sub, err := fs.Sub(prose, "prose")
+	if err != nil {
+		panic(err) // "prose" is a fixed, valid path
+	}
+	return demo.Topic{Lessons: []demo.Lesson{
+		{Slug: "hard-margin-svm", Title: "Hard-margin SVM", Notes: "§1.5",
+			Summary: "The maximum-margin separator, its dual and support vectors."},
+		{Slug: "soft-margin-svm", Title: "Soft-margin SVM", Notes: "§1.6",
+			Summary: "Slack variables, the hinge loss and choosing C."},
+		{Slug: "kernels", Title: "Kernels", Notes: "§1.7",
+			Summary: "Feature maps, reproducing kernels, polynomial and Gaussian kernels."},
+	}, Prose: sub, Demos: Specs()}
+}
