@@ -93,7 +93,7 @@ vendor:
 
 # Screenshots of the main pages into out/screens, for looking at (needs chromium).
 screens:
-	$(GO) test -tags screens -run TestScreens -count=1 ./cmd/web/
+	MARGIN_SCREENS=1 $(GO) test -run TestScreens -count=1 ./cmd/web/
 
 # Fuzz the demo kit's query parser, seeded from testdata/fuzz (not part
 # of make test).

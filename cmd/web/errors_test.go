@@ -350,3 +350,24 @@ func TestClientGoneIsNoError(t *testing.T) {
 		t.Errorf("a client that left is logged as an error: %.300s", log.String())
 	}
 }
+
+// TestLimits: oversized input gets a clear 4xx naming the limit.
+func TestLimits(t *testing.T) {
+	h := newTestServer(t)
+	long := "/lessons/perceptron?add=" + strings.Repeat("123456.789,-123456.789,1~", 2000) + "0,0,1"
+	if rec := get(t, h, long); rec.Code != http.StatusRequestURITooLong || !strings.Contains(rec.Body.String(), "KiB") {
+		t.Errorf("long query = %d %.100s", rec.Code, rec.Body)
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("csv", strings.Repeat("1,1,1\n", 400000))
+	mw.Close()
+	rec := do(t, h, http.MethodPost, "/demos/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "MiB") {
+		t.Errorf("big upload = %d %.200s", rec.Code, rec.Body)
+	}
+	rec = get(t, h, "/lessons/perceptron?eta="+strings.Repeat("7", 20000))
+	if rec.Code != http.StatusBadRequest || rec.Body.Len() > 20000 {
+		t.Errorf("a long bad value = %d with %d bytes; the message must not echo it whole", rec.Code, rec.Body.Len())
+	}
+}

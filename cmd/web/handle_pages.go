@@ -1,14 +1,281 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
+
+	tl "github.com/margin-edu/margin/web/templates/lessons"
 )
+
+// demoRun parses a demo query and runs it. An edit (op=add or op=remove)
+// is applied first. canonical is the query of the state shown, for the
+// scope the URL serves: the caller redirects when the request's query
+// differs, so one state has one URL. figure names the one figure a plot
+// URL draws, "" for a page (see lessons.Input.Figure).
+func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, figure string) (run *demo.Run, edited bool, err error) {
+	edit, rest, edited, probs := d.SplitEdit(q)
+	if len(probs) > 0 {
+		return nil, false, probs
+	}
+	if edited && scope != demo.ForPage {
+		return nil, false, bad(errors.New("op: plot and data URLs show a state; edits belong on the demo page"))
+	}
+	s, probs := d.Parse(rest)
+	if len(probs) > 0 {
+		return nil, false, probs
+	}
+	if edited {
+		if s, err = s.Apply(edit); err != nil {
+			return nil, false, bad(err)
+		}
+	}
+	// ExecuteFigure's errors say their kind (a refused key, input it
+	// cannot compute, the client gone, a bug); errors.go maps each.
+	if run, err = d.ExecuteFigure(ctx, s, figure); err != nil {
+		return nil, false, err
+	}
+	return run, edited, nil
+}
+
+// parseQuery reads a raw query string, with a message that says how to
+// write points when a ";" broke it.
+func parseQuery(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, bad(fmt.Errorf("the query string is malformed; separate added points with %s, not ;", demo.PointSep))
+	}
+	return q, nil
+}
+
+// handleDemoPage serves a demo in the state the query gives, on its lesson
+// page (with the lesson's other demos at their defaults) or alone in the
+// presenter view; for htmx, just the demo panel. A query that is not
+// canonical (an edit, step=end, a step past the end, keys out of order or
+// at their defaults) is redirected to the canonical URL, so what the
+// address bar shows is always a clean permalink.
+func handleDemoPage(course *demo.Course, lesson *demo.Lesson, present *demo.Demo) echo.HandlerFunc {
+	var nav []layout.NavLink
+	if lesson != nil {
+		nav = navLinks(course.Catalog, lesson.Slug)
+	}
+	return func(c echo.Context) error {
+		r := c.Request()
+		q, err := parseQuery(r.URL.RawQuery)
+		if err != nil {
+			return err
+		}
+		d, page := present, ""
+		if lesson != nil {
+			if d, err = course.Active(lesson.Slug, q); err != nil {
+				return err
+			}
+			page = d.LessonPath()
+		} else {
+			page = d.PresentPath()
+		}
+		run, edited, err := demoRun(r.Context(), d, q, demo.ForPage, "")
+		if err != nil {
+			return err
+		}
+		self := run.State.URL(page)
+		canonical := run.State.QueryAt(page)
+		partial := isPartial(r)
+		if !partial && r.URL.RawQuery != canonical {
+			status := http.StatusMovedPermanently
+			if edited || q.Get("step") == "end" {
+				status = http.StatusSeeOther // the answer depends on the run, not only on the URL's spelling
+			}
+			return c.Redirect(status, self)
+		}
+		view, err := demo.NewView(run, page)
+		if err != nil {
+			return err
+		}
+		varyOn(c, hxRequest)
+		if partial {
+			// The permalink with the demo's anchor: a reload or a copy of
+			// the address bar lands on the demo (history ignores the
+			// fragment when it looks a state up).
+			c.Response().Header().Set(hxPushURL, view.Links.Self)
+			return renderHTML(c, http.StatusOK, tl.Demo(view))
+		}
+		if lesson == nil {
+			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.DataSet()))
+		}
+		prose, err := course.Prose(lesson.Slug)
+		if err != nil {
+			return err
+		}
+		views, err := lessonViews(r.Context(), course, lesson, view)
+		if err != nil {
+			return err
+		}
+		return renderHTML(c, http.StatusOK, tl.LessonPage(tl.Page{
+			Slug: lesson.Slug, Title: lesson.Title, Description: lesson.Summary,
+			Source: "Follows the notes: " + lesson.Notes + ".", Prose: prose.Parts, TOC: prose.TOC, Demos: views, Nav: nav,
+		}))
+	}
+}
+
+// lessonViews returns the views of all demos of a lesson page: the active
+// one as given, the others in their default state, which the course built
+// once (Course.Build) and every request shares.
+func lessonViews(ctx context.Context, course *demo.Course, lesson *demo.Lesson, active *demo.DemoView) ([]*demo.DemoView, error) {
+	var views []*demo.DemoView
+	for _, d := range course.LessonDemos(lesson.Slug) {
+		if d.ID == active.ID {
+			views = append(views, active)
+			continue
+		}
+		v, err := course.DefaultView(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		views = append(views, v)
+	}
+	return views, nil
+}
+
+// handleFigure serves one of a demo's figures as a standalone file: the
+// main plot as SVG or PNG (lessons.PlotFigure), the history chart
+// (lessons.HistoryFigure) or one of its panels. Same canonical query, same bytes, so plot URLs are
+// immutable cache keys.
+func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		q, err := parseQuery(r.URL.RawQuery)
+		if err != nil {
+			return err
+		}
+		run, _, err := demoRun(r.Context(), d, q, demo.ForPlot, name)
+		if err != nil {
+			return err
+		}
+		if canonical := run.State.Encode(demo.ForPlot); r.URL.RawQuery != canonical {
+			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
+		}
+		var buf bytes.Buffer
+		ok, err := run.WriteFigure(&buf, name, png)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return echo.NewHTTPError(http.StatusNotFound, "the "+d.Title+" demo has no figure "+name)
+		}
+		ctype := "image/svg+xml"
+		if png {
+			ctype = "image/png"
+		}
+		return serveImmutable(c, ctype, buf.Bytes())
+	}
+}
+
+// handleCSV downloads a demo's current points.
+func handleCSV(d *demo.Demo) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		q, err := parseQuery(r.URL.RawQuery)
+		if err != nil {
+			return err
+		}
+		if _, _, ok, _ := d.SplitEdit(q); ok {
+			return bad(errors.New("op: a CSV URL shows the points of a state; edits belong on the demo page"))
+		}
+		s, probs := d.Parse(q)
+		if len(probs) > 0 {
+			return probs
+		}
+		if canonical := s.Encode(demo.ForData); r.URL.RawQuery != canonical {
+			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
+		}
+		pts, err := s.Points()
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := d.WriteCSV(&buf, pts); err != nil {
+			return err
+		}
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="points.csv"`)
+		return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	}
+}
+
+// handleUpload takes pasted or uploaded CSV and redirects to the demo
+// showing exactly those points, keeping the other settings. Pasted text
+// wins over a file when both are sent.
+func handleUpload(d *demo.Demo) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		form, file, err := uploadForm(c)
+		if err != nil {
+			return err
+		}
+		src := io.Reader(strings.NewReader(form.Get("csv")))
+		form.Del("csv")
+		if file != nil {
+			defer file.Close()
+			src = file
+		}
+		pts, err := d.ParseCSV(src)
+		if err != nil {
+			return bad(err)
+		}
+		s, probs := d.Parse(form)
+		if len(probs) > 0 {
+			return probs
+		}
+		s = s.WithPoints(pts)
+		if _, err := d.ExecuteFigure(c.Request().Context(), s, ""); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, s.URL(d.LessonPath())+d.Anchor())
+	}
+}
+
+// uploadForm reads the upload's fields and, when no text was pasted, its
+// file.
+func uploadForm(c echo.Context) (url.Values, io.ReadCloser, error) {
+	var v url.Values
+	if mf, err := c.MultipartForm(); err == nil {
+		v = url.Values(mf.Value)
+	} else if fv, err := c.FormParams(); err == nil {
+		v = fv
+	} else {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, nil, err
+		}
+		return nil, nil, bad(errors.New("the form could not be read; send CSV in the csv field or a file in the file field"))
+	}
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	if strings.TrimSpace(out.Get("csv")) != "" {
+		return out, nil, nil
+	}
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return out, nil, nil
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, nil, bad(errors.New("the uploaded file could not be read; send it again"))
+	}
+	return out, f, nil
+}
 
 func handleIndex(catalog *demo.Catalog) echo.HandlerFunc {
 	nav := navLinks(catalog, "")
@@ -43,4 +310,25 @@ func handleLesson(catalog *demo.Catalog) echo.HandlerFunc {
 		}
 		return c.Redirect(http.StatusFound, l.URL())
 	}
+}
+
+// renderHTML writes a templ component as an HTML response.
+func renderHTML(c echo.Context, status int, t templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return t.Render(c.Request().Context(), c.Response())
+}
+
+// htmx request headers (https://htmx.org/reference/#request_headers) and
+// the one response header Margin sets.
+const (
+	hxRequest        = "HX-Request"
+	hxHistoryRestore = "HX-History-Restore-Request"
+	hxPushURL        = "HX-Push-Url"
+)
+
+// isPartial reports whether the request wants only the demo panel: an
+// htmx request that is not restoring a page from history.
+func isPartial(r *http.Request) bool {
+	return r.Header.Get(hxRequest) == "true" && r.Header.Get(hxHistoryRestore) != "true"
 }

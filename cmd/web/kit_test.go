@@ -348,3 +348,22 @@ func TestPresenterView(t *testing.T) {
 		t.Errorf("SVG link = %q", href)
 	}
 }
+
+// TestPlotCaching: canonical plot URLs are immutable, with a strong ETag
+// that answers If-None-Match with 304.
+func TestPlotCaching(t *testing.T) {
+	h := newTestServer(t)
+	rec := get(t, h, "/plots/perceptron.svg?step=3")
+	etag := rec.Header().Get("ETag")
+	if rec.Code != http.StatusOK || !strings.HasPrefix(etag, `"`) || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
+		t.Fatalf("plot = %d, ETag %q, Cache-Control %q", rec.Code, etag, rec.Header().Get("Cache-Control"))
+	}
+	again := do(t, h, http.MethodGet, "/plots/perceptron.svg?step=3", nil, map[string]string{"If-None-Match": etag})
+	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Errorf("If-None-Match = %d with %d bytes, want 304 and none", again.Code, again.Body.Len())
+	}
+	other := get(t, h, "/plots/perceptron.svg?step=4")
+	if other.Header().Get("ETag") == etag {
+		t.Error("two states share an ETag")
+	}
+}

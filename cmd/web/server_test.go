@@ -3,19 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
+
 	"github.com/margin-edu/margin/internal/topics/regression"
 
 	"github.com/PuerkitoBio/goquery"
@@ -163,25 +167,6 @@ func TestGzip(t *testing.T) {
 	t.Logf("lesson page: %d bytes, %d gzipped", plain.Body.Len(), rec.Body.Len())
 }
 
-// TestPlotCaching: canonical plot URLs are immutable, with a strong ETag
-// that answers If-None-Match with 304.
-func TestPlotCaching(t *testing.T) {
-	h := newTestServer(t)
-	rec := get(t, h, "/plots/perceptron.svg?step=3")
-	etag := rec.Header().Get("ETag")
-	if rec.Code != http.StatusOK || !strings.HasPrefix(etag, `"`) || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
-		t.Fatalf("plot = %d, ETag %q, Cache-Control %q", rec.Code, etag, rec.Header().Get("Cache-Control"))
-	}
-	again := do(t, h, http.MethodGet, "/plots/perceptron.svg?step=3", nil, map[string]string{"If-None-Match": etag})
-	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
-		t.Errorf("If-None-Match = %d with %d bytes, want 304 and none", again.Code, again.Body.Len())
-	}
-	other := get(t, h, "/plots/perceptron.svg?step=4")
-	if other.Header().Get("ETag") == etag {
-		t.Error("two states share an ETag")
-	}
-}
-
 // TestHeadAndHeaders: HEAD answers like GET without a body; pages vary on
 // both Accept-Encoding and HX-Request; every response has the security
 // headers.
@@ -207,27 +192,6 @@ func TestHeadAndHeaders(t *testing.T) {
 	}
 	if strings.Contains(get(t, h, "/lessons/perceptron").Body.String(), "<script>") {
 		t.Error("the page has an inline script, which the policy forbids")
-	}
-}
-
-// TestLimits: oversized input gets a clear 4xx naming the limit.
-func TestLimits(t *testing.T) {
-	h := newTestServer(t)
-	long := "/lessons/perceptron?add=" + strings.Repeat("123456.789,-123456.789,1~", 2000) + "0,0,1"
-	if rec := get(t, h, long); rec.Code != http.StatusRequestURITooLong || !strings.Contains(rec.Body.String(), "KiB") {
-		t.Errorf("long query = %d %.100s", rec.Code, rec.Body)
-	}
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("csv", strings.Repeat("1,1,1\n", 400000))
-	mw.Close()
-	rec := do(t, h, http.MethodPost, "/demos/perceptron/data", &buf, map[string]string{"Content-Type": mw.FormDataContentType()})
-	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "MiB") {
-		t.Errorf("big upload = %d %.200s", rec.Code, rec.Body)
-	}
-	rec = get(t, h, "/lessons/perceptron?eta="+strings.Repeat("7", 20000))
-	if rec.Code != http.StatusBadRequest || rec.Body.Len() > 20000 {
-		t.Errorf("a long bad value = %d with %d bytes; the message must not echo it whole", rec.Code, rec.Body.Len())
 	}
 }
 
@@ -263,5 +227,148 @@ func TestNavListsCourse(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(want, "|") || current != tc.current {
 			t.Errorf("GET %s: nav %q (current %q), want %q (current %q)", tc.url, got, current, want, tc.current)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to write from the server goroutine
+// and read from the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunServesAndShutsDown starts the real server on a free port, checks
+// /healthz and the request log, then cancels: run must return nil.
+func TestRunServesAndShutsDown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, func(string) string { return "" }, &out, io.Discard)
+	}()
+	re := regexp.MustCompile(`url=(http://\S+)`)
+	var base string
+	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+	}
+	if base == "" {
+		t.Fatalf("server did not log its address: %q", out.String())
+	}
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("healthz = %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run returned %v after shutdown, want nil", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+	if !regexp.MustCompile(`uri=/healthz status=200`).MatchString(out.String()) {
+		t.Errorf("request not logged: %q", out.String())
+	}
+}
+
+func TestRunFlags(t *testing.T) {
+	if err := run(context.Background(), []string{"-nope"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+		t.Error("unknown flag accepted")
+	}
+	// PORT is used when -addr is not given; a taken or bad port fails fast.
+	err := run(context.Background(), nil, func(k string) string {
+		if k == "PORT" {
+			return "not-a-port"
+		}
+		return ""
+	}, io.Discard, io.Discard)
+	if err == nil {
+		t.Error("PORT=not-a-port accepted")
+	}
+}
+
+// countingSpec is the toy objective demo with its Compute calls counted.
+func countingSpec(calls *atomic.Int32) demo.Spec {
+	s := demotest.ObjectiveSpec("perceptron")
+	compute := s.Compute
+	s.Compute = func(ctx context.Context, in demo.Input) (demo.Result, error) {
+		calls.Add(1)
+		return compute(ctx, in)
+	}
+	return s
+}
+
+// TestNewServerBuildsNothing: NewServer runs no demo; the course, built
+// once by checkCourse, serves a lesson page's other demos from the
+// default views it made, so a request computes only the demo it asks for.
+func TestNewServerBuildsNothing(t *testing.T) {
+	var calls atomic.Int32
+	course, err := course.With(perceptron.PerceptronSpec(), countingSpec(&calls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewServer(discardLogger(), course)
+	if n := calls.Load(); n != 0 {
+		t.Errorf("NewServer ran the toy demo %d times, want 0", n)
+	}
+	if err := checkCourse(t.Context(), course, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("checkCourse ran the toy demo %d times, want once, in its default state", n)
+	}
+	if course.Cache.Budget() != 1<<20 {
+		t.Errorf("cache budget = %d, want the 1 MiB asked for", course.Cache.Budget())
+	}
+	for range 3 {
+		rec := get(t, h, "/lessons/perceptron?step=2")
+		if rec.Code != http.StatusOK || parse(t, rec).Find(`#panel-toy-gd`).Length() != 1 {
+			t.Fatalf("lesson page = %d, or without the toy demo", rec.Code)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("three pages showing the toy demo at its default ran it %d times in all, want the 1 of the build", n)
+	}
+}
+
+// TestBrokenLessonStopsStart: a demo whose default state fails stops the
+// server before it serves, with a message naming the demo and the cause.
+func TestBrokenLessonStopsStart(t *testing.T) {
+	broken := demotest.ObjectiveSpec("perceptron")
+	broken.Compute = func(context.Context, demo.Input) (demo.Result, error) {
+		return demo.Result{}, errors.New("the table of losses is empty")
+	}
+	course, err := course.With(perceptron.PerceptronSpec(), broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = checkCourse(t.Context(), course, demo.DefaultCacheBytes)
+	for _, want := range []string{"a lesson is broken", "toy-gd", "the table of losses is empty"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkCourse = %v, want it to say %q", err, want)
+		}
+	}
+	if err := run(t.Context(), []string{"-cache", "0"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-cache") {
+		t.Errorf("run -cache 0 = %v, want an error naming -cache", err)
 	}
 }
