@@ -100,3 +100,14 @@ func Contents(fsys fs.FS, slug string) ([]Section, error) {
 	}
 	return secs, nil
 }
+
+// ProseDir is a topic's embedded prose/ folder as the FS Topic.Prose wants:
+// its files at the root. A topic embeds "prose/*.html"; a missing folder is
+// a build mistake, so it panics.
+func ProseDir(embedded fs.FS) fs.FS {
+	sub, err := fs.Sub(embedded, "prose")
+	if err != nil {
+		panic(fmt.Sprintf("demo: a topic's prose folder: %v", err))
+	}
+	return sub
+}

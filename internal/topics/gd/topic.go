@@ -3,7 +3,6 @@ package gd
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -21,12 +20,8 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "gradient-descent", Title: "Gradient descent", Notes: "§1.8; CIS 5200",
 			Summary: "Step sizes and L, the convergence rate of Thm 1.8.5, schedules, SGD, Newton's method, a saddle, and a gallery of losses."},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }

@@ -3,7 +3,6 @@ package knn
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -21,12 +20,8 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "knn-bayes", Title: "Nearest neighbours and the Bayes classifier", Notes: "CIS 5200",
 			Summary: "Risk and the 0/1 loss, the Bayes classifier and its error, k nearest neighbours, the curse of dimensionality."},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }

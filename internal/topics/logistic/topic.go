@@ -3,7 +3,6 @@ package logistic
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -21,12 +20,8 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "logistic-regression", Title: "Logistic regression", Notes: "§1.4; short notes §3; CIS 5200",
 			Summary: "Maximum likelihood, the sigmoid, gradient descent and Newton's method, separable data, softmax."},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }

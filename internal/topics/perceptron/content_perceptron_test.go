@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos/perceptron"
@@ -12,52 +11,6 @@ import (
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"gonum.org/v1/gonum/floats"
 )
-
-func TestProsePerceptron(t *testing.T) {
-	parts, err := demo.Prose(Topic().Prose, "perceptron")
-	if err != nil {
-		t.Fatalf("Prose(%q) error: %v", "perceptron", err)
-	}
-	if len(parts) < 2 {
-		t.Fatalf("Prose(%q) has %d parts, want at least 2 (text, demo, text)", "perceptron", len(parts))
-	}
-	all := ""
-	for i, p := range parts {
-		s := string(p)
-		if strings.TrimSpace(s) == "" {
-			t.Errorf("part %d is empty", i)
-		}
-		for _, bad := range []string{demo.DemoMarker, demo.HeaderPrefix} {
-			if strings.Contains(s, bad) {
-				t.Errorf("part %d contains %q", i, bad)
-			}
-		}
-		all += s
-	}
-	if !strings.Contains(all, `class="katex"`) {
-		t.Error(`prose has no KaTeX output (class="katex")`)
-	}
-	if !strings.Contains(all, `class="katex-display"`) {
-		t.Error(`prose has no display math (class="katex-display")`)
-	}
-	if i := strings.IndexByte(all, '$'); i >= 0 {
-		t.Errorf("prose contains a raw '$' (untypeset TeX?) near %q", demotest.Excerpt(all, i))
-	}
-	ids := map[string]int{}
-	for _, m := range demotest.IDAttr.FindAllStringSubmatch(all, -1) {
-		ids[m[1]]++
-	}
-	for id, n := range ids {
-		if n > 1 {
-			t.Errorf("id %q occurs %d times, want once", id, n)
-		}
-	}
-	for _, id := range []string{"datasets", "perceptron-algorithm", "worked-example", "convergence", "not-separable", "multiclass"} {
-		if ids[id] == 0 {
-			t.Errorf("prose has no section id %q", id)
-		}
-	}
-}
 
 // TestProsePerceptronClaims checks the numbers the perceptron lesson
 // quotes from the states it links to: the margin γ and radius C of the

@@ -3,7 +3,6 @@ package perceptron
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -21,10 +20,6 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "datasets", Title: "Datasets and linear classifiers", Notes: "§1.1, §1.2 (Def. 1.1.1–1.2.5)",
 			Summary: "Features, labels, the OR and spam examples; affine functions, sgn and half-spaces.",
@@ -32,5 +27,5 @@ func Topic() demo.Topic {
 		{Slug: "perceptron", Title: "The perceptron", Notes: "§1.2; CIS 5200, DS 503 lecture 10",
 			Summary: "Algorithm 1 step by step, the C²/γ² mistake bound, XOR and cycling, averaged and margin perceptrons, multiclass.",
 			Ready:   true},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }

@@ -3,7 +3,6 @@ package regression
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -21,12 +20,8 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "linear-regression", Title: "Linear and ridge regression", Notes: "§1.3; short notes §4; DS 503 regression",
 			Summary: "Least squares, exact interpolation, ridge (Def. 1.3.4) and its stability, losses for regression, bias and variance."},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }

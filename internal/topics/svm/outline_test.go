@@ -19,6 +19,13 @@ func TestLessonOutline(t *testing.T) {
 			{"try-soft", 1}, {"calibration", 1}, {"sgd", 1}, {"subgradient", 1},
 			{"try-sgd", 2}, {"check-yourself", 2},
 		}, Links: []string{`href="/lessons/hard-margin-svm"`}},
+		{Slug: "kernels", Sections: []demotest.Section{
+			{"beyond-lines", 0}, {"quadratic", 0}, {"lifting", 0},
+			{"mercer", 1},
+			{"kernel-svms", 2}, {"representer", 2}, {"gamma", 2},
+			{"kernel-sgd", 3},
+			{"try-kernels", 4}, {"check-yourself", 4},
+		}, Links: []string{`href="/lessons/hard-margin-svm"`, `href="/lessons/soft-margin-svm"`}},
 	} {
 		demotest.CheckLesson(t, Topic().Prose, l)
 	}

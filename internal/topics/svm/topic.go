@@ -5,7 +5,6 @@ package svm
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/margin-edu/margin/internal/demo"
 )
@@ -26,10 +25,6 @@ var prose embed.FS
 
 // Topic is this topic for a course: its lessons, their prose and its demos.
 func Topic() demo.Topic {
-	sub, err := fs.Sub(prose, "prose")
-	if err != nil {
-		panic(err) // "prose" is a fixed, valid path
-	}
 	return demo.Topic{Lessons: []demo.Lesson{
 		{Slug: "hard-margin-svm", Title: "Hard-margin SVM", Notes: "§1.5",
 			Summary: "The maximum-margin separator, its dual and support vectors."},
@@ -37,5 +32,5 @@ func Topic() demo.Topic {
 			Summary: "Slack variables, the hinge loss and choosing C."},
 		{Slug: "kernels", Title: "Kernels", Notes: "§1.7",
 			Summary: "Feature maps, reproducing kernels, polynomial and Gaussian kernels."},
-	}, Prose: sub, Demos: Specs()}
+	}, Prose: demo.ProseDir(prose), Demos: Specs()}
 }
