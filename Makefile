@@ -36,11 +36,16 @@ check-generated: templ-cli
 
 # Unit, handler, golden and browser tests (the browser tests need
 # chromium; under CI they must run). The race detector watches the Go
-# code; the browser tests drive Chromium and gain nothing from it but
-# time, so they run without it.
+# code, the kit's cache and the server; three kinds of test gain nothing
+# from it but an eightfold slowdown, so they run without it: the
+# whole-course loops of internal/course and the server's TestEveryDemo
+# (every demo through HTTP; both exercise pure, single-threaded demo code
+# that the kit's own tests race-check), and the browser tests, which
+# drive Chromium.
 unit:
-	$(GO) test -race -count=1 -skip '^TestBrowser' ./...
-	$(GO) test -count=1 -run '^TestBrowser' ./cmd/web/
+	$(GO) test -race -count=1 -skip '^(TestBrowser.*|TestEveryDemo)$$' $$($(GO) list ./... | grep -v '/internal/course$$')
+	$(GO) test -count=1 ./internal/course/
+	$(GO) test -count=1 -run '^(TestBrowser.*|TestEveryDemo)$$' ./cmd/web/
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
