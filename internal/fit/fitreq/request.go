@@ -6,15 +6,12 @@
 package fitreq
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/margin-edu/margin/internal/textfmt"
 )
@@ -176,46 +173,6 @@ func CheckRows(name string, rows [][]float64, d int) error {
 				return Badf(`"%s[%d][%d]" is not a Finite number`, name, i, j)
 			}
 		}
-	}
-	return nil
-}
-
-// StrictParams decodes params into dst, a pointer to a struct whose json
-// tags name the parameters, as strictly as Decode reads a body: each name
-// exactly (case-sensitive) and once, no null (leave a parameter out for
-// its default), numbers within float64's range. known lists the
-// parameters for messages.
-func StrictParams(raw json.RawMessage, dst any, known string) error {
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return nil // no "params" (Decode refuses a null one)
-	}
-	names := jsonNames(reflect.TypeOf(dst).Elem())
-	t := NewReader(bytes.NewReader(raw), "an object of parameters")
-	t.what = `"params"`
-	err := t.Object(func(key string) error {
-		if !slices.Contains(names, key) {
-			hint := ""
-			for _, n := range names {
-				if strings.EqualFold(n, key) {
-					hint = fmt.Sprintf(`: names are case-sensitive, did you mean "%s"?`, n)
-				}
-			}
-			return Badf(`"params" is not valid (unknown field %s%s); known parameters: %s`, Clip(key), hint, known)
-		}
-		tok, err := t.next()
-		if err != nil {
-			return err
-		}
-		var discard bytes.Buffer
-		return t.capture(&discard, tok, "params."+key, 2)
-	})
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return Badf(`"params" is not valid (%s); known parameters: %s`, ClipErr(err), known)
 	}
 	return nil
 }
