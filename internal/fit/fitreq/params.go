@@ -25,7 +25,7 @@ const (
 // parameters for messages.
 func StrictParams(raw json.RawMessage, dst any, known string) error {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return nil // no "params" (Decode refuses a null one)
+		return nil // no "params" (Decode reads a null one as none)
 	}
 	names := jsonNames(reflect.TypeOf(dst).Elem())
 	t := NewReader(bytes.NewReader(raw), "an object of parameters")
