@@ -200,3 +200,21 @@ func rss(b *testing.B) int64 {
 	b.Skip("no VmRSS")
 	return 0
 }
+
+// TestPlainRow: the fast path for rows reads what Vector reads, and
+// leaves to it (ok false) every row Vector refuses.
+func TestPlainRow(t *testing.T) {
+	for raw, want := range map[string]string{
+		`[]`: `[]`, ` [ 1 , -2.5e1,0.125E+2 ] `: `[1 -25 12.5]`, `[5e-324,0e-999,-0]`: `[5e-324 0 -0]`,
+		`[1e-999]`: ``, `[1e999]`: ``, `[null]`: ``, `["1"]`: ``, `[[1]]`: ``, `[true]`: ``, `null`: ``,
+		`[` + strings.Repeat("1,", MaxD-1) + `1]`: `ok`, `[` + strings.Repeat("1,", MaxD) + `1]`: ``,
+	} {
+		v, ok := plainRow([]byte(raw))
+		switch {
+		case want == "" && ok, want != "" && !ok:
+			t.Errorf("plainRow(%.40s) = %v, %v; want ok %v", raw, v, ok, want != "")
+		case ok && want != "ok" && fmt.Sprint(v) != want:
+			t.Errorf("plainRow(%s) = %v, want %s", raw, v, want)
+		}
+	}
+}
