@@ -23,6 +23,8 @@ const fitTimeout = 10 * time.Second
 // error.
 func handleFit() echo.HandlerFunc {
 	return func(c echo.Context) error {
+		// Decode reads the body a token at a time and refuses it at the
+		// first value past a limit, so a refused body is never built.
 		req, err := fit.Decode(c.Request().Body)
 		if err != nil {
 			return err
@@ -44,7 +46,8 @@ func handleFit() echo.HandlerFunc {
 // a matrix that overflows is a 422; a computation stopped by fitTimeout
 // or a departed client returns the context's error (checked between the
 // matrix and its eigenvalues, which cannot be interrupted). The answer,
-// up to about 80 MB at n = 2000, is streamed rather than built in memory.
+// up to about 20 MB at n = fit.MaxGramN = 1000 (about 1 s of CPU), is
+// streamed rather than built in memory.
 func handleGram() echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req, err := fit.DecodeGram(c.Request().Body)

@@ -52,8 +52,10 @@ var ErrUnprocessable = fitreq.ErrUnprocessable
 // Request is the body of POST /api/v1/fit.
 type Request = fitreq.Request
 
-// Decode reads one JSON request, rejecting unknown fields, trailing data
-// and bodies over MaxBody.
+// Decode reads one JSON request strictly (fitreq.Decode): field names
+// exactly and once each, no null inside x, y, predict or params, numbers
+// within float64's range, nothing after the object, at most MaxBody bytes,
+// with x, y and predict refused at their limits as they are read.
 func Decode(r io.Reader) (Request, error) { return fitreq.Decode(r) }
 
 // Run validates req and fits it. It stops soon after ctx is done and

@@ -108,7 +108,7 @@ func TestBadRequests(t *testing.T) {
 		{"y length", `{"algorithm":"perceptron","x":[[1]],"y":[1,1]}`, "one label per row"},
 		{"label", `{"algorithm":"perceptron","x":[[1]],"y":[0]}`, "-1 or +1"},
 		{"NaN", `{"algorithm":"perceptron","x":[[NaN]],"y":[1]}`, "not the JSON"},
-		{"huge number", `{"algorithm":"perceptron","x":[[1e999]],"y":[1]}`, "not the JSON"},
+		{"huge number", `{"algorithm":"perceptron","x":[[1e999]],"y":[1]}`, `"x[0][0]" is 1e999, which is beyond the largest float64`},
 		{"predict ragged", orBody + `,"predict":[[1]]}`, "predict[0]"},
 		{"eta", orBody + `,"params":{"eta":0}}`, "eta"},
 		{"eta negative", orBody + `,"params":{"eta":-1}}`, "eta"},
@@ -119,7 +119,7 @@ func TestBadRequests(t *testing.T) {
 		{"seed type", orBody + `,"params":{"seed":1.5}}`, "params"},
 		{"n", big, "rows"},
 		{"d", wide, "features"},
-		{"body", `{"algorithm":"perceptron","x":[[` + strings.Repeat(`0,`, MaxBody/2) + `0]],"y":[1]}`, "4 MiB"},
+		{"body", `{"algorithm":"perceptron",` + strings.Repeat(` `, MaxBody) + `"x":[[0]],"y":[1]}`, "4 MiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,9 +2,7 @@ package fit
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,16 +13,15 @@ import (
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
-// Limits of POST /api/v1/gram beyond MaxBody and MaxD. MaxGramWork bounds
-// n²·d, the Gram matrix's work (each of its n(n+1)/2 entries costs d
-// multiply-adds): about 0.4 s on one core of the reference machine, 0.7 s
-// when the squared differences are subnormal (BenchmarkGramWorst). The
-// eigenvalues cost about n³ more whatever d is (0.4 s at n = 1000, near
-// 4 s at MaxGramN), and an n×n answer is about 20n² bytes.
-const (
-	MaxGramN    = 2000
-	MaxGramWork = 1e9
-)
+// MaxGramN bounds the rows of POST /api/v1/gram (beyond MaxBody and
+// MaxD). It is what answers in 2 s of CPU: the eigenvalues cost about n³
+// whatever d is, in gonum's single-threaded eigensolver, which cannot be
+// stopped (0.7 s at n = 1000, 1.2 s at 1200, 1.8 s at 1400 and 3.6–5 s at
+// 2000 on the reference machine); the matrix costs n²·d/2 multiply-adds
+// (≤ 0.4 s at n = 1000, d = MaxD); and the answer is about 20n² bytes
+// (20 MB at n = 1000, 82 MB at 2000). n = 1000 leaves room for a busy
+// machine: the costliest request it allows, 1000 × 1000, takes 1.1 s.
+const MaxGramN = 1000
 
 // GramRequest is the body of POST /api/v1/gram: a function, by the names
 // svm.ParseFunctionKind reads, and its parameters, each nil for its
@@ -35,17 +32,6 @@ type GramRequest struct {
 	Degree *int
 	Coef0  *float64
 	X      [][]float64
-}
-
-// gramBody is GramRequest as sent: x's numbers are pointers so that a
-// null, which is what JavaScript's JSON.stringify makes of NaN and
-// ±Infinity, is refused instead of read as 0.
-type gramBody struct {
-	Kernel *string      `json:"kernel"`
-	Gamma  *float64     `json:"gamma"`
-	Degree *int         `json:"degree"`
-	Coef0  *float64     `json:"coef0"`
-	X      [][]*float64 `json:"x"`
 }
 
 // GramResponse is the answer of POST /api/v1/gram: Kᵢⱼ = k(xᵢ, xⱼ), its
@@ -62,38 +48,40 @@ const gramFields = `{"kernel", "gamma", "degree", "coef0", "x"}`
 // gramKnown lists the parameters and what each allows.
 const gramKnown = `kernel ("linear" default, "poly", "rbf", "laplace", "sigmoid" or "neg-sqdist"), gamma (> 0, default 1), degree (1 to 10, default 2), coef0 (any number, default 1)`
 
-// DecodeGram reads one JSON body of POST /api/v1/gram as Decode does:
-// unknown fields, trailing data and bodies over MaxBody are refused, and
-// so is a null in x.
+// DecodeGram reads one JSON body of POST /api/v1/gram as Decode does
+// (fitreq.Reader): field names exactly and once each, no null, numbers
+// within float64's range, nothing after the object, at most MaxBody bytes,
+// and x counted against MaxGramN rows and MaxD features as it is read.
 func DecodeGram(r io.Reader) (GramRequest, error) {
-	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
-	if err != nil {
-		return GramRequest{}, fitreq.Badf("reading the body: %v", err)
-	}
-	if len(body) > MaxBody {
-		return GramRequest{}, fitreq.Badf("body is larger than %d bytes (4 MiB)", MaxBody)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	var b gramBody
-	if err := dec.Decode(&b); err != nil {
-		return GramRequest{}, fitreq.Badf("body is not the JSON object expected (%s); send %s with %s", fitreq.ClipErr(err), gramFields, gramKnown)
-	}
-	if dec.More() {
-		return GramRequest{}, fitreq.Badf("body has data after the JSON object; send exactly one object")
-	}
-	req := GramRequest{Kernel: b.Kernel, Gamma: b.Gamma, Degree: b.Degree, Coef0: b.Coef0, X: make([][]float64, len(b.X))}
-	for i, row := range b.X {
-		if row == nil {
-			continue // a length-0 row, which Gram refuses
-		}
-		req.X[i] = make([]float64, len(row))
-		for j, v := range row {
-			if v == nil {
-				return GramRequest{}, fitreq.Badf(`"x[%d][%d]" is null; give a finite number (JSON.stringify writes NaN and ±Infinity as null)`, i, j)
+	t := fitreq.NewReader(r, gramFields+" with "+gramKnown)
+	var req GramRequest
+	err := t.Object(func(key string) error {
+		switch key {
+		case "kernel":
+			s, err := t.String(key)
+			req.Kernel = &s
+			return err
+		case "gamma", "coef0":
+			f, err := t.Float(key)
+			if key == "gamma" {
+				req.Gamma = &f
+			} else {
+				req.Coef0 = &f
 			}
-			req.X[i][j] = *v
+			return err
+		case "degree":
+			d, err := t.Int(key, fmt.Sprintf("an integer from 1 to %d", svm.MaxDegree))
+			req.Degree = &d
+			return err
+		case "x":
+			x, err := t.Matrix(key, MaxGramN)
+			req.X = x
+			return err
 		}
+		return t.UnknownField(key)
+	})
+	if err != nil {
+		return GramRequest{}, err
 	}
 	return req, nil
 }
@@ -133,7 +121,8 @@ func (req GramRequest) kernel() (svm.Kernel, error) {
 }
 
 // validX checks x's shape and values against the limits: 1 to MaxGramN
-// rows of 1 to MaxD finite numbers each, and n²·d ≤ MaxGramWork.
+// rows (DecodeGram counts them as it reads) of 1 to MaxD finite numbers
+// each.
 func (req GramRequest) validX() error {
 	n := len(req.X)
 	switch {
@@ -146,21 +135,13 @@ func (req GramRequest) validX() error {
 	if d == 0 || d > MaxD {
 		return fitreq.Badf(`"x" rows have %d features; give 1 to %d`, d, MaxD)
 	}
-	if err := fitreq.CheckRows("x", req.X, d); err != nil {
-		return err
-	}
-	if work := float64(n) * float64(n) * float64(d); work > MaxGramWork {
-		rows := min(MaxGramN, int(math.Sqrt(MaxGramWork/float64(d))))
-		return fitreq.Badf(`"x" has %d rows of %d features, so n²·d = %.3g; the limit is %.2g: send at most %d rows of %d features, or at most %d features for %d rows`,
-			n, d, work, float64(MaxGramWork), rows, d, int(MaxGramWork/(float64(n)*float64(n))), n)
-	}
-	return nil
+	return fitreq.CheckRows("x", req.X, d)
 }
 
 // Gram validates req and answers it. It checks ctx before each of its
 // two phases, the Gram matrix (at most about 0.4 s) and the eigenvalues
-// (gonum's eigensolver, which cannot be stopped: about 0.4 s at n = 1000
-// and 4 s at n = 2000), and then returns an error wrapping ctx.Err(). A
+// (gonum's eigensolver, which cannot be stopped: about 0.7 s at
+// MaxGramN), and then returns an error wrapping ctx.Err(). A
 // matrix whose entries overflow (a high polynomial degree on large x) is
 // an error wrapping ErrUnprocessable.
 func Gram(ctx context.Context, req GramRequest) (*GramResponse, error) {
@@ -197,8 +178,8 @@ func Gram(ctx context.Context, req GramRequest) (*GramResponse, error) {
 }
 
 // WriteJSON writes r as encoding/json would encode it, byte for byte,
-// and a newline (as json.Encoder does), streaming: at n = 2000 the answer
-// is about 80 MB, which json.Marshal would build in memory first, at
+// and a newline (as json.Encoder does), streaming: at n = MaxGramN the
+// answer is about 20 MB, which json.Marshal would build in memory first, at
 // several times the CPU (2.4 s against 0.3 s here). r's numbers must be
 // finite, as Gram's are.
 func (r *GramResponse) WriteJSON(w io.Writer) error {

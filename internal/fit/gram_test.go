@@ -90,8 +90,7 @@ func TestGramKinds(t *testing.T) {
 func TestGramErrors(t *testing.T) {
 	wide := `{"x":[[` + rows("1", MaxD+1) + `]]}`
 	tall := `{"x":[` + rows("[1]", MaxGramN+1) + `]}`
-	heavy := `{"x":[` + rows("["+rows("0", 1000)+"]", 1001) + `]}`
-	big := `{"x":[` + rows("[1]", MaxBody/4) + `]}`
+	big := `{"kernel":"` + strings.Repeat("a", MaxBody) + `","x":[[1]]}`
 	tests := []struct {
 		name, body string
 		want       []string
@@ -102,21 +101,26 @@ func TestGramErrors(t *testing.T) {
 		{"NaN", `{"x":[[NaN]]}`, []string{"not the JSON object"}},
 		{"1e999", `{"x":[[1e999]]}`, []string{"1e999"}},
 		{"null number", `{"x":[[1,null]]}`, []string{`"x[0][1]" is null`}},
-		{"string number", `{"x":[["1"]]}`, []string{"not the JSON object"}},
-		{"empty x", `{"x":[]}`, []string{`"x" is empty`, "1 to 2000 rows"}},
+		{"string number", `{"x":[["1"]]}`, []string{`"x[0][0]" is the string "1"`, "give a number"}},
+		{"underflow", `{"x":[[1e-999]]}`, []string{`"x[0][0]" is 1e-999`, "underflows to 0"}},
+		{"overflow", `{"x":[[2,-1e999]]}`, []string{`"x[0][1]" is -1e999`, "largest float64"}},
+		{"null x", `{"x":null}`, []string{`"x" is null`}},
+		{"null gamma", `{"gamma":null,"x":[[1]]}`, []string{`"gamma" is null`}},
+		{"duplicate", `{"x":[[1]],"x":[[2]]}`, []string{`field "x" twice`}},
+		{"case", `{"X":[[1]]}`, []string{`unknown field "X"`, `did you mean "x"`}},
+		{"empty x", `{"x":[]}`, []string{`"x" is empty`, "1 to 1000 rows"}},
 		{"missing x", `{"kernel":"rbf"}`, []string{`"x" is empty or missing`}},
 		{"empty row", `{"x":[[]]}`, []string{"0 features", "1 to 1000"}},
-		{"null row", `{"x":[[1],null]}`, []string{`"x[1]" has 0 features`, "same length"}},
+		{"null row", `{"x":[[1],null]}`, []string{`"x[1]" is null`}},
 		{"ragged", `{"x":[[1,2],[3]]}`, []string{`"x[1]" has 1 features`, "same length"}},
-		{"too wide", wide, []string{"1001 features", "1 to 1000"}},
-		{"too many rows", tall, []string{"2001 rows", "at most 2000"}},
-		{"work", heavy, []string{"n²·d", "1e+09", "at most 1000 rows of 1000 features", "at most 998 features for 1001 rows"}},
+		{"too wide", wide, []string{`"x[0]" has more than 1000 features`}},
+		{"too many rows", tall, []string{"more than 1000 rows", "at most 1000"}},
 		{"body", big, []string{"larger than 4194304 bytes"}},
 		{"kernel", `{"kernel":"tanh","x":[[1]]}`, []string{`"kernel" is "tanh"`, `"sigmoid"`, `"neg-sqdist"`}},
 		{"gamma", `{"kernel":"rbf","gamma":0,"x":[[1]]}`, []string{`"gamma" is 0`, "> 0"}},
 		{"gamma huge", `{"gamma":1e13,"x":[[1]]}`, []string{`"gamma"`, "1e+12"}},
 		{"degree", `{"kernel":"poly","degree":11,"x":[[1]]}`, []string{`"degree" is 11`, "1 to 10"}},
-		{"degree float", `{"kernel":"poly","degree":2.5,"x":[[1]]}`, []string{"not the JSON object"}},
+		{"degree float", `{"kernel":"poly","degree":2.5,"x":[[1]]}`, []string{`"degree" is 2.5`, "an integer from 1 to 10"}},
 		{"coef0", `{"kernel":"poly","coef0":-1e13,"x":[[1]]}`, []string{`"coef0"`, "-1e+12"}},
 	}
 	for _, tt := range tests {
@@ -169,13 +173,13 @@ func TestGramOverflow(t *testing.T) {
 	}
 }
 
-// TestGramLimits: n²·d = MaxGramWork exactly is allowed, one row more is
-// not; n = MaxGramN is allowed at d ≤ 250.
+// TestGramLimits: n = MaxGramN = 1000 rows of MaxD features is allowed
+// (about 1 s), one row more is not: n = 2000 took 3.6–5 s.
 func TestGramLimits(t *testing.T) {
 	for _, c := range []struct {
 		n, d int
 		ok   bool
-	}{{1000, 1000, true}, {1001, 998, true}, {1001, 999, false}, {MaxGramN, 250, true}, {MaxGramN, 251, false}, {1, MaxD, true}} {
+	}{{1000, 1000, true}, {1001, 1, false}, {2000, 2, false}, {1, MaxD, true}} {
 		req := GramRequest{X: make([][]float64, c.n)}
 		for i := range req.X {
 			req.X[i] = make([]float64, c.d)
@@ -205,15 +209,16 @@ func TestGramContext(t *testing.T) {
 func gramWorstBodies() map[string]string {
 	r := rand.New(rand.NewPCG(7, 8))
 	body := func(kernel string, n, d int, x func() float64) string {
-		req := gramBody{X: make([][]*float64, n)}
+		var req map[string]any
 		json.Unmarshal([]byte(kernel), &req)
-		for i := range req.X {
-			req.X[i] = make([]*float64, d)
-			for j := range req.X[i] {
-				v := x()
-				req.X[i][j] = &v
+		rows := make([][]float64, n)
+		for i := range rows {
+			rows[i] = make([]float64, d)
+			for j := range rows[i] {
+				rows[i][j] = x()
 			}
 		}
+		req["x"] = rows
 		b, _ := json.Marshal(req)
 		return string(b)
 	}
@@ -221,8 +226,6 @@ func gramWorstBodies() map[string]string {
 	digit := func() float64 { return float64(r.IntN(10)) }
 	subnormal := func() float64 { return float64(r.IntN(2)) * 1e-160 }
 	b := map[string]string{
-		"rbf-2000x2":                body(`{"kernel":"rbf"}`, MaxGramN, 2, normal),
-		"sigmoid-2000x250":          body(`{"kernel":"sigmoid","gamma":0.001}`, MaxGramN, 250, digit),
 		"rbf-1000x2":                body(`{"kernel":"rbf"}`, 1000, 2, normal),
 		"rbf-1000x1000":             body(`{"kernel":"rbf","gamma":0.001}`, 1000, 1000, digit),
 		"laplace-1000x1000":         body(`{"kernel":"laplace","gamma":0.001}`, 1000, 1000, digit),

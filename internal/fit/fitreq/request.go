@@ -6,12 +6,12 @@
 package fitreq
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/margin-edu/margin/internal/textfmt"
 )
@@ -61,31 +61,53 @@ func Badf(format string, args ...any) error {
 // Request is the body of POST /api/v1/fit.
 type Request struct {
 	Algorithm string          `json:"algorithm"`
-	Params    json.RawMessage `json:"params"`
+	Params    json.RawMessage `json:"params,omitempty"`
 	X         [][]float64     `json:"x"`
 	Y         []float64       `json:"y"`
-	Predict   [][]float64     `json:"predict"`
+	Predict   [][]float64     `json:"predict,omitempty"`
 	Trace     bool            `json:"trace"`
 }
 
-// Decode reads one JSON request, rejecting unknown fields, trailing data
-// and bodies over MaxBody.
+// requestFields is what a request body holds, for messages.
+const requestFields = `{"algorithm", "params", "x", "y", "predict", "trace"}`
+
+var requestNames = []string{"algorithm", "params", "x", "y", "predict", "trace"}
+
+// Decode reads one JSON request strictly (Reader): field names exactly
+// and once each, no null, numbers within float64's range, nothing after
+// the object, at most MaxBody bytes. x, y and predict are counted as they
+// are read, so a body over MaxN rows, MaxPredict rows or MaxD features is
+// refused at the limit instead of after it is built.
 func Decode(r io.Reader) (Request, error) {
-	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
-	if err != nil {
-		return Request{}, Badf("reading the body: %v", err)
-	}
-	if len(body) > MaxBody {
-		return Request{}, Badf("body is larger than %d bytes (4 MiB)", MaxBody)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
+	t := NewReader(r, requestFields)
 	var req Request
-	if err := dec.Decode(&req); err != nil {
-		return Request{}, Badf("body is not the JSON object expected (%s); send {\"algorithm\", \"params\", \"x\", \"y\", \"predict\", \"trace\"}", ClipErr(err))
-	}
-	if dec.More() {
-		return Request{}, Badf("body has data after the JSON object; send exactly one object")
+	err := t.Object(func(key string) (err error) {
+		if !slices.Contains(requestNames, key) {
+			return t.UnknownField(key)
+		}
+		// A whole field that is null is one left out, as encoders write
+		// nil slices; a null inside x, y, predict or params is refused.
+		if null, err := t.Null(); null || err != nil {
+			return err
+		}
+		switch key {
+		case "algorithm":
+			req.Algorithm, err = t.String(key)
+		case "params":
+			req.Params, err = t.Params(key)
+		case "x":
+			req.X, err = t.Matrix(key, MaxN)
+		case "y":
+			req.Y, err = t.Vector(key, MaxN, "labels")
+		case "predict":
+			req.Predict, err = t.Matrix(key, MaxPredict)
+		case "trace":
+			req.Trace, err = t.Bool(key)
+		}
+		return err
+	})
+	if err != nil {
+		return Request{}, err
 	}
 	return req, nil
 }
@@ -151,19 +173,6 @@ func CheckRows(name string, rows [][]float64, d int) error {
 				return Badf(`"%s[%d][%d]" is not a Finite number`, name, i, j)
 			}
 		}
-	}
-	return nil
-}
-
-// StrictParams decodes params into dst, rejecting unknown names.
-func StrictParams(raw json.RawMessage, dst any, known string) error {
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return Badf(`"params" is not valid (%s); known parameters: %s`, ClipErr(err), known)
 	}
 	return nil
 }
