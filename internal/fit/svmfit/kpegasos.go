@@ -173,6 +173,9 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	if err != nil {
 		return nil, err
 	}
+	if err := kernelOverflow(p.Kernel, req.X); err != nil {
+		return nil, err
+	}
 	cost := newKernelPegasosCost(p.Kernel, n, d, len(req.Predict))
 	if work := cost.work(p.T); work > MaxKernelPegasosWork {
 		if most := cost.most(); most >= 1 {

@@ -146,6 +146,9 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := kernelOverflow(p.Kernel, req.X); err != nil {
+		return nil, err
+	}
 	cost := newSVMCost(p, n, d, len(req.Predict))
 	most := cost.most()
 	if most < 1 {
@@ -232,6 +235,11 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		}
 		if !fitreq.Finite(w) || !fitreq.Finite([]float64{primal}) {
 			return nil, errSVMOverflow
+		}
+		// Weak duality: P(w, b) ≥ −D(α) for every feasible α, so a primal
+		// below the dual's value beyond rounding means the sums lost it.
+		if primal+s.Dual < -1e-9*max(1, math.Abs(primal), math.Abs(s.Dual)) {
+			return nil, fmt.Errorf("%w: the SVM's primal objective %g is below its dual's value %g, which rounding alone explains; rescale x to smaller numbers, or lower C", fitreq.ErrUnprocessable, primal, -s.Dual)
 		}
 	}
 	for i, x := range predict {
