@@ -143,7 +143,7 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 		return nil, gdDiverged(pr, s, L, eta)
 	}
 	resp.X, resp.F, resp.GradNorm = s.X, s.F, s.GradNorm
-	resp.Iterations, resp.Status = s.K, s.Status.String()
+	resp.Iterations, resp.Status = s.K, s.Status.Code()
 	return resp, nil
 }
 

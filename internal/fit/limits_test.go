@@ -32,7 +32,7 @@ func TestEpochLimit(t *testing.T) {
 // message that names the limit and what to lower.
 func TestSlowRequests(t *testing.T) {
 	r, err := fitJSON(t, `{"algorithm":"perceptron","x":[[1]],"y":[1],"params":{"max_epochs":100000,"margin":1e300,"eta":1e-300}}`)
-	if err != nil || r.Epochs != 100000 || r.Status != "iteration limit" {
+	if err != nil || r.Epochs != 100000 || r.Status != "iteration_limit" {
 		t.Errorf("one point, 100000 epochs = %+v, %v; want the iteration limit", r, err)
 	}
 	big := `{"algorithm":"perceptron","x":[` + rows(`[1,1]`, 10000) + `],"y":[` + rows(`1`, 10000) +
@@ -128,7 +128,7 @@ func TestFixedEpochsParam(t *testing.T) {
 		t.Errorf("OR with fixed_epochs = %+v, %v; want 10 epochs, 40 steps, converged", r, err)
 	}
 	r, err = fitJSON(t, `{"algorithm":"perceptron","x":[[0,0],[1,0],[0,1],[1,1]],"y":[-1,1,1,-1],"params":{"fixed_epochs":true,"max_epochs":5}}`)
-	if err != nil || r.Epochs != 5 || r.Cycled || r.Status != "iteration limit" {
+	if err != nil || r.Epochs != 5 || r.Cycled || r.Status != "iteration_limit" {
 		t.Errorf("XOR with fixed_epochs = %+v, %v; want 5 epochs, iteration limit", r, err)
 	}
 }

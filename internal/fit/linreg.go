@@ -81,7 +81,7 @@ func (lp linRegParams) setup() (linRegSetup, error) {
 // "linear-regression": the model w, b, its objective
 // (1/n) Σ (w·xᵢ + b − yᵢ)² + λ‖w‖² and the scores w·x + b of the predict
 // rows. With solver "gd" it adds the iterations run, how the run ended
-// (status "converged" or "iteration limit"), the step eta used, L, and
+// (status "converged" or "iteration_limit"), the step eta used, L, and
 // with "trace" the iterates.
 type LinearRegressionResponse struct {
 	Algorithm  string       `json:"algorithm"`
@@ -242,7 +242,7 @@ func runLinRegGD(ctx context.Context, req Request, s linRegSetup, resp *LinearRe
 		status = algos.IterationLimit
 	}
 	iters := st.T
-	resp.Solver, resp.Iterations, resp.Status, resp.Eta, resp.L = "gd", &iters, status.String(), g.Eta, l
+	resp.Solver, resp.Iterations, resp.Status, resp.Eta, resp.L = "gd", &iters, status.Code(), g.Eta, l
 	resp.W, resp.B = st.W, st.B
 	return nil
 }

@@ -115,7 +115,7 @@ func logisticLabels(y []float64) ([]float64, error) {
 // the (w, b) the solver reached for J(w, b) = (1/n) Σ log(1 + exp(−yᵢ(w·xᵢ
 // + b))) + (λ/2)‖w‖², J there, ‖∇J‖, the iterations run, and for each
 // predict row its score w·x + b and P(y = +1 | x) = σ(score). Status is
-// "converged" (‖∇J‖ < 1e-10), "iteration limit" or, for "newton",
+// "converged" (‖∇J‖ < 1e-10), "iteration_limit" or, for "newton",
 // "stalled" (no step lowers J any more: rounding).
 type LogisticResponse struct {
 	Algorithm  string         `json:"algorithm"`
@@ -276,13 +276,13 @@ func logisticEnd(s logistic.State, set logisticSetup, iters int) error {
 func logisticStatus(s logistic.State, iters int) string {
 	switch {
 	case s.GradNorm < logistic.Tol:
-		return algos.Converged.String()
+		return algos.Converged.Code()
 	case s.Status == algos.Converged:
 		return "stalled"
 	case s.T >= iters:
-		return algos.IterationLimit.String()
+		return algos.IterationLimit.Code()
 	}
-	return s.Status.String()
+	return s.Status.Code()
 }
 
 // logisticTraceEvery returns k: a trace keeps states 0, k, 2k, … and the last,

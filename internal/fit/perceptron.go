@@ -179,7 +179,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		Algorithm: "perceptron", W: w, B: b,
 		Iterations: s.T, Mistakes: s.Mistakes, Epochs: s.Epoch,
 		Converged: s.Status == algos.Converged, Cycled: s.Status == algos.CycleDetected,
-		Status: s.Status.String(), Scores: make([]float64, len(req.Predict)), Trace: trace,
+		Status: s.Status.Code(), Scores: make([]float64, len(req.Predict)), Trace: trace,
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = perceptron.Score(w, b, x)

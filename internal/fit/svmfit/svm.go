@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
@@ -219,7 +218,7 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		Algorithm: "svm", Kernel: p.Kernel.String(), Alpha: s.Alpha, B: s.B,
 		Support: []int{}, SupportKind: []string{},
 		DualObjective: s.Dual, Gap: s.Gap, Iterations: s.T, MaxIter: p.MaxIter,
-		Status: statusName(s.Status), Scores: make([]float64, len(predict)), Trace: trace,
+		Status: s.Status.Code(), Scores: make([]float64, len(predict)), Trace: trace,
 	}
 	resp.Support = append(resp.Support, pr.Support(s)...)
 	resp.SupportKind = supportKinds(pr, s, p, resp.Support)
@@ -274,10 +273,6 @@ func supportKinds(pr *svm.Problem, s svm.State, p svm.Params, sv []int) []string
 	}
 	return kinds
 }
-
-// statusName is the status as the API spells it: "converged",
-// "iteration_limit".
-func statusName(s algos.Status) string { return strings.ReplaceAll(s.String(), " ", "_") }
 
 func infeasible(k svm.Kernel) error {
 	where := "linearly separable"
