@@ -158,8 +158,14 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
 			cost.work(1), float64(MaxSVMWork), hint)
 	}
-	if p.MaxIter == 0 {
-		p.MaxIter = most
+	metered := p.MaxIter == 0
+	if metered {
+		// No max_iter: the run is budgeted by the work it does (cost.meter),
+		// not by the iterations the worst case would allow, so shrinking's
+		// cheap late iterations count as cheap (issue 18: a separable
+		// n = 2000, d = 50 hard margin stopped at 44,317 of the ~450,000
+		// iterations svm-train needs).
+		p.MaxIter = MaxIter
 	} else if p.MaxIter > most {
 		return nil, fitreq.Badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
 			p.MaxIter, cost.work(p.MaxIter), n, d, float64(MaxSVMWork), most)
@@ -177,7 +183,9 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	}
 	var trace []SMOStep
 	if req.Trace {
-		s, trace, err = stepSVM(ctx, pr, s, d)
+		s, trace, err = stepSVM(ctx, pr, s, cost, metered)
+	} else if metered {
+		s, err = pr.SolveMetered(ctx, cost.meter())
 	} else {
 		s, err = pr.Solve(ctx)
 		if err != nil {
@@ -192,7 +200,7 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 
 // stepSVM runs SMO one recorded step at a time (without Solve's
 // shrinking, so these are the iterates a lesson steps through).
-func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.State, []SMOStep, error) {
+func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, cost svmCost, metered bool) (svm.State, []SMOStep, error) {
 	maxTrace := fitreq.MaxTraceNumbers / svmTraceStep
 	var trace []SMOStep
 	s = pr.Clone(s)
@@ -205,6 +213,10 @@ func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.Stat
 		if len(trace) == maxTrace {
 			return s, nil, fitreq.Badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
 				fitreq.MaxTraceNumbers, svmTraceStep, maxTrace, maxTrace)
+		}
+		if metered && cost.work(s.T+1) > MaxSVMWork {
+			s.Status = algos.IterationLimit
+			break
 		}
 		pr.Advance(&s)
 		trace = append(trace, SMOStep{T: s.T, I: s.I, J: s.J, AlphaI: s.Alpha[s.I], AlphaJ: s.Alpha[s.J],
@@ -235,10 +247,12 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		if !fitreq.Finite(w) || !fitreq.Finite([]float64{primal}) {
 			return nil, errSVMOverflow
 		}
-		// Weak duality: P(w, b) ≥ −D(α) for every feasible α, so a primal
-		// below the dual's value beyond rounding means the sums lost it.
-		if primal+s.Dual < -1e-9*max(1, math.Abs(primal), math.Abs(s.Dual)) {
-			return nil, fmt.Errorf("%w: the SVM's primal objective %g is below its dual's value %g, which rounding alone explains; rescale x to smaller numbers, or lower C", fitreq.ErrUnprocessable, primal, -s.Dual)
+		// Weak duality: the soft margin's P(w, b) ≥ −D(α) for every
+		// feasible α, so a primal below the dual's value by more than
+		// rounding means the sums lost it. (A hard margin's ½‖w‖² is a
+		// primal value only once w separates the data, at convergence.)
+		if !p.Hard && primal+s.Dual < -1e-9*max(1, math.Abs(primal), math.Abs(s.Dual)) {
+			return nil, fmt.Errorf("%w: the SVM's primal objective %g is below its dual's value %g by more than rounding; rescale x to smaller numbers, or lower C", fitreq.ErrUnprocessable, primal, -s.Dual)
 		}
 	}
 	for i, x := range predict {
