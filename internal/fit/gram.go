@@ -151,8 +151,8 @@ func (req GramRequest) validX() error {
 	}
 	if work := float64(n) * float64(n) * float64(d); work > MaxGramWork {
 		rows := min(MaxGramN, int(math.Sqrt(MaxGramWork/float64(d))))
-		return fitreq.Badf(`"x" has %d rows of %d features, so n²·d = %.3g; the limit is %.2g: send at most %d rows of %d features, or at most %d features for %d rows`,
-			n, d, work, float64(MaxGramWork), rows, d, int(MaxGramWork/(float64(n)*float64(n))), n)
+		return fitreq.Badf(`"x" has %d rows of %d features, so n²·d = %s; the limit is %s: send at most %d rows of %d features, or at most %d features for %d rows`,
+			n, d, fitreq.Work(work, MaxGramWork), fitreq.Limit(work, MaxGramWork), rows, d, int(MaxGramWork/(float64(n)*float64(n))), n)
 	}
 	return nil
 }

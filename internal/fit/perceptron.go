@@ -130,8 +130,8 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.max_epochs to at most %d for this x, or send fewer rows or features", most)
 		}
-		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %.3g units of work; the limit is %.0g; %s",
-			p.MaxEpochs, n, d, work, float64(MaxWork), lower)
+		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %s units of work; the limit is %s; %s",
+			p.MaxEpochs, n, d, fitreq.Work(work, MaxWork), fitreq.Limit(work, MaxWork), lower)
 	}
 	data := perceptron.Data{X: req.X, Y: make([]int, n)}
 	for i, y := range req.Y {

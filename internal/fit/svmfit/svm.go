@@ -155,8 +155,8 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 		if p.Hard {
 			hint = ", or use a soft margin (hard false): deciding whether the data are separable is what costs most here"
 		}
-		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
-			cost.work(1), float64(MaxSVMWork), hint)
+		return nil, fitreq.Badf("the fit would cost %s units of work with a single iteration; the limit is %s; send fewer rows, features or predict rows%s",
+			fitreq.Work(cost.work(1), MaxSVMWork), fitreq.Limit(cost.work(1), MaxSVMWork), hint)
 	}
 	metered := p.MaxIter == 0
 	if metered {
@@ -167,8 +167,8 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 		// iterations svm-train needs).
 		p.MaxIter = MaxIter
 	} else if p.MaxIter > most {
-		return nil, fitreq.Badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
-			p.MaxIter, cost.work(p.MaxIter), n, d, float64(MaxSVMWork), most)
+		return nil, fitreq.Badf("params.max_iter = %d could cost %s units of work on %d rows of %d features; the limit is %s; lower params.max_iter to at most %d for this x, or send fewer rows or features",
+			p.MaxIter, fitreq.Work(cost.work(p.MaxIter), MaxSVMWork), n, d, fitreq.Limit(cost.work(p.MaxIter), MaxSVMWork), most)
 	}
 	p.CacheBytes, _ = svmCache(n)
 	if err := ctx.Err(); err != nil {
