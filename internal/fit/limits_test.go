@@ -47,7 +47,7 @@ func TestSlowRequests(t *testing.T) {
 		if random {
 			p.Order = perceptron.Random
 		}
-		if work, _ := perceptronWork(p, MaxN, 2); work > MaxWork {
+		if work, _ := perceptronWork(p, MaxN, 2, 1); work > MaxWork {
 			t.Errorf("defaults on %d 2-D rows (random %v) cost %.3g > MaxWork", MaxN, random, work)
 		}
 	}

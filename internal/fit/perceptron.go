@@ -19,9 +19,10 @@ type perceptronParams struct {
 	Margin    *float64 `json:"margin"`
 	Average   *bool    `json:"average"`
 	Fixed     *bool    `json:"fixed_epochs"`
+	Multi     *string  `json:"multi"`
 }
 
-const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool), fixed_epochs (bool)"
+const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool), fixed_epochs (bool), multi (\"ova\" or \"ovo\", for labels 0, 1, 2, …)"
 
 // PerceptronResponse is the answer for "algorithm": "perceptron".
 type PerceptronResponse struct {
@@ -85,6 +86,15 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 	if pp.Fixed != nil {
 		p.FixedEpochs = *pp.Fixed
 	}
+	if pp.Multi != nil {
+		switch *pp.Multi {
+		case "ova":
+		case "ovo":
+			p.Multiclass = perceptron.OneVsOne
+		default:
+			return p, fitreq.Badf(`params.multi is %s; use "ova" (one-vs-all) or "ovo" (one-vs-one)`, fitreq.Clip(*pp.Multi))
+		}
+	}
 	return p, nil
 }
 
@@ -106,16 +116,18 @@ const (
 // case is every step updating for max_epochs epochs; a detected cycle may
 // then recompute up to the whole run once (see perceptron's startIndex),
 // which MaxWork leaves room for.
-func perceptronWork(p perceptron.Params, n, d int) (work float64, maxEpochs int) {
-	perStep := float64(d + 1 + stepCost)
+// A multiclass fit trains tasks perceptrons side by side: each step and
+// each epoch's check cost that many times the work of one.
+func perceptronWork(p perceptron.Params, n, d, tasks int) (work float64, maxEpochs int) {
+	perStep := float64(tasks) * float64(d+1+stepCost)
 	if p.Order == perceptron.Random {
 		perStep += randCost
 	}
-	perEpoch := float64(n)*perStep + float64(d+1) + epochCost
+	perEpoch := float64(n)*perStep + float64(tasks)*float64(d+1+epochCost)
 	return float64(p.MaxEpochs) * perEpoch, int(MaxWork / perEpoch)
 }
 
-func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error) {
+func fitPerceptron(ctx context.Context, req Request) (any, error) {
 	var pp perceptronParams
 	if err := fitreq.StrictParams(req.Params, &pp, perceptronKnown); err != nil {
 		return nil, err
@@ -125,7 +137,14 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	if work, most := perceptronWork(p, n, d); work > MaxWork {
+	labels, tasks, err := perceptronLabels(req.Y, p.Multiclass)
+	if err != nil {
+		return nil, err
+	}
+	if tasks > 1 && req.Trace {
+		return nil, fitreq.Badf("trace is for two-class fits (labels -1 and +1); set trace to false for classes 0, 1, 2, …")
+	}
+	if work, most := perceptronWork(p, n, d, tasks); work > MaxWork {
 		lower := "send fewer rows or features"
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.max_epochs to at most %d for this x, or send fewer rows or features", most)
@@ -133,10 +152,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %s units of work; the limit is %s; %s",
 			p.MaxEpochs, n, d, fitreq.Work(work, MaxWork), fitreq.Limit(work, MaxWork), lower)
 	}
-	data := perceptron.Data{X: req.X, Y: make([]int, n)}
-	for i, y := range req.Y {
-		data.Y[i] = int(y)
-	}
+	data := perceptron.Data{X: req.X, Y: labels}
 	var trace []TraceStep
 	maxTrace := MaxTraceNumbers / (d + 2)
 	observe := func(s perceptron.State) error {
@@ -144,8 +160,10 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("fit: perceptron stopped after %d steps: %w", s.T, err)
 			}
-			if !finiteModel(s.Models[0], p.Average) {
-				return overflow(s.T)
+			for _, m := range s.Models {
+				if !finiteModel(m, p.Average) {
+					return overflow(s.T)
+				}
 			}
 		}
 		if !req.Trace {
@@ -170,6 +188,9 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		return nil, err
 	case err != nil:
 		return nil, fitreq.Badf("%v", err)
+	}
+	if tasks > 1 {
+		return multiclassResponse(pr, s, p, req.Predict)
 	}
 	w, b := pr.Classifier(s, 0)
 	if !finiteModel(s.Models[0], p.Average) || !fitreq.Finite(w) || !fitreq.Finite([]float64{b}) {
