@@ -3,6 +3,7 @@ package algos
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Status says where a run stands, after optimize.Status. The zero value is
@@ -43,6 +44,10 @@ func (s Status) String() string {
 	}
 	return statusNames[s]
 }
+
+// Code is the name in snake_case, as the fit API spells it ("converged",
+// "iteration_limit", "cycle_detected", …; docs/api.md lists them).
+func (s Status) Code() string { return strings.ReplaceAll(s.String(), " ", "_") }
 
 // Done reports whether the run has stopped.
 func (s Status) Done() bool { return s != Running }

@@ -21,14 +21,14 @@ func worstBodies() map[string]string {
 	for _, order := range []perceptron.Order{perceptron.Cyclic, perceptron.Random} {
 		p := perceptron.DefaultParams()
 		p.Order = order
-		_, epochs := perceptronWork(p, MaxN, 1)
+		_, epochs := perceptronWork(p, MaxN, 1, 1)
 		bodies["subnormal-"+order.String()] = fmt.Sprintf(`{"algorithm":"perceptron","x":[%s],"y":[%s],`+
 			`"params":{"order":%q,"max_epochs":%d,"margin":1e300,"eta":1e-300},"predict":[[1]]}`,
 			rows(`[1e-10]`, MaxN), rows(`1`, MaxN), order, epochs)
 	}
 	// 1-D points 1 (+1), 1 (−1), 0 (+1): b creeps up by η per epoch until
 	// it passes γ, then the run falls into a cycle, after ≈ γ/1000 epochs.
-	_, epochs := perceptronWork(perceptron.DefaultParams(), 3000, 1)
+	_, epochs := perceptronWork(perceptron.DefaultParams(), 3000, 1, 1)
 	bodies["late-cycle"] = fmt.Sprintf(`{"algorithm":"perceptron","x":[%s],"y":[%s],"params":{"max_epochs":%d,"margin":%d}}`,
 		rows(`[1],[1],[0]`, 1000), rows(`1,-1,1`, 1000), epochs, 1000*(epochs-2))
 	return bodies

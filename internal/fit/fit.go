@@ -71,7 +71,7 @@ func Run(ctx context.Context, req Request) (any, error) {
 		}
 	}
 	switch req.Algorithm {
-	case "perceptron", "svm", "pegasos", "kernel-pegasos":
+	case "svm", "pegasos", "kernel-pegasos": // the perceptron reads its own labels (classes 0, 1, … too)
 		if err := fitreq.SignLabels(req.Y); err != nil {
 			return nil, err
 		}

@@ -6,8 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/margin-edu/margin/internal/algos/perceptron"
 )
 
 func fitJSON(t *testing.T, body string) (*PerceptronResponse, error) {
@@ -193,6 +198,124 @@ func TestRunSVMTrainers(t *testing.T) {
 		req.Y = []float64{0, 1}
 		if _, err := Run(context.Background(), req); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), "labels must be -1 or +1") {
 			t.Errorf("Run(%s) with a label 0: %v, want a bad request naming the labels", tt.algorithm, err)
+		}
+	}
+}
+
+// TestStatusEnum is issue 18's item 10: every fitter spells its status
+// from one snake_case enum, the one cmd/web/openapi.json declares and
+// docs/api.md tables (it was "iteration limit" for four algorithms,
+// "iteration_limit" for svm, and an undocumented "cycle detected").
+func TestStatusEnum(t *testing.T) {
+	spec, err := os.ReadFile("../../cmd/web/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(spec, &doc); err != nil {
+		t.Fatal(err)
+	}
+	enum := doc.Components.Schemas["Status"].Enum
+	api, err := os.ReadFile("../../docs/api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range enum {
+		if !strings.Contains(string(api), "| `"+s+"` |") {
+			t.Errorf("docs/api.md has no row for status %q", s)
+		}
+	}
+	xor := `"x":[[0,0],[1,1],[0,1],[1,0]],"y":[-1,-1,1,1]`
+	cases := []struct{ body, want string }{
+		{orBody + `}`, "converged"},
+		{`{"algorithm":"perceptron",` + xor + `}`, "cycle_detected"},
+		{`{"algorithm":"perceptron",` + xor + `,"params":{"max_epochs":5,"fixed_epochs":true}}`, "iteration_limit"},
+		{`{"algorithm":"svm",` + xor + `,"params":{"max_iter":1}}`, "iteration_limit"},
+		{`{"algorithm":"linear-regression","x":[[0],[1],[2]],"y":[1,3,6],"params":{"solver":"gd","eta":1e-5,"iters":3}}`, "iteration_limit"},
+		{`{"algorithm":"logistic-regression","x":[[0],[1],[2],[3]],"y":[-1,1,-1,1],"params":{"solver":"gd","iters":2}}`, "iteration_limit"},
+		{gdQuad + `,"iters":2}}`, "iteration_limit"},
+	}
+	snake := regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
+	for _, c := range cases {
+		r, err := fitAs[any](t, c.body)
+		if err != nil {
+			t.Errorf("%s: %v", c.body, err)
+			continue
+		}
+		b, _ := json.Marshal(r)
+		var got struct{ Status string }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != c.want || !snake.MatchString(got.Status) || !slices.Contains(enum, got.Status) {
+			t.Errorf("%s: status %q, want %q from the enum %v", c.body, got.Status, c.want, enum)
+		}
+	}
+}
+
+// threeBlobs are three separable clusters, classes 0, 1 and 2.
+var threeBlobs = struct {
+	x [][]float64
+	y []int
+}{
+	x: [][]float64{{0, 0}, {0.5, 0.2}, {4, 0}, {4.5, 0.3}, {0, 4}, {0.3, 4.4}},
+	y: []int{0, 0, 1, 1, 2, 2},
+}
+
+// TestPerceptronMulticlass is issue 18's item 10: the multiclass
+// perceptron of the lesson's pages, labels 0/1/2 with params.multi "ova"
+// or "ovo", was a 400 in the API. Its models are the perceptron
+// package's, one per task, and the predicted labels its Predict.
+func TestPerceptronMulticlass(t *testing.T) {
+	x := strings.ReplaceAll(fmt.Sprint(threeBlobs.x), " ", ",")
+	y := strings.ReplaceAll(fmt.Sprint(threeBlobs.y), " ", ",")
+	for _, c := range []struct {
+		multi string
+		m     perceptron.Multiclass
+	}{{"", perceptron.OneVsAll}, {"ova", perceptron.OneVsAll}, {"ovo", perceptron.OneVsOne}} {
+		params := `{}`
+		if c.multi != "" {
+			params = `{"multi":"` + c.multi + `"}`
+		}
+		r, err := fitAs[*MulticlassPerceptronResponse](t, `{"algorithm":"perceptron","x":`+x+`,"y":`+y+`,"params":`+params+`,"predict":[[0.1,0.1],[5,0],[0,5]]}`)
+		if err != nil {
+			t.Fatalf("multi %q: %v", c.multi, err)
+		}
+		p := perceptron.DefaultParams()
+		p.Multiclass = c.m
+		pr, s, err := perceptron.Run(perceptron.Data{X: threeBlobs.x, Y: threeBlobs.y}, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Models) != len(pr.Tasks) || r.Status != s.Status.Code() || r.Mistakes != s.Mistakes || !slices.Equal(r.Classes, []int{0, 1, 2}) {
+			t.Fatalf("multi %q: %d models, status %s, %d mistakes; want %d, %s, %d", c.multi, len(r.Models), r.Status, r.Mistakes, len(pr.Tasks), s.Status.Code(), s.Mistakes)
+		}
+		for k, m := range r.Models {
+			w, b := pr.Classifier(s, k)
+			if !slices.Equal(m.W, w) || m.B != b || m.Pos != pr.Tasks[k].Pos || (m.Neg == nil) != pr.Tasks[k].Rest {
+				t.Errorf("multi %q model %d = %+v, want task %+v with w %v, b %v", c.multi, k, m, pr.Tasks[k], w, b)
+			}
+		}
+		if !slices.Equal(r.Labels, []int{0, 1, 2}) || r.Status != "converged" {
+			t.Errorf("multi %q: labels %v, status %s; want [0 1 2], converged", c.multi, r.Labels, r.Status)
+		}
+	}
+	for _, c := range []struct{ body, want string }{
+		{`"y":[0,1.5,2],"params":{}`, `"y[1]" is 1.5`},
+		{`"y":[0,10,2],"params":{}`, "classes 0 to 9"},
+		{`"y":[2,2,2],"params":{}`, "one class only"},
+		{`"y":[0,1,2],"params":{"multi":"all"}`, "params.multi"},
+		{`"y":[0,1,2],"params":{},"trace":true`, "two-class"},
+	} {
+		_, err := fitAs[any](t, `{"algorithm":"perceptron","x":[[0],[1],[2]],`+c.body+`}`)
+		if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want a 400 containing %q", c.body, err, c.want)
 		}
 	}
 }

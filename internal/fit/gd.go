@@ -112,8 +112,8 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.iters to at most %d for this problem, or send a smaller one", most)
 		}
-		return nil, fitreq.Badf("%s with %s on %d parameters (n = %d) for %d iterations could cost %.3g units of work; the limit is %.2g; %s",
-			pr.name, pr.method, pr.d, pr.n, pr.iters, work, float64(MaxGDWork), lower)
+		return nil, fitreq.Badf("%s with %s on %d parameters (n = %d) for %d iterations could cost %s units of work; the limit is %s; %s",
+			pr.name, pr.method, pr.d, pr.n, pr.iters, fitreq.Work(work, MaxGDWork), fitreq.Limit(work, MaxGDWork), lower)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: gd not started: %w", err)
@@ -143,7 +143,7 @@ func fitGD(ctx context.Context, req Request) (*GDResponse, error) {
 		return nil, gdDiverged(pr, s, L, eta)
 	}
 	resp.X, resp.F, resp.GradNorm = s.X, s.F, s.GradNorm
-	resp.Iterations, resp.Status = s.K, s.Status.String()
+	resp.Iterations, resp.Status = s.K, s.Status.Code()
 	return resp, nil
 }
 

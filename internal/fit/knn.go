@@ -106,8 +106,8 @@ func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 		return nil, err
 	}
 	if work, most := knnWork(n, d, len(req.Predict)); work > MaxKNNWork {
-		return nil, fitreq.Badf("%d predict rows against %d rows of %d features could cost %.3g units of work; the limit is %.2g; send at most %d predict rows with this x, or fewer rows or features",
-			len(req.Predict), n, d, work, float64(MaxKNNWork), max(most, 0))
+		return nil, fitreq.Badf("%d predict rows against %d rows of %d features could cost %s units of work; the limit is %s; send at most %d predict rows with this x, or fewer rows or features",
+			len(req.Predict), n, d, fitreq.Work(work, MaxKNNWork), fitreq.Limit(work, MaxKNNWork), max(most, 0))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: knn not started: %w", err)

@@ -81,7 +81,7 @@ func (lp linRegParams) setup() (linRegSetup, error) {
 // "linear-regression": the model w, b, its objective
 // (1/n) Σ (w·xᵢ + b − yᵢ)² + λ‖w‖² and the scores w·x + b of the predict
 // rows. With solver "gd" it adds the iterations run, how the run ended
-// (status "converged" or "iteration limit"), the step eta used, L, and
+// (status "converged" or "iteration_limit"), the step eta used, L, and
 // with "trace" the iterates.
 type LinearRegressionResponse struct {
 	Algorithm  string       `json:"algorithm"`
@@ -157,11 +157,11 @@ func fitLinearRegression(ctx context.Context, req Request) (*LinearRegressionRes
 	n, d := len(req.X), len(req.X[0])
 	if work, most := linRegWork(s, n, d, len(req.Predict)); work > MaxLinRegWork {
 		if s.gd && most >= 1 {
-			return nil, fitreq.Badf("params.iters = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.iters to at most %d for this x, or send fewer rows or features",
-				s.iters, work, n, d, float64(MaxLinRegWork), most)
+			return nil, fitreq.Badf("params.iters = %d could cost %s units of work on %d rows of %d features; the limit is %s; lower params.iters to at most %d for this x, or send fewer rows or features",
+				s.iters, fitreq.Work(work, MaxLinRegWork), n, d, fitreq.Limit(work, MaxLinRegWork), most)
 		}
-		return nil, fitreq.Badf("solving on %d rows of %d features could cost %.3g units of work (about 1 ns each); the limit is %.2g: %s",
-			n, d, work, float64(MaxLinRegWork), linRegAdvice(s, n, d))
+		return nil, fitreq.Badf("solving on %d rows of %d features could cost %s units of work (about 1 ns each); the limit is %s: %s",
+			n, d, fitreq.Work(work, MaxLinRegWork), fitreq.Limit(work, MaxLinRegWork), linRegAdvice(s, n, d))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: linear regression not started: %w", err)
@@ -242,7 +242,7 @@ func runLinRegGD(ctx context.Context, req Request, s linRegSetup, resp *LinearRe
 		status = algos.IterationLimit
 	}
 	iters := st.T
-	resp.Solver, resp.Iterations, resp.Status, resp.Eta, resp.L = "gd", &iters, status.String(), g.Eta, l
+	resp.Solver, resp.Iterations, resp.Status, resp.Eta, resp.L = "gd", &iters, status.Code(), g.Eta, l
 	resp.W, resp.B = st.W, st.B
 	return nil
 }

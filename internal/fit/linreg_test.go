@@ -174,7 +174,7 @@ func TestLinearRegressionGD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != "iteration limit" || *r.Iterations != 3000 || r.TraceEvery != 3 || len(r.Trace) != 1000 {
+	if r.Status != "iteration_limit" || *r.Iterations != 3000 || r.TraceEvery != 3 || len(r.Trace) != 1000 {
 		t.Fatalf("slow gd: status %q, %d iterations, trace_every %d, %d entries; want the limit, 3000, 3, 1000", r.Status, *r.Iterations, r.TraceEvery, len(r.Trace))
 	}
 	for i, st := range r.Trace {

@@ -115,7 +115,7 @@ func logisticLabels(y []float64) ([]float64, error) {
 // the (w, b) the solver reached for J(w, b) = (1/n) Σ log(1 + exp(−yᵢ(w·xᵢ
 // + b))) + (λ/2)‖w‖², J there, ‖∇J‖, the iterations run, and for each
 // predict row its score w·x + b and P(y = +1 | x) = σ(score). Status is
-// "converged" (‖∇J‖ < 1e-10), "iteration limit" or, for "newton",
+// "converged" (‖∇J‖ < 1e-10), "iteration_limit" or, for "newton",
 // "stalled" (no step lowers J any more: rounding).
 type LogisticResponse struct {
 	Algorithm  string         `json:"algorithm"`
@@ -276,13 +276,13 @@ func logisticEnd(s logistic.State, set logisticSetup, iters int) error {
 func logisticStatus(s logistic.State, iters int) string {
 	switch {
 	case s.GradNorm < logistic.Tol:
-		return algos.Converged.String()
+		return algos.Converged.Code()
 	case s.Status == algos.Converged:
 		return "stalled"
 	case s.T >= iters:
-		return algos.IterationLimit.String()
+		return algos.IterationLimit.Code()
 	}
-	return s.Status.String()
+	return s.Status.Code()
 }
 
 // logisticTraceEvery returns k: a trace keeps states 0, k, 2k, … and the last,
@@ -337,6 +337,14 @@ func (c logisticCost) worst(m algos.Method[logistic.State]) float64 {
 	return c.step(m, logistic.MaxTrials)
 }
 
+// newtonWork is the work plan budgets for k Newton iterations: the fixed
+// costs, k typical steps (the Newton step and two trial evaluations) and
+// room for one step that needs all its trials. A refusal prints this,
+// the very sum its decision compares with MaxLogisticWork.
+func (c logisticCost) newtonWork(k int) float64 {
+	return c.fixed + float64(k)*(c.newton+2*c.eval) + (logistic.MaxTrials-2)*c.eval
+}
+
 // plan checks a request against MaxLogisticWork before any work and
 // returns how many iterations to run at most. A Newton run is planned at
 // two trial steps per iteration, with room for one iteration that needs
@@ -344,14 +352,14 @@ func (c logisticCost) worst(m algos.Method[logistic.State]) float64 {
 func (c logisticCost) plan(set logisticSetup) (int, error) {
 	if c.fixed > MaxLogisticWork {
 		if set.lambda == 0 {
-			return 0, fitreq.Badf("params.lambda = 0 needs a linear program to check that a minimiser exists, which could cost %.3g units of work on this x; the limit is %.2g; give params.lambda > 0, or send fewer features", c.fixed, float64(MaxLogisticWork))
+			return 0, fitreq.Badf("params.lambda = 0 needs a linear program to check that a minimiser exists, which could cost %s units of work on this x; the limit is %s; give params.lambda > 0, or send fewer features", fitreq.Work(c.fixed, MaxLogisticWork), fitreq.Limit(c.fixed, MaxLogisticWork))
 		}
-		return 0, fitreq.Badf("1/L, the default params.eta, needs the largest eigenvalue of XᵀX, which could cost %.3g units of work on this x; the limit is %.2g; give params.eta, or send fewer features", c.fixed, float64(MaxLogisticWork))
+		return 0, fitreq.Badf("1/L, the default params.eta, needs the largest eigenvalue of XᵀX, which could cost %s units of work on this x; the limit is %s; give params.eta, or send fewer features", fitreq.Work(c.fixed, MaxLogisticWork), fitreq.Limit(c.fixed, MaxLogisticWork))
 	}
 	left := MaxLogisticWork - c.fixed
 	if set.solver == "gd" {
 		if most := int(left / c.eval); set.iters > most {
-			return 0, fitreq.Badf("params.iters = %d could cost %.3g units of work on this x; the limit is %.2g; lower params.iters to at most %d", set.iters, c.fixed+float64(set.iters)*c.eval, float64(MaxLogisticWork), most)
+			return 0, fitreq.Badf("params.iters = %d could cost %s units of work on this x; the limit is %s; lower params.iters to at most %d", set.iters, fitreq.Work(c.fixed+float64(set.iters)*c.eval, MaxLogisticWork), fitreq.Limit(c.fixed+float64(set.iters)*c.eval, MaxLogisticWork), most)
 		}
 		return set.iters, nil
 	}
@@ -359,11 +367,11 @@ func (c logisticCost) plan(set logisticSetup) (int, error) {
 	most := int(max(0, (left-(logistic.MaxTrials-2)*c.eval)/typical))
 	switch {
 	case set.solver == "newton" && set.iters > most:
-		return 0, fitreq.Badf("params.iters = %d Newton steps could cost %.3g units of work on %s; the limit is %.2g; lower params.iters to at most %d, or send fewer features (a step costs about n·d²/2)", set.iters, c.fixed+float64(set.iters)*typical, c.shape(), float64(MaxLogisticWork), most)
+		return 0, fitreq.Badf("params.iters = %d Newton steps could cost %s units of work on %s; the limit is %s; lower params.iters to at most %d, or send fewer features (a step costs about n·d²/2)", set.iters, fitreq.Work(c.newtonWork(set.iters), MaxLogisticWork), c.shape(), fitreq.Limit(c.newtonWork(set.iters), MaxLogisticWork), most)
 	case set.solver == "newton":
 		return set.iters, nil
 	case most < minExactIters:
-		return 0, fitreq.Badf("the exact solver needs room for %d Newton steps, which could cost %.3g units of work on %s; the limit is %.2g; send fewer rows or features (a step costs about n·d²/2), or use solver \"gd\"", minExactIters, c.fixed+minExactIters*typical, c.shape(), float64(MaxLogisticWork))
+		return 0, fitreq.Badf("the exact solver needs room for %d Newton steps, which could cost %s units of work on %s; the limit is %s; send fewer rows or features (a step costs about n·d²/2), or use solver \"gd\"", minExactIters, fitreq.Work(c.newtonWork(minExactIters), MaxLogisticWork), c.shape(), fitreq.Limit(c.newtonWork(minExactIters), MaxLogisticWork))
 	}
 	return min(most, maxExactIters), nil
 }

@@ -150,7 +150,7 @@ func TestLogisticSolversAgree(t *testing.T) {
 		for j := range r.W {
 			diff = math.Max(diff, math.Abs(r.W[j]-exact.W[j]))
 		}
-		if diff > 1e-6 || r.Status != "converged" && r.Status != "iteration limit" {
+		if diff > 1e-6 || r.Status != "converged" && r.Status != "iteration_limit" {
 			t.Errorf("%s: (w, b) = (%v, %v), %v from exact; status %q", params, r.W, r.B, diff, r.Status)
 		}
 	}

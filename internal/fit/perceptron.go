@@ -19,9 +19,10 @@ type perceptronParams struct {
 	Margin    *float64 `json:"margin"`
 	Average   *bool    `json:"average"`
 	Fixed     *bool    `json:"fixed_epochs"`
+	Multi     *string  `json:"multi"`
 }
 
-const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool), fixed_epochs (bool)"
+const perceptronKnown = "order (\"cyclic\" or \"random\"), seed (integer), max_epochs (1 to 100000), eta (> 0), margin (≥ 0), average (bool), fixed_epochs (bool), multi (\"ova\" or \"ovo\", for labels 0, 1, 2, …)"
 
 // PerceptronResponse is the answer for "algorithm": "perceptron".
 type PerceptronResponse struct {
@@ -85,6 +86,15 @@ func (pp perceptronParams) params() (perceptron.Params, error) {
 	if pp.Fixed != nil {
 		p.FixedEpochs = *pp.Fixed
 	}
+	if pp.Multi != nil {
+		switch *pp.Multi {
+		case "ova":
+		case "ovo":
+			p.Multiclass = perceptron.OneVsOne
+		default:
+			return p, fitreq.Badf(`params.multi is %s; use "ova" (one-vs-all) or "ovo" (one-vs-one)`, fitreq.Clip(*pp.Multi))
+		}
+	}
 	return p, nil
 }
 
@@ -106,16 +116,18 @@ const (
 // case is every step updating for max_epochs epochs; a detected cycle may
 // then recompute up to the whole run once (see perceptron's startIndex),
 // which MaxWork leaves room for.
-func perceptronWork(p perceptron.Params, n, d int) (work float64, maxEpochs int) {
-	perStep := float64(d + 1 + stepCost)
+// A multiclass fit trains tasks perceptrons side by side: each step and
+// each epoch's check cost that many times the work of one.
+func perceptronWork(p perceptron.Params, n, d, tasks int) (work float64, maxEpochs int) {
+	perStep := float64(tasks) * float64(d+1+stepCost)
 	if p.Order == perceptron.Random {
 		perStep += randCost
 	}
-	perEpoch := float64(n)*perStep + float64(d+1) + epochCost
+	perEpoch := float64(n)*perStep + float64(tasks)*float64(d+1+epochCost)
 	return float64(p.MaxEpochs) * perEpoch, int(MaxWork / perEpoch)
 }
 
-func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error) {
+func fitPerceptron(ctx context.Context, req Request) (any, error) {
 	var pp perceptronParams
 	if err := fitreq.StrictParams(req.Params, &pp, perceptronKnown); err != nil {
 		return nil, err
@@ -125,18 +137,22 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		return nil, err
 	}
 	n, d := len(req.X), len(req.X[0])
-	if work, most := perceptronWork(p, n, d); work > MaxWork {
+	labels, tasks, err := perceptronLabels(req.Y, p.Multiclass)
+	if err != nil {
+		return nil, err
+	}
+	if tasks > 1 && req.Trace {
+		return nil, fitreq.Badf("trace is for two-class fits (labels -1 and +1); set trace to false for classes 0, 1, 2, …")
+	}
+	if work, most := perceptronWork(p, n, d, tasks); work > MaxWork {
 		lower := "send fewer rows or features"
 		if most >= 1 {
 			lower = fmt.Sprintf("lower params.max_epochs to at most %d for this x, or send fewer rows or features", most)
 		}
-		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %.3g units of work; the limit is %.0g; %s",
-			p.MaxEpochs, n, d, work, float64(MaxWork), lower)
+		return nil, fitreq.Badf("the fit could take max_epochs·n = %d·%d steps of %d features, %s units of work; the limit is %s; %s",
+			p.MaxEpochs, n, d, fitreq.Work(work, MaxWork), fitreq.Limit(work, MaxWork), lower)
 	}
-	data := perceptron.Data{X: req.X, Y: make([]int, n)}
-	for i, y := range req.Y {
-		data.Y[i] = int(y)
-	}
+	data := perceptron.Data{X: req.X, Y: labels}
 	var trace []TraceStep
 	maxTrace := MaxTraceNumbers / (d + 2)
 	observe := func(s perceptron.State) error {
@@ -144,8 +160,10 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("fit: perceptron stopped after %d steps: %w", s.T, err)
 			}
-			if !finiteModel(s.Models[0], p.Average) {
-				return overflow(s.T)
+			for _, m := range s.Models {
+				if !finiteModel(m, p.Average) {
+					return overflow(s.T)
+				}
 			}
 		}
 		if !req.Trace {
@@ -171,6 +189,9 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 	case err != nil:
 		return nil, fitreq.Badf("%v", err)
 	}
+	if tasks > 1 {
+		return multiclassResponse(pr, s, p, req.Predict)
+	}
 	w, b := pr.Classifier(s, 0)
 	if !finiteModel(s.Models[0], p.Average) || !fitreq.Finite(w) || !fitreq.Finite([]float64{b}) {
 		return nil, overflow(s.T)
@@ -179,7 +200,7 @@ func fitPerceptron(ctx context.Context, req Request) (*PerceptronResponse, error
 		Algorithm: "perceptron", W: w, B: b,
 		Iterations: s.T, Mistakes: s.Mistakes, Epochs: s.Epoch,
 		Converged: s.Status == algos.Converged, Cycled: s.Status == algos.CycleDetected,
-		Status: s.Status.String(), Scores: make([]float64, len(req.Predict)), Trace: trace,
+		Status: s.Status.Code(), Scores: make([]float64, len(req.Predict)), Trace: trace,
 	}
 	for i, x := range req.Predict {
 		resp.Scores[i] = perceptron.Score(w, b, x)
@@ -203,4 +224,100 @@ func finiteModel(m perceptron.Model, average bool) bool {
 
 func overflow(t int) error {
 	return fmt.Errorf("%w: the perceptron's weights overflowed to ±Inf or NaN by step %d; lower params.eta or rescale x to smaller numbers", ErrUnprocessable, t)
+}
+
+// MulticlassPerceptronResponse is the answer for "algorithm":
+// "perceptron" with labels 0, 1, 2, …: one perceptron per task of the
+// one-vs-all or one-vs-one reduction (params.multi), as the multiclass
+// demo of the perceptron lesson trains them. Labels are the predicted
+// classes of the predict rows; Scores[r][k] is model k's w·x + b there.
+type MulticlassPerceptronResponse struct {
+	Algorithm  string            `json:"algorithm"`
+	Multi      string            `json:"multi"`
+	Classes    []int             `json:"classes"`
+	Models     []PerceptronModel `json:"models"`
+	Iterations int               `json:"iterations"`
+	Mistakes   int               `json:"mistakes"`
+	Epochs     int               `json:"epochs"`
+	Converged  bool              `json:"converged"`
+	Cycled     bool              `json:"cycled"`
+	Status     string            `json:"status"`
+	Labels     []int             `json:"labels"`
+	Scores     [][]float64       `json:"scores"`
+}
+
+// PerceptronModel is one binary perceptron of a multiclass fit: class Pos
+// is +1 against class Neg (one-vs-one) or every other class (one-vs-all,
+// Neg absent).
+type PerceptronModel struct {
+	Pos int       `json:"pos"`
+	Neg *int      `json:"neg,omitempty"`
+	W   []float64 `json:"w"`
+	B   float64   `json:"b"`
+}
+
+// perceptronLabels reads y: −1 and +1 are a two-class fit (one task);
+// otherwise the labels must be classes 0 … MaxClasses−1, at least two of
+// them, and the tasks are the reduction's.
+func perceptronLabels(y []float64, m perceptron.Multiclass) (labels []int, tasks int, err error) {
+	labels = make([]int, len(y))
+	if fitreq.SignLabels(y) == nil {
+		for i, v := range y {
+			labels[i] = int(v)
+		}
+		return labels, 1, nil
+	}
+	var seen [perceptron.MaxClasses]bool
+	k := 0
+	for i, v := range y {
+		c := int(v)
+		if float64(c) != v || c < 0 || c >= perceptron.MaxClasses {
+			return nil, 0, fitreq.Badf(`"y[%d]" is %v; labels must be -1 or +1, or classes 0 to %d (with params.multi "ova" or "ovo")`, i, v, perceptron.MaxClasses-1)
+		}
+		if !seen[c] {
+			seen[c], k = true, k+1
+		}
+		labels[i] = c
+	}
+	if k < 2 {
+		return nil, 0, fitreq.Badf(`"y" holds one class only; labels must be -1 or +1, or at least two of the classes 0 to %d`, perceptron.MaxClasses-1)
+	}
+	if m == perceptron.OneVsOne {
+		return labels, k * (k - 1) / 2, nil
+	}
+	return labels, k, nil
+}
+
+func multiclassResponse(pr *perceptron.Problem, s perceptron.State, p perceptron.Params, predict [][]float64) (*MulticlassPerceptronResponse, error) {
+	resp := &MulticlassPerceptronResponse{
+		Algorithm: "perceptron", Multi: "ova", Classes: pr.Classes,
+		Iterations: s.T, Mistakes: s.Mistakes, Epochs: s.Epoch,
+		Converged: s.Status == algos.Converged, Cycled: s.Status == algos.CycleDetected,
+		Status: s.Status.Code(), Labels: make([]int, len(predict)), Scores: make([][]float64, len(predict)),
+	}
+	if p.Multiclass == perceptron.OneVsOne {
+		resp.Multi = "ovo"
+	}
+	for k, t := range pr.Tasks {
+		w, b := pr.Classifier(s, k)
+		if !finiteModel(s.Models[k], p.Average) || !fitreq.Finite(w) || !fitreq.Finite([]float64{b}) {
+			return nil, overflow(s.T)
+		}
+		m := PerceptronModel{Pos: t.Pos, W: w, B: b}
+		if !t.Rest {
+			m.Neg = &t.Neg
+		}
+		resp.Models = append(resp.Models, m)
+	}
+	for r, x := range predict {
+		resp.Labels[r] = pr.Predict(s, x)
+		resp.Scores[r] = make([]float64, len(resp.Models))
+		for k, m := range resp.Models {
+			resp.Scores[r][k] = perceptron.Score(m.W, m.B, x)
+			if !fitreq.Finite(resp.Scores[r][k : k+1]) {
+				return nil, fmt.Errorf("%w: the score w·x + b of predict[%d] overflowed; rescale x and predict to smaller numbers", ErrUnprocessable, r)
+			}
+		}
+	}
+	return resp, nil
 }

@@ -90,7 +90,10 @@ func (sc softmaxCost) plan(n, d, c int) (int, error) {
 	typical := sc.newton + 2*sc.eval
 	most := int(max(0, (MaxLogisticWork-sc.fixed-(logistic.MaxTrials-2)*sc.eval)/typical))
 	if most < minExactIters {
-		return 0, fitreq.Badf("softmax regression needs room for %d Newton steps, which could cost %.3g units of work on %d rows of %d features in %d classes; the limit is %.2g; send fewer rows or features (a step costs about c²n·d²/2 + (c·d)³/3)", minExactIters, sc.fixed+minExactIters*typical, n, d, c, float64(MaxLogisticWork))
+		// What the decision compares with the limit: the fixed costs,
+		// minExactIters typical steps and one step's spare trials.
+		work := sc.fixed + minExactIters*typical + (logistic.MaxTrials-2)*sc.eval
+		return 0, fitreq.Badf("softmax regression needs room for %d Newton steps, which could cost %s units of work on %d rows of %d features in %d classes; the limit is %s; send fewer rows or features (a step costs about c²n·d²/2 + (c·d)³/3)", minExactIters, fitreq.Work(work, MaxLogisticWork), n, d, c, fitreq.Limit(work, MaxLogisticWork))
 	}
 	return min(most, maxExactIters), nil
 }

@@ -31,6 +31,7 @@ type ColumnCache struct {
 	prev, next []int32     // LRU ring over the cached columns; node n is the head
 	used       int
 	lastGen    int
+	computed   int // kernel values fill has computed, for Solve's Meter
 }
 
 // NewColumnCache returns a cache of columns of length n within bytes bytes
@@ -80,6 +81,11 @@ func (c *ColumnCache) getAt(i int, idx []int, gen int) []float64 {
 		col, c.cols[lru] = c.cols[lru], nil
 	}
 	c.fill(i, col, idx)
+	if idx == nil {
+		c.computed += c.n
+	} else {
+		c.computed += len(idx)
+	}
 	c.cols[i], c.gens[i] = col, gen
 	c.pushBack(i)
 	return col

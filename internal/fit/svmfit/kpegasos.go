@@ -173,14 +173,17 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	if err != nil {
 		return nil, err
 	}
+	if err := kernelOverflow(p.Kernel, req.X); err != nil {
+		return nil, err
+	}
 	cost := newKernelPegasosCost(p.Kernel, n, d, len(req.Predict))
 	if work := cost.work(p.T); work > MaxKernelPegasosWork {
 		if most := cost.most(); most >= 1 {
-			return nil, fitreq.Badf("params.T = %d could cost %.3g units of work on %d rows of %d features with the %s kernel; the limit is %.2g; lower params.T to at most %d for this x, or send fewer rows or features",
-				p.T, work, n, d, p.Kernel, float64(MaxKernelPegasosWork), most)
+			return nil, fitreq.Badf("params.T = %d could cost %s units of work on %d rows of %d features with the %s kernel; the limit is %s; lower params.T to at most %d for this x, or send fewer rows or features",
+				p.T, fitreq.Work(work, MaxKernelPegasosWork), n, d, p.Kernel, fitreq.Limit(work, MaxKernelPegasosWork), most)
 		}
-		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration on %d rows of %d features (computing the kernel values); the limit is %.2g; send fewer rows, features or predict rows",
-			cost.work(1), n, d, float64(MaxKernelPegasosWork))
+		return nil, fitreq.Badf("the fit would cost %s units of work with a single iteration on %d rows of %d features (computing the kernel values); the limit is %s; send fewer rows, features or predict rows",
+			fitreq.Work(cost.work(1), MaxKernelPegasosWork), n, d, fitreq.Limit(cost.work(1), MaxKernelPegasosWork))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: kernel-pegasos not started: %w", err)

@@ -114,8 +114,8 @@ func Pegasos(ctx context.Context, req fitreq.Request) (*PegasosResponse, error) 
 		return nil, err
 	}
 	if work, most := pegasosWork(p.T, n, d, len(req.Predict)); work > MaxPegasosWork {
-		return nil, fitreq.Badf("params.T = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.T to at most %d for this x, or send fewer features",
-			p.T, work, n, d, float64(MaxPegasosWork), max(most, 0))
+		return nil, fitreq.Badf("params.T = %d could cost %s units of work on %d rows of %d features; the limit is %s; lower params.T to at most %d for this x, or send fewer features",
+			p.T, fitreq.Work(work, MaxPegasosWork), n, d, fitreq.Limit(work, MaxPegasosWork), max(most, 0))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: pegasos not started: %w", err)

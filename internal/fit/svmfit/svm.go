@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
@@ -146,6 +145,9 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := kernelOverflow(p.Kernel, req.X); err != nil {
+		return nil, err
+	}
 	cost := newSVMCost(p, n, d, len(req.Predict))
 	most := cost.most()
 	if most < 1 {
@@ -153,14 +155,20 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 		if p.Hard {
 			hint = ", or use a soft margin (hard false): deciding whether the data are separable is what costs most here"
 		}
-		return nil, fitreq.Badf("the fit would cost %.3g units of work with a single iteration; the limit is %.2g; send fewer rows, features or predict rows%s",
-			cost.work(1), float64(MaxSVMWork), hint)
+		return nil, fitreq.Badf("the fit would cost %s units of work with a single iteration; the limit is %s; send fewer rows, features or predict rows%s",
+			fitreq.Work(cost.work(1), MaxSVMWork), fitreq.Limit(cost.work(1), MaxSVMWork), hint)
 	}
-	if p.MaxIter == 0 {
-		p.MaxIter = most
+	metered := p.MaxIter == 0
+	if metered {
+		// No max_iter: the run is budgeted by the work it does (cost.meter),
+		// not by the iterations the worst case would allow, so shrinking's
+		// cheap late iterations count as cheap (issue 18: a separable
+		// n = 2000, d = 50 hard margin stopped at 44,317 of the ~450,000
+		// iterations svm-train needs).
+		p.MaxIter = MaxIter
 	} else if p.MaxIter > most {
-		return nil, fitreq.Badf("params.max_iter = %d could cost %.3g units of work on %d rows of %d features; the limit is %.2g; lower params.max_iter to at most %d for this x, or send fewer rows or features",
-			p.MaxIter, cost.work(p.MaxIter), n, d, float64(MaxSVMWork), most)
+		return nil, fitreq.Badf("params.max_iter = %d could cost %s units of work on %d rows of %d features; the limit is %s; lower params.max_iter to at most %d for this x, or send fewer rows or features",
+			p.MaxIter, fitreq.Work(cost.work(p.MaxIter), MaxSVMWork), n, d, fitreq.Limit(cost.work(p.MaxIter), MaxSVMWork), most)
 	}
 	p.CacheBytes, _ = svmCache(n)
 	if err := ctx.Err(); err != nil {
@@ -175,7 +183,9 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	}
 	var trace []SMOStep
 	if req.Trace {
-		s, trace, err = stepSVM(ctx, pr, s, d)
+		s, trace, err = stepSVM(ctx, pr, s, cost, metered)
+	} else if metered {
+		s, err = pr.SolveMetered(ctx, cost.meter())
 	} else {
 		s, err = pr.Solve(ctx)
 		if err != nil {
@@ -190,7 +200,7 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 
 // stepSVM runs SMO one recorded step at a time (without Solve's
 // shrinking, so these are the iterates a lesson steps through).
-func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.State, []SMOStep, error) {
+func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, cost svmCost, metered bool) (svm.State, []SMOStep, error) {
 	maxTrace := fitreq.MaxTraceNumbers / svmTraceStep
 	var trace []SMOStep
 	s = pr.Clone(s)
@@ -204,6 +214,10 @@ func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, d int) (svm.Stat
 			return s, nil, fitreq.Badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
 				fitreq.MaxTraceNumbers, svmTraceStep, maxTrace, maxTrace)
 		}
+		if metered && cost.work(s.T+1) > MaxSVMWork {
+			s.Status = algos.IterationLimit
+			break
+		}
 		pr.Advance(&s)
 		trace = append(trace, SMOStep{T: s.T, I: s.I, J: s.J, AlphaI: s.Alpha[s.I], AlphaJ: s.Alpha[s.J],
 			B: s.B, DualObjective: s.Dual, Gap: s.Gap})
@@ -216,7 +230,7 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		Algorithm: "svm", Kernel: p.Kernel.String(), Alpha: s.Alpha, B: s.B,
 		Support: []int{}, SupportKind: []string{},
 		DualObjective: s.Dual, Gap: s.Gap, Iterations: s.T, MaxIter: p.MaxIter,
-		Status: statusName(s.Status), Scores: make([]float64, len(predict)), Trace: trace,
+		Status: s.Status.Code(), Scores: make([]float64, len(predict)), Trace: trace,
 	}
 	resp.Support = append(resp.Support, pr.Support(s)...)
 	resp.SupportKind = supportKinds(pr, s, p, resp.Support)
@@ -232,6 +246,13 @@ func svmResponse(pr *svm.Problem, s svm.State, p svm.Params, predict [][]float64
 		}
 		if !fitreq.Finite(w) || !fitreq.Finite([]float64{primal}) {
 			return nil, errSVMOverflow
+		}
+		// Weak duality: the soft margin's P(w, b) ≥ −D(α) for every
+		// feasible α, so a primal below the dual's value by more than
+		// rounding means the sums lost it. (A hard margin's ½‖w‖² is a
+		// primal value only once w separates the data, at convergence.)
+		if !p.Hard && primal+s.Dual < -1e-9*max(1, math.Abs(primal), math.Abs(s.Dual)) {
+			return nil, fmt.Errorf("%w: the SVM's primal objective %g is below its dual's value %g by more than rounding; rescale x to smaller numbers, or lower C", fitreq.ErrUnprocessable, primal, -s.Dual)
 		}
 	}
 	for i, x := range predict {
@@ -266,10 +287,6 @@ func supportKinds(pr *svm.Problem, s svm.State, p svm.Params, sv []int) []string
 	}
 	return kinds
 }
-
-// statusName is the status as the API spells it: "converged",
-// "iteration_limit".
-func statusName(s algos.Status) string { return strings.ReplaceAll(s.String(), " ", "_") }
 
 func infeasible(k svm.Kernel) error {
 	where := "linearly separable"

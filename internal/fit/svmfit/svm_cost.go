@@ -123,3 +123,16 @@ func polyFeatures(d int, k svm.Kernel) float64 {
 	}
 	return c
 }
+
+// meter budgets a Solve without max_iter by the work it does: each
+// iteration costs svmIterCost, svmPointCost per active variable whose
+// gradient it updates, and the kernel values it computed, each d features
+// and the kernel's own cost; the run stops once the work with the fixed
+// costs passes MaxSVMWork.
+func (c svmCost) meter() svm.Meter {
+	work, kval := c.fixed, c.col/float64(c.n)
+	return func(values, active int) bool {
+		work += svmIterCost + float64(active)*svmPointCost + float64(values)*kval
+		return work <= MaxSVMWork
+	}
+}
