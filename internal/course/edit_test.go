@@ -129,6 +129,9 @@ func TestUploadSamples(t *testing.T) {
 		{"bad_label.csv", 0, "label"},
 		{"nan.csv", 0, "not a number"},
 		{"too_many.csv", 0, "at most 500"},
+		{"excel_bom.csv", 2, ""},
+		{"formula.csv", 0, "line 1"},
+		{"nul.csv", 0, "line 2"},
 	}
 	for _, tt := range tests {
 		f, err := os.Open("../../testdata/upload/" + tt.file)
