@@ -63,6 +63,7 @@ func errorHandler(logger *slog.Logger, nav []layout.NavLink) echo.HTTPErrorHandl
 		}
 		r := c.Request()
 		p := classify(c, err)
+		p.lines = bounded(p.lines)
 		switch {
 		case p.status == http.StatusServiceUnavailable:
 			logger.Info("request stopped", "uri", r.RequestURI, "err", err)
@@ -181,6 +182,31 @@ func tooLargeMessage(path string, limit int64) string {
 		return "the request body is larger than " + byteSize(limit)
 	}
 	return fmt.Sprintf("the upload is larger than %s; send at most %d points", byteSize(limit), demo.MaxPoints)
+}
+
+// Bounds on what an error message repeats, so an answer stays a few KiB
+// whatever the request (6,500 unknown keys, one 32 KiB key): at most
+// maxLines problems, the rest counted, each at most maxLine characters.
+const (
+	maxLines = 10
+	maxLine  = 400
+)
+
+// bounded clips each line and lists at most maxLines of them, ending with
+// "and N more problems" when it drops some.
+func bounded(lines []string) []string {
+	out := make([]string, 0, min(len(lines), maxLines+1))
+	for i, l := range lines {
+		if i == maxLines {
+			out = append(out, fmt.Sprintf("and %d more problems", len(lines)-maxLines))
+			break
+		}
+		if r := []rune(l); len(r) > maxLine {
+			l = string(r[:maxLine-1]) + "…"
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func one(status int, msg string) problem { return problem{status, []string{msg}} }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -369,5 +370,29 @@ func TestLimits(t *testing.T) {
 	rec = get(t, h, "/lessons/perceptron?eta="+strings.Repeat("7", 20000))
 	if rec.Code != http.StatusBadRequest || rec.Body.Len() > 20000 {
 		t.Errorf("a long bad value = %d with %d bytes; the message must not echo it whole", rec.Code, rec.Body.Len())
+	}
+}
+
+// TestErrAmplification: the worst queries that fit in 32 KiB answer a few
+// KiB, HTML, plain or JSON (issue 18 §1.8: 6,500 empty keys gave 1.15 MB).
+func TestErrAmplification(t *testing.T) {
+	h := newTestServer(t)
+	ks := make([]string, 6500)
+	for i := range ks {
+		ks[i] = "z" + strconv.FormatInt(int64(i), 36)
+	}
+	many := strings.Join(ks, "&")
+	keys := strings.Repeat("k", 32000) + "=1"
+	for _, path := range []string{"/lessons/perceptron?", "/plots/perceptron.svg?", "/present/perceptron?"} {
+		for _, q := range []string{many, keys, strings.Repeat("é", 16000)} {
+			rec := get(t, h, path+q)
+			if rec.Code != http.StatusBadRequest || rec.Body.Len() > 8<<10 || strings.Contains(rec.Body.String(), strings.Repeat("k", 61)) {
+				t.Errorf("%s<%d bytes> = %d with %d bytes, want a 400 under 8 KiB", path, len(q), rec.Code, rec.Body.Len())
+			}
+			t.Logf("%s<%d bytes> = %d with %d bytes", path, len(q), rec.Code, rec.Body.Len())
+		}
+	}
+	if got := bounded(make([]string, 6500)); len(got) != maxLines+1 || got[maxLines] != "and 6490 more problems" {
+		t.Errorf("bounded(6500 lines) = %d lines ending %q", len(got), got[len(got)-1])
 	}
 }

@@ -154,6 +154,11 @@ func lessonViews(ctx context.Context, course *demo.Course, lesson *demo.Lesson, 
 // immutable cache keys.
 func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if name == demo.HistoryFigure && d.Static {
+			// Before any work: a static demo shows one state, so it has
+			// no history to chart, whatever the query.
+			return echo.NewHTTPError(http.StatusNotFound, "the "+d.Title+" demo shows one state and has no history chart")
+		}
 		r := c.Request()
 		q, err := parseQuery(r.URL.RawQuery)
 		if err != nil {

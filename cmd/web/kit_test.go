@@ -14,6 +14,7 @@ import (
 	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/topics/perceptron"
+	"github.com/margin-edu/margin/web/static"
 )
 
 // The kit's behaviour through HTTP, shown on the perceptron (the first
@@ -162,7 +163,7 @@ func TestPerceptronPage(t *testing.T) {
 	if strings.Contains(rec.Body.String(), "<?xml") {
 		t.Error("an inlined SVG kept its XML header")
 	}
-	for _, src := range []string{"/static/vendor/htmx/htmx.min.js", "/static/app.js"} {
+	for _, src := range []string{static.URL("vendor/htmx/htmx.min.js"), static.URL("app.js")} {
 		if doc.Find(`script[src="`+src+`"]`).Length() != 1 {
 			t.Errorf("page does not load %s", src)
 		}
@@ -349,13 +350,13 @@ func TestPresenterView(t *testing.T) {
 	}
 }
 
-// TestPlotCaching: canonical plot URLs are immutable, with a strong ETag
-// that answers If-None-Match with 304.
+// TestPlotCaching: canonical plot URLs are immutable, with a weak ETag (one
+// tag for the gzip and identity bodies, issue 18 §1.9) that answers If-None-Match with 304.
 func TestPlotCaching(t *testing.T) {
 	h := newTestServer(t)
 	rec := get(t, h, "/plots/perceptron.svg?step=3")
 	etag := rec.Header().Get("ETag")
-	if rec.Code != http.StatusOK || !strings.HasPrefix(etag, `"`) || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
+	if rec.Code != http.StatusOK || !strings.HasPrefix(etag, `W/"`) || !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
 		t.Fatalf("plot = %d, ETag %q, Cache-Control %q", rec.Code, etag, rec.Header().Get("Cache-Control"))
 	}
 	again := do(t, h, http.MethodGet, "/plots/perceptron.svg?step=3", nil, map[string]string{"If-None-Match": etag})

@@ -249,7 +249,7 @@ const cacheImmutable = "public, max-age=31536000, immutable"
 // (Vary: Accept-Encoding), and plots are not served in ranges.
 func serveImmutable(c echo.Context, contentType string, body []byte) error {
 	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	etag := `W/"` + hex.EncodeToString(sum[:16]) + `"` // weak: gzip re-encodes the body (issue 18 §1.9)
 	h := c.Response().Header()
 	h.Set(echo.HeaderCacheControl, cacheImmutable)
 	h.Set("ETag", etag)
@@ -267,7 +267,7 @@ func etagMatches(ifNoneMatch []string, etag string) bool {
 	for _, v := range ifNoneMatch {
 		for _, t := range strings.Split(v, ",") {
 			t = strings.TrimSpace(t)
-			if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {
 				return true
 			}
 		}

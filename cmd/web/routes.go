@@ -13,8 +13,12 @@ import (
 // permalinks: their query is the whole state, and they stay stable. Every
 // demo gets the same routes from one loop over the course's demos.
 func addRoutes(e *echo.Echo, course *demo.Course) {
-	e.GET("/", handleIndex(course.Catalog))
-	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
+	// The index takes no query: a stray one (?utm_source=…, ?x=…) is
+	// redirected to the one canonical URL, so a shared link still lands and
+	// caches keep one copy. /healthz is for probes, which send no query: one
+	// with a query is a mistake or a cache-buster, and gets 404.
+	e.GET("/", canonicalOnly(handleIndex(course.Catalog), http.StatusMovedPermanently))
+	e.GET("/healthz", canonicalOnly(func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") }, http.StatusNotFound))
 
 	for i := range course.Lessons {
 		l := &course.Lessons[i]
@@ -46,7 +50,23 @@ func addRoutes(e *echo.Echo, course *demo.Course) {
 	e.POST(gramPath, handleGram(), gramFastGzip)
 	e.GET(openAPIPath, handleOpenAPI())
 
-	e.StaticFS("/static", static.FS)
+	// Fingerprinted and unversioned static files, with ETags (static.Serve).
+	e.GET(static.Prefix+"*", echo.WrapHandler(http.HandlerFunc(static.Serve)))
+}
+
+// canonicalOnly serves a URL that takes no query, answering one that has
+// a query with status: a redirect to the bare path, or 404.
+func canonicalOnly(h echo.HandlerFunc, status int) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		switch {
+		case r.URL.RawQuery == "" && !r.URL.ForceQuery:
+			return h(c)
+		case status == http.StatusNotFound:
+			return echo.NewHTTPError(status, r.URL.Path+" takes no query; request it without one")
+		}
+		return c.Redirect(status, r.URL.Path)
+	}
 }
 
 // movedTo redirects to path with the request's query.

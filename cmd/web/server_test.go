@@ -21,6 +21,7 @@ import (
 	"github.com/margin-edu/margin/internal/topics/perceptron"
 
 	"github.com/margin-edu/margin/internal/topics/regression"
+	"github.com/margin-edu/margin/web/static"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -370,5 +371,28 @@ func TestBrokenLessonStopsStart(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"-cache", "0"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-cache") {
 		t.Errorf("run -cache 0 = %v, want an error naming -cache", err)
+	}
+}
+
+// TestStaticAndExactURLs (issue 18 §1.9): pages link fingerprinted static
+// URLs served immutable with an ETag; the old URL still answers; near-miss
+// URLs are not 200; a static demo's history is 404 before any work.
+func TestStaticAndExactURLs(t *testing.T) {
+	h := newTestServer(t)
+	css := static.URL("app.css")
+	if page := get(t, h, "/lessons/perceptron").Body.String(); !strings.Contains(page, `href="`+css+`"`) || !strings.Contains(css, static.Version()) {
+		t.Errorf("the page does not link %s", css)
+	}
+	rec := get(t, h, css)
+	if et := rec.Header().Get("ETag"); rec.Code != 200 || et == "" || rec.Header().Get("Cache-Control") != static.CacheImmutable ||
+		do(t, h, "GET", css, nil, map[string]string{"If-None-Match": et}).Code != http.StatusNotModified {
+		t.Errorf("GET %s = %d, ETag %q, Cache-Control %q; want immutable with a 304", css, rec.Code, et, rec.Header().Get("Cache-Control"))
+	}
+	for target, want := range map[string]int{"/static/app.css": 200, "/static/app.css/": 404, "/static/vendor/": 404,
+		"/static/0123456789ab/app.css": 404, "/healthz?x=1": 404, "/healthz": 200, "/?x=1": 301, "/knn-history.svg": 404,
+		"/plots/knn-history.svg?bogus=1": 404, "/plots/knn-history.svg": 404} {
+		if rec := get(t, h, target); rec.Code != want || want == 301 && rec.Header().Get("Location") != "/" {
+			t.Errorf("GET %s = %d %q, want %d", target, rec.Code, rec.Header().Get("Location"), want)
+		}
 	}
 }

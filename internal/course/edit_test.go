@@ -92,6 +92,19 @@ func TestCSV(t *testing.T) {
 		// A numeric first line that fails is a bad point, not a header.
 		{"1,1,10\n0,0,1\n1,1,-1\n", "line 1"},
 		{"1,2\n0,0,1\n", "line 1"},
+		// Only a line with no number in it is a header (issue 18 §1.7).
+		{"1,2,abc\n0,0,1\n", "line 1"},
+		{"1e999,2,1\n0,0,1\n", "line 1"},
+		{"=cmd|' /C calc'!A0,1,1\n0,0,1\n", "line 1"},
+		{"x1,x2,label\x00\n0,0,1\n", "line 1"},
+		{"0,0,1\n1,\x001,1\n", "line 2"},
+		{"x1,x2,label\n0,0,1\n\n\n1,1,x\n", "line 5"},
+	}
+	// Excel's "CSV UTF-8" starts with a byte-order mark: no point is lost.
+	for _, in := range []string{"\uFEFF0.5,1,1\n0,0,-1\n", "\uFEFFx1,x2,label\n0.5,1,1\n0,0,-1\n"} {
+		if got, err := d.ParseCSV(strings.NewReader(in)); err != nil || len(got) != 2 || got[0] != (demo.Point{X1: 0.5, X2: 1, Y: 1}) {
+			t.Errorf("ParseCSV(%q) = %v, %v; want 2 points from 0.5,1,1", in, got, err)
+		}
 	}
 	for _, tt := range bad {
 		if _, err := d.ParseCSV(strings.NewReader(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -116,6 +129,9 @@ func TestUploadSamples(t *testing.T) {
 		{"bad_label.csv", 0, "label"},
 		{"nan.csv", 0, "not a number"},
 		{"too_many.csv", 0, "at most 500"},
+		{"excel_bom.csv", 2, ""},
+		{"formula.csv", 0, "line 1"},
+		{"nul.csv", 0, "line 2"},
 	}
 	for _, tt := range tests {
 		f, err := os.Open("../../testdata/upload/" + tt.file)

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -159,25 +160,37 @@ const MaxCSV = 1 << 20
 
 // ParseCSV reads points as x1,x2,label lines (x,y for graph data), as
 // the demo's labels allow.
-// A first line with a field that is not a number is a header and is
-// skipped; any other line that does not parse is an error naming it.
-// Blank lines are skipped.
+// A UTF-8 byte-order mark (Excel's "CSV UTF-8") is dropped; a first line
+// with no number in it is a header; any other bad line (a formula, a NUL,
+// 1e999) is an error naming it, so no data is lost. Blank lines skip.
 func (d *Demo) ParseCSV(r io.Reader) ([]Point, error) {
-	cr := csv.NewReader(io.LimitReader(r, MaxCSV))
+	br := bufio.NewReader(io.LimitReader(r, MaxCSV))
+	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	var pts []Point
-	for line := 1; ; line++ {
+	for n := 1; ; n++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
+		line, _ := cr.FieldPos(0)
 		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+			}
 			return nil, fmt.Errorf("line %d is not CSV; each line is %s", line, d.PointFormat())
+		}
+		if k := controlChar(rec); k >= 0 {
+			return nil, fmt.Errorf("line %d has a control character (U+%04X); each line is %s", line, k, d.PointFormat())
 		}
 		pt, perr := d.parsePoint(strings.Join(rec, ","))
 		if perr != nil {
-			if line == 1 && isHeader(rec) {
+			if n == 1 && isHeader(rec) {
 				continue
 			}
 			return nil, fmt.Errorf("line %d: %v; each line is %s", line, perr, d.PointFormat())
@@ -193,15 +206,34 @@ func (d *Demo) ParseCSV(r io.Reader) ([]Point, error) {
 	return pts, nil
 }
 
-// isHeader reports whether a first line names columns: some field of it
-// is not a number at all.
-func isHeader(rec []string) bool {
+// controlChar returns a record's first control character (NUL…), or -1.
+func controlChar(rec []string) rune {
 	for _, f := range rec {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
-			return true
+		for _, c := range f {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				return c
+			}
 		}
 	}
-	return false
+	return -1
+}
+
+// isHeader reports whether a first line names columns: no field of it is
+// a number (1,2,abc and 1e999,2,1 are bad points, not headers).
+func isHeader(rec []string) bool {
+	for _, f := range rec {
+		if hasNumber(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasNumber reports whether a field reads as a number, even one out of
+// range (a column name such as x1 does not).
+func hasNumber(f string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 func (d *Demo) csvExample() string {

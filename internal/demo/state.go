@@ -31,7 +31,7 @@ type Problems map[string]string
 func (p Problems) List() []string {
 	out := make([]string, 0, len(p))
 	for _, k := range slices.Sorted(maps.Keys(p)) {
-		out = append(out, k+": "+p[k])
+		out = append(out, textfmt.Clip(k)+": "+p[k])
 	}
 	return out
 }
