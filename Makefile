@@ -7,7 +7,7 @@ TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 TEMPL     := $(GOBIN)/templ
 
-.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso load replicas
 
 run:
 	$(GO) run ./cmd/web
@@ -104,3 +104,16 @@ screens:
 # of make test).
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/course/
+
+# The load benchmark of issue 18 §3: builds cmd/web, starts it on a
+# loopback port and runs each mix for LOAD_DUR (docs/performance.md).
+# Not part of make test.
+LOAD_DUR ?= 10s
+load:
+	$(GO) run ./cmd/loadgen -dur $(LOAD_DUR)
+
+# Three replicas behind Debian's nginx (apt-get install -y nginx), the
+# lecture and homework mixes through it, one replica killed mid-run
+# (deploy/replicas.sh; docs/deploy.md). Not part of make test.
+replicas:
+	LOAD_DUR=$(LOAD_DUR) deploy/replicas.sh

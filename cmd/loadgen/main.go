@@ -1,0 +1,234 @@
+// Command loadgen is Margin's load benchmark (make load, make replicas). It
+// builds and starts cmd/web on a loopback port (or aims at -target), runs
+// the mixes of issue 18 §3 for -dur each and prints throughput, p50/p99 and
+// the answers by status for each, with /healthz's p99 measured alongside.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+func main() {
+	dur := flag.Duration("dur", 10*time.Second, "how long each mix runs")
+	mixes := flag.String("mixes", "static,lecture,homework,png,present,overload", "mixes to run, in order")
+	target := flag.String("target", "", "base URL of a running server (default: build and start cmd/web on loopback)")
+	killPID := flag.Int("kill", 0, "pid to SIGKILL halfway through each mix's run (a replica)")
+	flag.Parse()
+	if err := run(*dur, strings.Split(*mixes, ","), *target, *killPID); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dur time.Duration, mixes []string, target string, killPID int) error {
+	if target == "" {
+		base, stop, err := startServer()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		target = base
+	}
+	ws, err := newWorkload()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("# %s, %d cores (GOMAXPROCS %d), %s/%s, target %s, %s per mix\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, target, dur)
+	fmt.Printf("%-9s %6s %9s %8s %8s %10s  %s\n", "mix", "load", "req/s", "p50", "p99", "healthz99", "answers by status")
+	for _, name := range mixes {
+		m, ok := ws.mix(name)
+		if !ok {
+			return fmt.Errorf("unknown mix %q", name)
+		}
+		kill := 0
+		if name == mixes[len(mixes)-1] {
+			kill = killPID // the replica dies once, in the last mix
+		}
+		r := drive(target, m, dur, kill)
+		fmt.Println(r.line(name, m))
+	}
+	return nil
+}
+
+// startServer builds ./cmd/web and runs it on a free loopback port.
+func startServer() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "margin-load")
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "margin")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("go build ./cmd/web: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "-addr", addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait(); os.RemoveAll(dir) }
+	base := "http://" + addr
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return base, stop, nil
+			}
+		}
+	}
+	stop()
+	return "", nil, fmt.Errorf("%s/healthz did not answer within 60 s", base)
+}
+
+// A mix is closed-loop (Clients each send the next request when the last
+// is answered) or open-loop (Poisson arrivals at Rate per second).
+type mix struct {
+	Clients int
+	Rate    float64
+	Next    func(r *rand.Rand) string
+}
+
+type result struct {
+	mu       sync.Mutex
+	lat      []time.Duration
+	status   map[string]int
+	health   []time.Duration
+	retry503 int
+	elapsed  time.Duration
+}
+
+func (r *result) add(code string, d time.Duration, retryAfter bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.status[code]++
+	if code == "503" && retryAfter {
+		r.retry503++
+	}
+	if code != "err" && code != "503" {
+		r.lat = append(r.lat, d)
+	}
+}
+
+var client = &http.Client{
+	Transport: &http.Transport{MaxIdleConnsPerHost: 2000, MaxConnsPerHost: 0, DisableCompression: false},
+	Timeout:   30 * time.Second,
+}
+
+func do(base, path string) (string, time.Duration, bool) {
+	t := time.Now()
+	resp, err := client.Get(base + path)
+	if err != nil {
+		return "err", time.Since(t), false
+	}
+	if os.Getenv("LOADGEN_DEBUG") != "" && resp.StatusCode == 400 {
+		b, _ := io.ReadAll(resp.Body)
+		fmt.Fprintln(os.Stderr, path, string(b[:min(len(b), 300)]))
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return fmt.Sprint(resp.StatusCode), time.Since(t), resp.Header.Get("Retry-After") != ""
+}
+
+func drive(base string, m mix, dur time.Duration, killPID int) *result {
+	r := &result{status: map[string]int{}}
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // /healthz alongside, 20 a second
+		defer wg.Done()
+		for t := time.NewTicker(50 * time.Millisecond); ctx.Err() == nil; <-t.C {
+			_, d, _ := do(base, "/healthz")
+			r.mu.Lock()
+			r.health = append(r.health, d)
+			r.mu.Unlock()
+		}
+	}()
+	if killPID > 0 {
+		time.AfterFunc(dur/2, func() { syscall.Kill(killPID, syscall.SIGKILL) })
+	}
+	start := time.Now()
+	if m.Clients > 0 {
+		for i := 0; i < m.Clients; i++ {
+			wg.Add(1)
+			go func(seed int64) {
+				defer wg.Done()
+				rng := rand.New(rand.NewSource(seed))
+				for ctx.Err() == nil {
+					code, d, ra := do(base, m.Next(rng))
+					if ctx.Err() == nil || code != "err" {
+						r.add(code, d, ra)
+					}
+				}
+			}(int64(i))
+		}
+	} else {
+		rng := rand.New(rand.NewSource(1))
+		for next := time.Now(); ctx.Err() == nil; {
+			next = next.Add(time.Duration(rng.ExpFloat64() / m.Rate * float64(time.Second)))
+			time.Sleep(time.Until(next))
+			path := m.Next(rng)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, d, ra := do(base, path)
+				r.add(code, d, ra)
+			}()
+		}
+	}
+	wg.Wait()
+	r.elapsed = time.Since(start)
+	return r
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1))]
+}
+
+func (r *result) line(name string, m mix) string {
+	load := fmt.Sprintf("%dc", m.Clients)
+	if m.Clients == 0 {
+		load = fmt.Sprintf("%.0f/s", m.Rate)
+	}
+	codes := make([]string, 0, len(r.status))
+	for c := range r.status {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	var sb strings.Builder
+	for _, c := range codes {
+		fmt.Fprintf(&sb, "%s:%d ", c, r.status[c])
+	}
+	if r.status["503"] > 0 {
+		fmt.Fprintf(&sb, "(503 with Retry-After: %d)", r.retry503)
+	}
+	ok := float64(r.status["200"]) / r.elapsed.Seconds()
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
+	return fmt.Sprintf("%-9s %6s %9.0f %8s %8s %10s  %s", name, load, ok, ms(pct(r.lat, .5)), ms(pct(r.lat, .99)), ms(pct(r.health, .99)), sb.String())
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"net/url"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/course"
+	"github.com/margin-edu/margin/internal/demo"
+)
+
+// workload holds the course's demos, for URLs built from their declarations.
+type workload struct {
+	demos    []*demo.Demo // every non-static demo
+	lecture  []string     // 3 stepping demos × 60 steps, canonical URLs
+	presents []string
+}
+
+func newWorkload() (*workload, error) {
+	c, err := course.Default()
+	if err != nil {
+		return nil, err
+	}
+	w := &workload{}
+	for _, d := range c.Demos {
+		w.presents = append(w.presents, d.PresentPath())
+		if d.Static {
+			continue
+		}
+		w.demos = append(w.demos, d)
+		if len(w.lecture) < 180 && hasStep(d) {
+			s := d.Default()
+			for k := 1; k <= 60; k++ {
+				w.lecture = append(w.lecture, s.AtStep(k).URL(d.PlotPath("svg")))
+			}
+		}
+	}
+	if len(w.lecture) < 180 {
+		return nil, fmt.Errorf("only %d lecture states: fewer than 3 stepping demos", len(w.lecture))
+	}
+	return w, nil
+}
+
+func hasStep(d *demo.Demo) bool {
+	s, probs := d.Parse(url.Values{demo.KeyStep: {"2"}})
+	return len(probs) == 0 && s.Step == 2
+}
+
+// random draws a valid state of d from its Params' declared ranges; a
+// draw the demo refuses (a cross-parameter rule) is drawn again.
+func random(r *rand.Rand, d *demo.Demo) demo.State {
+	for try := 0; try < 20; try++ {
+		q := url.Values{}
+		for _, p := range d.Params() {
+			switch p.Kind {
+			case demo.KindChoice:
+				var vs []string
+				for _, o := range p.Options {
+					if o.Value != "custom" { // custom data needs points in the URL
+						vs = append(vs, o.Value)
+					}
+				}
+				if len(vs) > 0 {
+					q.Set(p.Key, vs[r.Intn(len(vs))])
+				}
+			case demo.KindInt:
+				lo, hi := p.Min, math.Min(p.Max, p.Min+200)
+				if p.Key == "hold" || p.Key == "warmup" { // gd: warmup+hold < iters
+					hi = math.Min(hi, lo+10)
+				}
+				q.Set(p.Key, strconv.Itoa(int(lo)+r.Intn(int(hi-lo)+1)))
+			case demo.KindFloat:
+				lo, hi := p.Min, p.Max
+				if p.OpenMin || lo <= 0 {
+					lo = math.Max(lo, 1e-3)
+				}
+				if hi > lo*100 && lo > 0 { // log-uniform over wide ranges
+					q.Set(p.Key, strconv.FormatFloat(lo*math.Pow(hi/lo, r.Float64()), 'g', 3, 64))
+				} else {
+					q.Set(p.Key, strconv.FormatFloat(lo+(hi-lo)*r.Float64(), 'g', 3, 64))
+				}
+			}
+		}
+		if s, probs := d.Parse(q); len(probs) == 0 {
+			return s
+		}
+	}
+	return d.Default()
+}
+
+func (w *workload) mix(name string) (mix, bool) {
+	pick := func(urls []string) func(*rand.Rand) string {
+		return func(r *rand.Rand) string { return urls[r.Intn(len(urls))] }
+	}
+	homework := func(r *rand.Rand) string {
+		d := w.demos[r.Intn(len(w.demos))]
+		return random(r, d).URL(d.PlotPath("svg"))
+	}
+	switch name {
+	case "static":
+		return mix{Clients: 200, Next: pick([]string{"/static/app.css"})}, true
+	case "lecture":
+		return mix{Clients: 200, Next: pick(w.lecture)}, true
+	case "homework":
+		return mix{Rate: 500, Next: homework}, true
+	case "png":
+		return mix{Clients: 50, Next: func(r *rand.Rand) string {
+			d := w.demos[r.Intn(len(w.demos))]
+			return random(r, d).URL(d.PlotPath("png"))
+		}}, true
+	case "present":
+		return mix{Clients: 50, Next: pick(w.presents)}, true
+	case "overload":
+		return mix{Rate: 1500, Next: homework}, true
+	}
+	return mix{}, false
+}
