@@ -10,7 +10,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { echo "replicas: needs nginx (apt-get install -y nginx)"; exit 1; }
 T=$(mktemp -d)
 PIDS=""
-cleanup() { [ -n "${KEEP:-}" ] && cp "$T/error.log" /tmp/i13err.log; for p in $PIDS; do kill "$p" 2>/dev/null || true; done; [ -f "$T/nginx.pid" ] && kill "$(cat "$T/nginx.pid")" 2>/dev/null; sleep 0.5; rm -rf "$T"; }
+cleanup() { [ -n "${KEEP:-}" ] && cp "$T/error.log" ./replicas-nginx-error.log; for p in $PIDS; do kill "$p" 2>/dev/null || true; done; [ -f "$T/nginx.pid" ] && kill "$(cat "$T/nginx.pid")" 2>/dev/null; sleep 0.5; rm -rf "$T"; }
 trap cleanup EXIT
 go build -o "$T/margin" ./cmd/web
 go build -o "$T/loadgen" ./cmd/loadgen
