@@ -43,8 +43,8 @@ func TestLimiterQueuesThenRefuses(t *testing.T) {
 	}
 	// The third waits in the queue; a fourth, finding it full, is refused at once.
 	third := httptest.NewRecorder()
-	wg.Add(1)
-	go func() { defer wg.Done(); h.ServeHTTP(third, httptest.NewRequest("GET", "/x", nil)) }()
+	thirdDone := make(chan struct{})
+	go func() { defer close(thirdDone); h.ServeHTTP(third, httptest.NewRequest("GET", "/x", nil)) }()
 	for l.Waiting() != 1 {
 		time.Sleep(time.Millisecond)
 	}
@@ -59,7 +59,7 @@ func TestLimiterQueuesThenRefuses(t *testing.T) {
 	if hz.Code != http.StatusOK {
 		t.Errorf("/healthz with all slots busy: %d", hz.Code)
 	}
-	wg.Wait() // the third's wait runs out
+	<-thirdDone // the third's wait runs out
 	if third.Code != http.StatusServiceUnavailable || third.Header().Get("Retry-After") != "1" {
 		t.Errorf("queued past its wait: %d, Retry-After %q; want 503, 1", third.Code, third.Header().Get("Retry-After"))
 	}
@@ -67,6 +67,7 @@ func TestLimiterQueuesThenRefuses(t *testing.T) {
 		t.Errorf("running %d, want 2", l.Running())
 	}
 	close(release)
+	wg.Wait()
 }
 
 func TestLimiterCancelFreesSlot(t *testing.T) {
@@ -221,7 +222,7 @@ func TestCacheSingleflight(t *testing.T) {
 
 func TestCacheEvictsByBytes(t *testing.T) {
 	var runs atomic.Int64
-	const max = 64 << 10
+	const max = 256 << 10
 	c := NewCache(counting(&runs, nil), max, testKeys, nil)
 	for i := 0; i < 200; i++ {
 		get(c, "/plot?i="+strings.Repeat("x", i))
