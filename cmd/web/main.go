@@ -40,12 +40,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "listen address (default :8080, or :$PORT)")
 	cacheMiB := fs.Int("cache", demo.DefaultCacheBytes>>20, "MiB the demos may keep of sweeps, optima and runs between requests")
+	var lim limits
+	fs.IntVar(&lim.workPerCore, "work-per-core", 2, "expensive computations (pages, plots, CSV, the APIs) run at once per core")
+	fs.IntVar(&lim.queue, "work-queue", 64, "expensive requests that may wait for a slot; more are refused with 503")
+	fs.DurationVar(&lim.wait, "work-wait", 500*time.Millisecond, "how long a request waits for a slot before a 503 with Retry-After")
+	respMiB := fs.Int("response-cache", 256, "MiB of rendered responses (pages, plots) kept between requests")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *cacheMiB <= 0 {
 		return fmt.Errorf("-cache %d: give a positive number of MiB", *cacheMiB)
 	}
+	if lim.workPerCore <= 0 || lim.queue < 0 || lim.wait < 0 || *respMiB < 0 {
+		return fmt.Errorf("-work-per-core must be positive; -work-queue, -work-wait and -response-cache not negative")
+	}
+	lim.cacheBytes = int64(*respMiB) << 20
 	if *addr == "" {
 		*addr = ":8080"
 		if p := getenv("PORT"); p != "" {
@@ -60,7 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	e := NewServer(logger, course)
 	srv := &http.Server{
 		Addr:              *addr,
-		Handler:           e,
+		Handler:           crowdHandler(e, lim),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

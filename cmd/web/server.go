@@ -3,12 +3,15 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/serve"
 )
 
 // NewServer returns Margin's HTTP handler for course, with every route
@@ -24,6 +27,43 @@ func NewServer(logger *slog.Logger, course *demo.Course) *echo.Echo {
 	useMiddleware(e, logger)
 	addRoutes(e, course)
 	return e
+}
+
+// limits are the server's admission control and response cache (flags
+// of run; docs/performance.md).
+type limits struct {
+	workPerCore int           // expensive computations at once, per core
+	queue       int           // expensive requests waiting for a slot, at most
+	wait        time.Duration // how long one waits before a 503
+	cacheBytes  int64         // the response cache's bound
+}
+
+// crowdHandler puts e behind the response cache and then admission
+// control (internal/serve): a cache hit never waits for a slot; static
+// files, /healthz and HEAD never touch the cache, and static files and
+// /healthz never wait. Page routes mark their 200s as keepable
+// (keepRendered); plots say so with Cache-Control: immutable.
+func crowdHandler(e *echo.Echo, l limits) http.Handler {
+	cheap := func(r *http.Request) bool {
+		return r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/")
+	}
+	e.Use(keepRendered)
+	lim := serve.NewLimiter(l.workPerCore*runtime.GOMAXPROCS(0), l.queue, l.wait)
+	keys := []serve.KeyHeader{serve.AcceptsGzip, serve.Exact(hxRequest), serve.Exact(hxHistoryRestore)}
+	return serve.NewCache(lim.Wrap(e, cheap), l.cacheBytes, keys, cheap)
+}
+
+// keepRendered marks the 200s of GET page and CSV routes as determined by
+// their URL and key headers, for the response cache.
+func keepRendered(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		p := c.Path()
+		if c.Request().Method == http.MethodGet && (p == "/" || strings.HasPrefix(p, "/lessons/") ||
+			strings.HasPrefix(p, "/present/") || strings.HasPrefix(p, "/demos/")) {
+			c.Response().Header().Set(serve.KeepHeader, "1")
+		}
+		return next(c)
+	}
 }
 
 // useMiddleware installs the middleware every request passes through, in

@@ -1,0 +1,261 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func cheapHealthz(r *http.Request) bool { return r.URL.Path == "/healthz" }
+
+// blocking is a handler whose expensive requests run until release is
+// closed or their client leaves.
+func blocking(started chan<- struct{}, release <-chan struct{}, done *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			_, _ = w.Write([]byte("ok"))
+			return
+		}
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		done.Add(1)
+	})
+}
+
+func TestLimiterQueuesThenRefuses(t *testing.T) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	var done atomic.Int64
+	l := NewLimiter(2, 1, 50*time.Millisecond)
+	h := l.Wrap(blocking(started, release, &done), cheapHealthz)
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x", nil)) }()
+		<-started
+	}
+	// The third waits in the queue; a fourth, finding it full, is refused at once.
+	third := httptest.NewRecorder()
+	thirdDone := make(chan struct{})
+	go func() { defer close(thirdDone); h.ServeHTTP(third, httptest.NewRequest("GET", "/x", nil)) }()
+	for l.Waiting() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	fourth := httptest.NewRecorder()
+	h.ServeHTTP(fourth, httptest.NewRequest("GET", "/x", nil))
+	if fourth.Code != http.StatusServiceUnavailable || fourth.Header().Get("Retry-After") == "" {
+		t.Errorf("full queue: %d, Retry-After %q; want 503 with Retry-After", fourth.Code, fourth.Header().Get("Retry-After"))
+	}
+	// /healthz answers while every slot is busy.
+	hz := httptest.NewRecorder()
+	h.ServeHTTP(hz, httptest.NewRequest("GET", "/healthz", nil))
+	if hz.Code != http.StatusOK {
+		t.Errorf("/healthz with all slots busy: %d", hz.Code)
+	}
+	<-thirdDone // the third's wait runs out
+	if third.Code != http.StatusServiceUnavailable || third.Header().Get("Retry-After") != "1" {
+		t.Errorf("queued past its wait: %d, Retry-After %q; want 503, 1", third.Code, third.Header().Get("Retry-After"))
+	}
+	if l.Running() != 2 {
+		t.Errorf("running %d, want 2", l.Running())
+	}
+	close(release)
+	wg.Wait()
+}
+
+func TestLimiterCancelFreesSlot(t *testing.T) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	defer close(release)
+	var done atomic.Int64
+	l := NewLimiter(1, 4, 5*time.Second)
+	h := l.Wrap(blocking(started, release, &done), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	finished := make(chan struct{})
+	go func() {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x", nil).WithContext(ctx))
+		close(finished)
+	}()
+	<-started
+	// A second request queues behind the first; cancelling the first must
+	// hand its slot over at once, not after the 5 s wait.
+	second := make(chan struct{})
+	go func() {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x", nil))
+		close(second)
+	}()
+	for l.Waiting() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-finished
+	select {
+	case <-started: // the second got the slot
+	case <-time.After(2 * time.Second):
+		t.Fatal("the cancelled request did not free its slot")
+	}
+	if l.Running() != 1 || l.Waiting() != 0 {
+		t.Errorf("running %d waiting %d, want 1 0", l.Running(), l.Waiting())
+	}
+}
+
+// counting is a handler that renders a body of its URL, gzipped when asked,
+// marked immutable, counting its runs.
+func counting(runs *atomic.Int64, gate <-chan struct{}) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		runs.Add(1)
+		if gate != nil {
+			<-gate
+		}
+		h := w.Header()
+		h.Add("Vary", "Accept-Encoding")
+		switch r.URL.Path {
+		case "/err":
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		case "/cookie":
+			h.Set("Set-Cookie", "a=b")
+		case "/page":
+			h.Set(KeepHeader, "1")
+			h.Add("Vary", "HX-Request")
+		case "/other":
+			h.Add("Vary", "Accept-Language")
+		}
+		if r.URL.Path != "/page" {
+			h.Set("Cache-Control", "public, max-age=31536000, immutable")
+			h.Set("ETag", `"t"`)
+		}
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.Set("Content-Encoding", "gzip")
+		}
+		_, _ = w.Write([]byte(strings.Repeat(r.URL.RequestURI()+r.Header.Get("HX-Request"), 100)))
+	})
+}
+
+var testKeys = []KeyHeader{AcceptsGzip, Exact("HX-Request")}
+
+func get(h http.Handler, uri string, hdr ...string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", uri, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestCacheHitIsIdentical(t *testing.T) {
+	var runs atomic.Int64
+	c := NewCache(counting(&runs, nil), 1<<20, testKeys, nil)
+	for _, hdr := range [][]string{{"Accept-Encoding", "gzip, br"}, {}, {"HX-Request", "true"}} {
+		miss := get(c, "/plot?a=1", hdr...)
+		hit := get(c, "/plot?a=1", hdr...)
+		if miss.Body.String() != hit.Body.String() || !equalHeaders(miss.Header(), hit.Header()) {
+			t.Errorf("%v: hit differs from miss:\n%v\n%v", hdr, miss.Header(), hit.Header())
+		}
+	}
+	get(c, "/plot?a=1", "Accept-Encoding", "deflate, gzip") // same entry as "gzip, br"
+	if runs.Load() != 3 {
+		t.Errorf("handler ran %d times for 3 distinct keys", runs.Load())
+	}
+	if nm := get(c, "/plot?a=1", "If-None-Match", `W/"t"`); nm.Code != http.StatusNotModified || nm.Header().Get("ETag") != `"t"` || nm.Header().Get("Content-Type") != "" {
+		t.Errorf("If-None-Match on a hit: %d %v", nm.Code, nm.Header())
+	}
+	page := get(c, "/page")
+	page2 := get(c, "/page")
+	if page.Header().Get(KeepHeader) != "" || page2.Header().Get(KeepHeader) != "" || runs.Load() != 4 {
+		t.Errorf("a kept page: runs %d, headers %v", runs.Load(), page2.Header())
+	}
+	for _, uri := range []string{"/err", "/cookie", "/other"} {
+		get(c, uri)
+		before := runs.Load()
+		get(c, uri)
+		if runs.Load() != before+1 {
+			t.Errorf("%s was cached", uri)
+		}
+	}
+}
+
+func equalHeaders(a, b http.Header) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if strings.Join(a[k], "|") != strings.Join(b[k], "|") {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCacheSingleflight(t *testing.T) {
+	var runs atomic.Int64
+	gate := make(chan struct{})
+	c := NewCache(counting(&runs, gate), 1<<20, testKeys, nil)
+	const n = 20
+	var wg sync.WaitGroup
+	bodies := make([]string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); bodies[i] = get(c, "/plot?b=2").Body.String() }()
+	}
+	for c.misses.Load() != n {
+		time.Sleep(time.Millisecond)
+	}
+	close(gate)
+	wg.Wait()
+	if runs.Load() != 1 {
+		t.Errorf("%d concurrent misses ran the handler %d times, want 1", n, runs.Load())
+	}
+	for i := range bodies {
+		if bodies[i] != bodies[0] || bodies[i] == "" {
+			t.Fatalf("request %d got different bytes", i)
+		}
+	}
+}
+
+func TestCacheEvictsByBytes(t *testing.T) {
+	var runs atomic.Int64
+	const max = 256 << 10
+	c := NewCache(counting(&runs, nil), max, testKeys, nil)
+	for i := 0; i < 200; i++ {
+		get(c, "/plot?i="+strings.Repeat("x", i))
+		if c.Size() > max {
+			t.Fatalf("after %d responses the cache holds %d bytes, over its %d", i+1, c.Size(), max)
+		}
+	}
+	before := runs.Load()
+	get(c, "/plot?i=") // the first, long evicted
+	if runs.Load() != before+1 {
+		t.Error("the least recently used entry was not evicted")
+	}
+	get(c, "/plot?i="+strings.Repeat("x", 199)) // the latest, kept
+	if runs.Load() != before+1 {
+		t.Error("the most recent entry was evicted")
+	}
+}
+
+func BenchmarkCacheHit(b *testing.B) {
+	var runs atomic.Int64
+	c := NewCache(counting(&runs, nil), 1<<20, testKeys, nil)
+	r := httptest.NewRequest("GET", "/plot?C=0.1&step=14", nil)
+	r.Header.Set("Accept-Encoding", "gzip")
+	c.ServeHTTP(httptest.NewRecorder(), r)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.ServeHTTP(discard{http.Header{}}, r)
+	}
+}
+
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header         { return d.h }
+func (d discard) Write(p []byte) (int, error) { return len(p), nil }
+func (d discard) WriteHeader(int)             {}
