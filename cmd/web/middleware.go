@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/margin-edu/margin/internal/serve"
 )
 
 // Limits on a request, checked before any handler runs. Each is named in
@@ -254,25 +255,10 @@ func serveImmutable(c echo.Context, contentType string, body []byte) error {
 	h.Set(echo.HeaderCacheControl, cacheImmutable)
 	h.Set("ETag", etag)
 	h.Set(echo.HeaderAccessControlAllowOrigin, "*")
-	if etagMatches(c.Request().Header.Values("If-None-Match"), etag) {
+	if serve.ETagMatches(c.Request().Header.Values("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, contentType, body)
-}
-
-// etagMatches reports whether If-None-Match header values (each a
-// comma-separated list of entity tags, or *) match etag by the weak
-// comparison RFC 9110 §13.1.2 prescribes: W/ prefixes are ignored.
-func etagMatches(ifNoneMatch []string, etag string) bool {
-	for _, v := range ifNoneMatch {
-		for _, t := range strings.Split(v, ",") {
-			t = strings.TrimSpace(t)
-			if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // varyOn adds header to the response's Vary list unless it is there

@@ -197,7 +197,7 @@ func (e *entry) serve(w http.ResponseWriter, r *http.Request) {
 	for k, vs := range e.header {
 		h[k] = vs // shared, read-only: net/http only reads them
 	}
-	if e.etag != "" && etagMatches(r.Header.Values("If-None-Match"), e.etag) {
+	if e.etag != "" && ETagMatches(r.Header.Values("If-None-Match"), e.etag) {
 		h.Del("Content-Type")
 		h.Del("Content-Encoding")
 		h.Del("Content-Length")
@@ -208,9 +208,12 @@ func (e *entry) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(e.body)
 }
 
-// etagMatches reports whether If-None-Match values match etag by the weak
-// comparison of RFC 9110 §13.1.2, as cmd/web's own check does.
-func etagMatches(ifNoneMatch []string, etag string) bool {
+// ETagMatches reports whether If-None-Match header values (each a
+// comma-separated list of entity tags, or *) match etag by the weak
+// comparison RFC 9110 §13.1.2 prescribes: W/ prefixes are ignored. The
+// server's handlers use it too, so a cache hit answers 304 exactly when
+// the handler would.
+func ETagMatches(ifNoneMatch []string, etag string) bool {
 	for _, v := range ifNoneMatch {
 		for _, t := range strings.Split(v, ",") {
 			t = strings.TrimSpace(t)
