@@ -3,13 +3,9 @@ package render_test
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"fmt"
 	"image/png"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,11 +14,8 @@ import (
 	"github.com/margin-edu/margin/internal/goldentest"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/fields"
+	"github.com/margin-edu/margin/internal/render/rendertest"
 )
-
-// look is the -look flag: a directory to also write figures to, as SVG
-// and PNG, to look at.
-var look = flag.String("look", "", "also write every case as SVG and PNG to this directory, to look at")
 
 // rbfFigure is a kernel SVM's plot: an RBF decision function over twelve
 // labelled centres, filled by sign, with its levels 0 and ±1.
@@ -107,15 +100,6 @@ var dataFigures = []struct {
 	{"path", pathFigure},
 }
 
-func dataFigureSVG(t testing.TB, f render.DataFigure, opt render.Options) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := f.WriteSVG(&b, opt); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestDataFigureGolden draws each figure twice, from one DataFigure value
 // and from a new one, wants the same bytes, and compares them with
 // testdata/datafig_<case>_golden.svg. Drawing it at another size in
@@ -124,39 +108,20 @@ func TestDataFigureGolden(t *testing.T) {
 	for _, c := range dataFigures {
 		t.Run(c.name, func(t *testing.T) {
 			f := c.fig(t)
-			a := dataFigureSVG(t, f, render.Options{})
-			dataFigureSVG(t, f, render.Options{Width: 1200, Height: 1200})
-			if b := dataFigureSVG(t, f, render.Options{}); !bytes.Equal(a, b) {
+			a := rendertest.SVG(t, f, render.Options{})
+			rendertest.SVG(t, f, render.Options{Width: 1200, Height: 1200})
+			if b := rendertest.SVG(t, f, render.Options{}); !bytes.Equal(a, b) {
 				t.Fatal("two renderings of one figure differ (did scaling change a layer?)")
 			}
-			if b := dataFigureSVG(t, c.fig(t), render.Options{}); !bytes.Equal(a, b) {
+			if b := rendertest.SVG(t, c.fig(t), render.Options{}); !bytes.Equal(a, b) {
 				t.Fatal("two renderings of the same figure differ")
 			}
 			goldentest.CheckTextAlternative(t, string(a))
 			goldentest.Check(t, "datafig_"+c.name, a)
-			if *look != "" {
-				writeDataFigureLook(t, c.name, f)
+			if *rendertest.Look != "" {
+				rendertest.WriteLook(t, c.name, f)
 			}
 		})
-	}
-}
-
-// writeDataFigureLook writes the figure as PNG at the sizes it must read
-// at, to the -look directory.
-func writeDataFigureLook(t *testing.T, name string, f render.DataFigure) {
-	t.Helper()
-	if err := os.MkdirAll(*look, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, opt := range []render.Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
-		var b bytes.Buffer
-		if err := f.WritePNG(&b, opt); err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(*look, fmt.Sprintf("datafig_%s_%dx%d.png", name, opt.Width, opt.Height))
-		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
@@ -213,7 +178,7 @@ func TestDataFigurePNGSize(t *testing.T) {
 // TestDataFigureDefaults: a figure with nothing but a view still has axis
 // names and a text alternative.
 func TestDataFigureDefaults(t *testing.T) {
-	svg := string(dataFigureSVG(t, render.DataFigure{View: render.View{-1, 1, -2, 2}}, render.Options{}))
+	svg := string(rendertest.SVG(t, render.DataFigure{View: render.View{-1, 1, -2, 2}}, render.Options{}))
 	goldentest.CheckTextAlternative(t, svg)
 	for _, want := range []string{">x₁<", ">x₂<", "<desc>A plot of x₁ (across, −1 to 1) and x₂ (up, −2 to 2).</desc>"} {
 		if !strings.Contains(svg, want) {
@@ -302,5 +267,5 @@ func TestNewClassPoints(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewClassPoints(nil) = %v, want no error", err)
 	}
-	dataFigureSVG(t, render.DataFigure{View: render.DataView(nil), Layers: []plot.Plotter{ps}, Legend: ps.Legend()}, render.Options{})
+	rendertest.SVG(t, render.DataFigure{View: render.DataView(nil), Layers: []plot.Plotter{ps}, Legend: ps.Legend()}, render.Options{})
 }

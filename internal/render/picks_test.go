@@ -11,6 +11,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/goldentest"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/rendertest"
 )
 
 // picksFigure is a data figure of twelve points with two of them picked
@@ -42,7 +43,7 @@ func picksFigure(t testing.TB) render.DataFigure {
 
 func TestPicksGolden(t *testing.T) {
 	f := picksFigure(t)
-	a, b := dataFigureSVG(t, f, render.Options{}), dataFigureSVG(t, f, render.Options{})
+	a, b := rendertest.SVG(t, f, render.Options{}), rendertest.SVG(t, f, render.Options{})
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renderings of one figure differ")
 	}
@@ -53,13 +54,13 @@ func TestPicksGolden(t *testing.T) {
 		}
 	}
 	// The names survive a thumbnail: they are what the figure is about.
-	small := string(dataFigureSVG(t, f, render.Options{Width: 300, Height: 300}))
+	small := string(rendertest.SVG(t, f, render.Options{Width: 300, Height: 300}))
 	if !strings.Contains(small, ">x<") || !strings.Contains(small, ">z<") {
 		t.Error("300 px: the picks are not named")
 	}
 	goldentest.Check(t, "picks_pair", a)
-	if *look != "" {
-		writeDataFigureLook(t, "picks_pair", f)
+	if *rendertest.Look != "" {
+		rendertest.WriteLook(t, "picks_pair", f)
 	}
 }
 

@@ -1,15 +1,10 @@
 package fields
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,17 +14,9 @@ import (
 
 	"github.com/margin-edu/margin/internal/goldentest"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/rendertest"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
-
-func dataFigureSVG(t testing.TB, f render.DataFigure, opt render.Options) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := f.WriteSVG(&b, opt); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
@@ -199,8 +186,8 @@ func probabilityFigure(t testing.TB) render.DataFigure {
 // are labelled at the default size and not on a thumbnail.
 func TestProbabilityGolden(t *testing.T) {
 	f := probabilityFigure(t)
-	a := dataFigureSVG(t, f, render.Options{})
-	if b := dataFigureSVG(t, probabilityFigure(t), render.Options{}); string(a) != string(b) {
+	a := rendertest.SVG(t, f, render.Options{})
+	if b := rendertest.SVG(t, probabilityFigure(t), render.Options{}); string(a) != string(b) {
 		t.Fatal("two renderings of one figure differ")
 	}
 	if len(a) >= 100<<10 {
@@ -211,13 +198,13 @@ func TestProbabilityGolden(t *testing.T) {
 			t.Errorf("the SVG lacks %q", want)
 		}
 	}
-	if small := dataFigureSVG(t, f, render.Options{Width: 300, Height: 300}); strings.Contains(string(small), ">0.9<") {
+	if small := rendertest.SVG(t, f, render.Options{Width: 300, Height: 300}); strings.Contains(string(small), ">0.9<") {
 		t.Error("a 300 px thumbnail has contour labels")
 	}
 	goldentest.CheckTextAlternative(t, string(a))
 	goldentest.Check(t, "probability_linear", a)
-	if *look != "" {
-		writeDataFigureLook(t, "probability_linear", f)
+	if *rendertest.Look != "" {
+		rendertest.WriteLook(t, "probability_linear", f)
 	}
 }
 
@@ -231,28 +218,5 @@ func BenchmarkProbabilityFigure(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(dataFigureSVG(b, f, render.Options{}))), "svg-bytes")
-}
-
-// look is the -look flag: a directory to also write figures to, as PNG,
-// to look at.
-var look = flag.String("look", "", "also write the figures as PNG to this directory, to look at")
-
-// writeDataFigureLook writes the figure as PNG at the sizes it must read
-// at, to the -look directory.
-func writeDataFigureLook(t *testing.T, name string, f render.DataFigure) {
-	t.Helper()
-	if err := os.MkdirAll(*look, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, opt := range []render.Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
-		var b bytes.Buffer
-		if err := f.WritePNG(&b, opt); err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(*look, fmt.Sprintf("datafig_%s_%dx%d.png", name, opt.Width, opt.Height))
-		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b.ReportMetric(float64(len(rendertest.SVG(b, f, render.Options{}))), "svg-bytes")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/goldentest"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/rendertest"
 )
 
 // lossChart is the soft-margin lesson's chart: every loss, and the
@@ -52,10 +53,10 @@ func TestLossChartGolden(t *testing.T) {
 	}
 	goldentest.CheckTextAlternative(t, a)
 	goldentest.Check(t, "losses_all", []byte(a))
-	if *look == "" {
+	if *rendertest.Look == "" {
 		return
 	}
-	if err := os.MkdirAll(*look, 0o755); err != nil {
+	if err := os.MkdirAll(*rendertest.Look, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, opt := range []render.Options{{Width: 300, Height: 220}, {}, {Width: 1920, Height: 1080}} {
@@ -63,7 +64,7 @@ func TestLossChartGolden(t *testing.T) {
 		if err := LossChartPNG(&b, lossChart(), opt); err != nil {
 			t.Fatal(err)
 		}
-		name := filepath.Join(*look, fmt.Sprintf("losses_all_%dx%d.png", opt.Width, opt.Height))
+		name := filepath.Join(*rendertest.Look, fmt.Sprintf("losses_all_%dx%d.png", opt.Width, opt.Height))
 		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,16 +1,11 @@
 package graphs
 
 import (
-	"bytes"
 	"errors"
-	"flag"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -20,20 +15,8 @@ import (
 
 	"github.com/margin-edu/margin/internal/goldentest"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/rendertest"
 )
-
-// look is the -look flag: a directory to also write figures to, as PNG,
-// to look at.
-var look = flag.String("look", "", "also write the figures as PNG to this directory, to look at")
-
-func dataFigureSVG(t testing.TB, f render.DataFigure, opt render.Options) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := f.WriteSVG(&b, opt); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // TestResiduals: each segment is vertical at xᵢ, from yᵢ to f(xᵢ), in the
 // plot's own coordinates; the point whose f is NaN has none.
@@ -279,9 +262,9 @@ func regressionFigure(t testing.TB) render.DataFigure {
 // compares it with testdata/regression_fits_golden.svg.
 func TestRegressionGolden(t *testing.T) {
 	f := regressionFigure(t)
-	a := dataFigureSVG(t, f, render.Options{})
-	dataFigureSVG(t, f, render.Options{Width: 1200, Height: 1200})
-	if b := dataFigureSVG(t, regressionFigure(t), render.Options{}); string(a) != string(b) {
+	a := rendertest.SVG(t, f, render.Options{})
+	rendertest.SVG(t, f, render.Options{Width: 1200, Height: 1200})
+	if b := rendertest.SVG(t, regressionFigure(t), render.Options{}); string(a) != string(b) {
 		t.Fatal("two renderings of one figure differ")
 	}
 	if len(a) >= 100<<10 {
@@ -289,8 +272,8 @@ func TestRegressionGolden(t *testing.T) {
 	}
 	goldentest.CheckTextAlternative(t, string(a))
 	goldentest.Check(t, "regression_fits", a)
-	if *look != "" {
-		writeDataFigureLook(t, "regression_fits", f)
+	if *rendertest.Look != "" {
+		rendertest.WriteLook(t, "regression_fits", f)
 	}
 }
 
@@ -304,24 +287,5 @@ func BenchmarkRegressionFigure(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(len(dataFigureSVG(b, f, render.Options{}))), "svg-bytes")
-}
-
-// writeDataFigureLook writes the figure as PNG at the sizes it must read
-// at, to the -look directory.
-func writeDataFigureLook(t *testing.T, name string, f render.DataFigure) {
-	t.Helper()
-	if err := os.MkdirAll(*look, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, opt := range []render.Options{{Width: 300, Height: 300}, {Width: 400, Height: 400}, {}, {Width: 1200, Height: 1200}, {Width: 1000, Height: 600}} {
-		var b bytes.Buffer
-		if err := f.WritePNG(&b, opt); err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(*look, fmt.Sprintf("datafig_%s_%dx%d.png", name, opt.Width, opt.Height))
-		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b.ReportMetric(float64(len(rendertest.SVG(b, f, render.Options{}))), "svg-bytes")
 }
