@@ -51,6 +51,11 @@ type objectiveRecorder[S any] struct {
 	f     func(S) (t int, objective float64)
 	s     chart.Series
 	On    bool // Replay was given it
+	// Approx says the optimum the run is charted against is a lower bound
+	// from a solver that could not finish within its work budget: Gap
+	// bounds how far the true optimum is above it.
+	Approx bool
+	Gap    float64
 }
 
 func NewObjectiveRecorder[S any](k int, f func(S) (int, float64)) *objectiveRecorder[S] {
@@ -94,19 +99,28 @@ func (r *objectiveRecorder[S]) History(s S, name string, optimum float64) *chart
 	for i, y := range r.s.Y {
 		gap.Y[i] = y - optimum
 	}
+	ref, refShort, refWord := "the exact optimum", "optimum", "optimum"
+	if r.Approx {
+		ref = fmt.Sprintf("a lower bound on the optimum (its solver stopped at its work budget; the optimum is at most %s above it)", textfmt.Sig(r.Gap))
+		refShort, refWord = "optimum ≥", "lower bound"
+		gap.Label = "above the lower bound"
+	}
 	r.s.Label, r.s.Lines = "objective", true
-	r.s.Compare = &chart.Series{Label: "exact optimum", T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
-	title := fmt.Sprintf("after iteration %d: %s = %s · optimum %s", t, name, textfmt.Sig(v), textfmt.Sig(optimum))
-	above := "now " + textfmt.Sig(v-optimum)
+	r.s.Compare = &chart.Series{Label: refShort, T: []float64{0, float64(t)}, Y: []float64{optimum, optimum}, Lines: true}
+	if !r.Approx {
+		r.s.Compare.Label = "exact optimum"
+	}
+	title := fmt.Sprintf("after iteration %d: %s = %s · %s %s", t, name, textfmt.Sig(v), refShort, textfmt.Sig(optimum))
+	now := "now " + textfmt.Sig(v-optimum)
 	if v-optimum <= 0 {
 		// A log scale has no place for it: the objective is at the
 		// optimum to rounding.
-		above = fmt.Sprintf("now %s, which a log scale cannot show: at the optimum to rounding", textfmt.Sig(v-optimum))
+		now = fmt.Sprintf("now %s, which a log scale cannot show: at the %s to rounding", textfmt.Sig(v-optimum), refWord)
 	}
 	return &chart.History{
 		Title: title, Name: "Primal training history: " + title, XLabel: "iteration t", Now: float64(t),
-		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against the exact optimum %s "+
-			"(dashed). Bottom: how far above the optimum it is, on a log scale, %s.", t, name, textfmt.Sig(v), textfmt.Sig(optimum), above),
+		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the %s, now %s, against %s %s "+
+			"(dashed). Bottom: how far above the %s it is, on a log scale, %s.", t, name, textfmt.Sig(v), ref, textfmt.Sig(optimum), refWord, now),
 		Series: []chart.Series{r.s, gap},
 	}
 }

@@ -126,7 +126,7 @@ func TestKernelPegasosOptimumColumns(t *testing.T) {
 		}
 	}
 	d := newDualCD(kp)
-	if _, _, ok, _ := d.solve(context.Background(), kernelOptPasses); !ok || !sameBits(d.alpha(), alpha) {
+	if _, _, ok, _ := d.solve(context.Background(), KernelOptWork); !ok || !sameBits(d.alpha(), alpha) {
 		t.Errorf("with the Gram matrix: converged %v, same α %v", ok, sameBits(d.alpha(), alpha))
 	}
 }
@@ -193,16 +193,29 @@ func TestKernelPegasosOptimumValidation(t *testing.T) {
 }
 
 // TestKernelPegasosOptimumBudget: a problem that needs many passes, given
-// two, returns the α reached with an error wrapping ErrIterationLimit.
+// the work of a few, returns the α reached with an *ApproxError wrapping
+// ErrIterationLimit, whose gap bounds how far its objective is above the
+// true optimum.
 func TestKernelPegasosOptimumBudget(t *testing.T) {
 	x, y := svm.NoisyData(100, 2)
 	kp, _, err := NewKernelPegasos(x, y, KernelPegasosParams{Kernel: svm.Kernel{Kind: svm.RBF, Gamma: 1}, Lambda: 1e-4, T: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha, obj, err := kernelOptimum(context.Background(), kp, 2)
-	if !errors.Is(err, algos.ErrIterationLimit) || len(alpha) != 100 || !(obj < 1) {
-		t.Errorf("2 passes: %v, %d coefficients, objective %v; want the iteration limit with the α reached", err, len(alpha), obj)
+	alpha, obj, err := kernelOptimum(context.Background(), kp, 3e4)
+	var ae *ApproxError
+	if !errors.Is(err, algos.ErrIterationLimit) || !errors.As(err, &ae) || len(alpha) != 100 || !(obj < 1) {
+		t.Fatalf("3·10⁴ units: %v, %d coefficients, objective %v; want the iteration limit with the α reached", err, len(alpha), obj)
+	}
+	if ae.Steps < 1 || ae.Steps > 30 {
+		t.Errorf("%d passes in 3·10⁴ units of work on 100 points (a pass costs 200 to 10 200); want 1 to 30", ae.Steps)
+	}
+	_, opt, err := kernelOptimum(context.Background(), kp, KernelOptWork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(ae.Lower <= opt+1e-12 && opt <= ae.Upper+1e-12 && ae.Upper <= obj) {
+		t.Errorf("stopped at objective %v with bounds [%v, %v]; the optimum %v should lie between them", obj, ae.Lower, ae.Upper, opt)
 	}
 	t.Log(err)
 }

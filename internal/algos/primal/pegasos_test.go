@@ -239,3 +239,23 @@ func TestSubgradientDiverges(t *testing.T) {
 		t.Errorf("η = 5: %v at T = %d, objective %v; want diverged with a finite last state", s.Status, s.T, s.Objective)
 	}
 }
+
+// TestPegasosOptimumBudget: SMO given the work of a few iterations stops
+// with an *ApproxError whose gap bounds how far its objective is above the
+// exact optimum.
+func TestPegasosOptimumBudget(t *testing.T) {
+	x, y := svm.NoisyData(100, 3)
+	ctx := context.Background()
+	_, obj, err := pegasosOptimum(ctx, x, y, 1e-3, 4*100*3*5)
+	var ae *ApproxError
+	if !errors.As(err, &ae) || !errors.Is(err, algos.ErrIterationLimit) || ae.Steps != 5 {
+		t.Fatalf("the work of 5 iterations: %v; want an *ApproxError after 5 iterations", err)
+	}
+	_, opt, err := PegasosOptimum(ctx, x, y, 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(ae.Lower <= opt+1e-12 && opt <= ae.Upper+1e-12 && ae.Upper <= obj) {
+		t.Errorf("stopped at objective %v with bounds [%v, %v]; the optimum %v should lie between them", obj, ae.Lower, ae.Upper, opt)
+	}
+}

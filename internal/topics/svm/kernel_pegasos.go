@@ -3,11 +3,11 @@ package svm
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/primal"
@@ -49,16 +49,13 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	_, optVal, err := primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
-	if errors.Is(err, algos.ErrIterationLimit) {
-		return demo.Result{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
-			"within its budget of passes at λ = %s on these points; raise λ (or, for RBF and Laplace, γ)", textfmt.Sig(p.Lambda)))
-	}
+	ref, err := newReference(optimumValue(primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)))
 	if err != nil {
 		return demo.Result{}, err
 	}
 	tr := newKernelTracker(kp)
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
+	ref.track(&rec.Approx, &rec.Gap)
 	var recs []algos.Recorder[primal.KernelPegasosState]
 	if in.Wants(demo.HistoryFigure) {
 		rec.On = true
@@ -68,13 +65,13 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	if err != nil {
 		return demo.Result{}, err
 	}
-	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: optVal}
+	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: ref.value, ref: ref}
 	run.objective = kp.Objective(s.Avg)
 	return demo.Result{
 		Step:    s.T,
 		Done:    s.Status.Done(),
 		Plot:    demo.SceneDrawer(run.scene()),
-		History: rec.History(s, "objective of ᾱ", optVal),
+		History: rec.History(s, "objective of ᾱ", ref.value),
 		Panel:   func() demo.Panel { return run.panel(st) },
 	}, nil
 }
@@ -85,6 +82,7 @@ type kernelRun struct {
 	s                  primal.KernelPegasosState
 	margins            []float64 // yᵢ(Kᾱ)ᵢ
 	objective, optimum float64
+	ref                reference
 }
 
 // scene draws f(x) = Σᵢ ᾱᵢK(xᵢ, x) with no bias, each point sized by
@@ -103,7 +101,7 @@ func (r kernelRun) scene() scenes.SVMScene {
 		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
 		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
 		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + textfmt.Sig(r.kp.P.Lambda),
-		Title:   fmt.Sprintf("iteration %d · objective %s (optimum %s)", r.s.T, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
+		Title:   fmt.Sprintf("iteration %d · objective %s (%s)", r.s.T, textfmt.Sig(r.objective), r.ref.inTitle()),
 		Desc:    r.marginWords(),
 	}
 }
@@ -158,7 +156,7 @@ func (r kernelRun) panel(st demo.State) demo.Panel {
 		Counters: []demo.Counter{
 			{"iteration t", strconv.Itoa(s.T), "step"},
 			{"objective", textfmt.Sig(r.objective), "objective"},
-			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{r.ref.name(), textfmt.Sig(r.optimum), "optimum"},
 			{"training error", textfmt.Pct(predictionError(r.margins, r.labels()), 1), "error"},
 			{"points with yᵢf(xᵢ) < 1", strconv.Itoa(active), "active"},
 			{"points with ᾱᵢ ≠ 0", strconv.Itoa(nonzero(s.Avg)), "weights"},
@@ -185,8 +183,9 @@ func (r kernelRun) panel(st demo.State) demo.Panel {
 		}
 	}
 	p.Notes = append(p.Notes, demo.Note{TestID: "gap", Text: fmt.Sprintf(
-		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the exact optimum, "+
-			"found by coordinate descent on the dual of the same problem.", textfmt.Sig(r.objective-r.optimum))})
+		"The averaged ᾱ scores f(x) = Σᵢ ᾱᵢK(xᵢ, x), with no bias. Its objective λ ᾱᵀKᾱ + (1/n)Σ max(0, 1 − yᵢf(xᵢ)) is %s above the %s, "+
+			"found by coordinate descent on the dual of the same problem.", textfmt.Sig(r.objective-r.optimum), strings.TrimPrefix(r.ref.name(), "exact "))})
+	p.Notes = append(p.Notes, r.ref.note("a larger λ (or, for RBF and Laplace, a larger γ)")...)
 	p.Notes = append(p.Notes, demo.RuleNote(demo.SignRule))
 	p.Tables = append(p.Tables, weightTable(r))
 	return p

@@ -2,11 +2,11 @@ package svm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -76,6 +76,8 @@ type primalRun struct {
 	b         float64
 	objective float64
 	optimum   float64
+	ref       reference
+	cure      string // what would make an approximate reference exact
 	optW      []float64
 	optB      float64
 	sampled   int // Pegasos: the point iteration t drew; −1 otherwise
@@ -110,8 +112,8 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	}
 	scene := scenes.SVMScene{
 		X: x, Y: y, C: math.Inf(1), W: r.w, B: r.b, Pair: [2]int{r.sampled, -1}, Stepping: true, Problem: r.problem,
-		Overlay: &scenes.SceneLine{W: r.optW, B: r.optB, Label: "exact optimum"},
-		Title:   fmt.Sprintf("iteration %d · objective %s · optimum %s", r.t, textfmt.Sig(r.objective), textfmt.Sig(r.optimum)),
+		Overlay: &scenes.SceneLine{W: r.optW, B: r.optB, Label: r.ref.name()},
+		Title:   fmt.Sprintf("iteration %d · objective %s · %s", r.t, textfmt.Sig(r.objective), r.ref.inTitle()),
 	}
 	margins := make([]float64, len(x))
 	labels, u := make([]float64, len(x)), make([]float64, len(x))
@@ -144,23 +146,21 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
 	opt, optVal, err := primal.PegasosOptimum(ctx, x, y, p.Lambda)
-	if errors.Is(err, algos.ErrIterationLimit) {
-		return primalRun{}, demo.Uncomputable(err, fmt.Sprintf("the exact optimum this run is compared with did not converge "+
-			"within its iteration budget at λ = %s on these points; raise λ, or choose other data", textfmt.Sig(p.Lambda)))
-	}
+	ref, err := newReference(optVal, err)
 	if err != nil {
 		return primalRun{}, err
 	}
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
+	ref.track(&rec.Approx, &rec.Gap)
 	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[primal.PegasosState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}
 	d := len(x[0])
 	r := primalRun{
-		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: optVal,
+		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: ref.value, ref: ref,
 		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + textfmt.Sig(p.Lambda),
-		history: rec.History(s, "objective of W̄", optVal),
+		history: rec.History(s, "objective of W̄", ref.value), cure: "a larger λ",
 		model: []demo.ModelLine{
 			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []demo.Fact{{"w", textfmt.Vec(s.Avg[:d]), "w"}, {"b", textfmt.Num(s.Avg[d]), "b"}}},
 			{Prefix: "current:", Facts: []demo.Fact{{"θ", textfmt.Vec(s.Theta), "theta"}}},
@@ -187,26 +187,21 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	sp := svm.DefaultParams()
-	sp.C, sp.Tol, sp.MaxIter = p.C, 1e-9, svmMaxIter
-	pr, _, err := svm.New(x, y, sp)
+	optW, optB, optVal, err := primal.SubgradientOptimum(ctx, x, y, p.C)
+	ref, err := newReference(optVal, err)
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	opt, err := pr.Solve(ctx)
-	if err != nil {
-		return primalRun{}, err
-	}
-	optVal := pr.Primal(opt)
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.SubgradientState) (int, float64) { return s.T, s.Objective })
+	ref.track(&rec.Approx, &rec.Gap)
 	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[primal.SubgradientState](in, rec)...)
 	if err != nil {
 		return primalRun{}, err
 	}
 	r := primalRun{
-		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: optVal,
-		optW: pr.Weights(opt), optB: opt.B, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
-		history: rec.History(s, "primal (1.6.a)", optVal),
+		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: ref.value, ref: ref, cure: "a smaller C",
+		optW: optW, optB: optB, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
+		history: rec.History(s, "primal (1.6.a)", ref.value),
 		model:   []demo.ModelLine{{Facts: []demo.Fact{{"w", textfmt.Vec(s.W), "w"}, {"b", textfmt.Num(s.B), "b"}}}},
 	}
 	if s.T > 0 {
@@ -231,7 +226,7 @@ func sgdPanel(r primalRun, margins []float64) demo.Panel {
 		Counters: []demo.Counter{
 			{"iteration t", strconv.Itoa(r.t), "step"},
 			{"objective", textfmt.Sig(r.objective), "objective"},
-			{"exact optimum", textfmt.Sig(r.optimum), "optimum"},
+			{r.ref.name(), textfmt.Sig(r.optimum), "optimum"},
 			{"training error", textfmt.Pct(r.trainingError, 1), "error"},
 		},
 		Status:   r.status.String(),
@@ -248,7 +243,8 @@ func sgdPanel(r primalRun, margins []float64) demo.Panel {
 		p.Notes = append(p.Notes, demo.Note{TestID: "diverged", Alert: true,
 			Text: "The iterates grew past what a computer can hold: the step size η is too large. Lower η or use η/√t."})
 	}
-	p.Notes = append(p.Notes, demo.Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the exact optimum, which SMO computes for the same objective (dashed grey line).",
-		textfmt.Sig(r.objective-r.optimum))})
+	p.Notes = append(p.Notes, demo.Note{TestID: "gap", Text: fmt.Sprintf("The objective is %s above the %s, which SMO computes for the same objective (dashed grey line).",
+		textfmt.Sig(r.objective-r.optimum), strings.TrimPrefix(r.ref.name(), "exact "))})
+	p.Notes = append(p.Notes, r.ref.note(r.cure)...)
 	return p
 }
