@@ -22,6 +22,10 @@ import (
 const (
 	kernelOptTol  = 1e-10
 	KernelOptWork = 1.5e8
+	// passOverhead is a pass's fixed cost (the context check, calls) in
+	// units, which dominates on a handful of points: without it 5 points
+	// would get millions of passes.
+	passOverhead = 200
 )
 
 // ApproxError is how an optimum solver says it stopped at its work
@@ -156,7 +160,7 @@ func (d *dualCD) solve(ctx context.Context, budget float64) (passes int, gap flo
 		if err := ctx.Err(); err != nil {
 			return passes, gap, false, err
 		}
-		work += n * float64(2+d.pass())
+		work += n*float64(2+d.pass()) + passOverhead
 		passes++
 		if gap, ok = d.converged(); !ok {
 			continue

@@ -12,7 +12,7 @@ import (
 // optimumTol is PegasosOptimum's stopping rule, far tighter than a plot
 // needs, and OptWork its budget in work units: an SMO iteration on the 2n
 // mirrored points updates the gradient with two kernel columns of
-// d + 1 coordinates, 4n(d + 1) units. On the lessons' data SMO needs a
+// d + 1 coordinates, 4n(d + 1) units, plus its fixed cost. On the lessons' data SMO needs a
 // few percent of it; points at |x| ≈ 10⁶ with a small λ reach it in about
 // a quarter of a second.
 const (
@@ -21,9 +21,10 @@ const (
 )
 
 // optimumIter is the SMO iterations work pays for on n points of d
-// coordinates (at least one).
+// coordinates (at least one), counting an iteration's fixed cost as
+// passOverhead units.
 func optimumIter(work float64, n, d int) int {
-	return max(1, int(work/float64(4*n*(d+1))))
+	return max(1, int(work/float64(4*n*(d+1)+passOverhead)))
 }
 
 // PegasosOptimum returns the exact minimiser θ* of Pegasos' objective
@@ -90,7 +91,7 @@ func SubgradientOptimum(ctx context.Context, x [][]float64, y []int, c float64) 
 	}
 	p := svm.DefaultParams()
 	p.C, p.Tol = c, optimumTol
-	p.MaxIter = max(1, int(OptWork/float64(2*len(x)*len(x[0]))))
+	p.MaxIter = max(1, int(OptWork/float64(2*len(x)*len(x[0])+passOverhead)))
 	pr, _, err := svm.New(x, y, p)
 	if err != nil {
 		return nil, 0, 0, err

@@ -246,7 +246,7 @@ func TestSubgradientDiverges(t *testing.T) {
 func TestPegasosOptimumBudget(t *testing.T) {
 	x, y := svm.NoisyData(100, 3)
 	ctx := context.Background()
-	_, obj, err := pegasosOptimum(ctx, x, y, 1e-3, 4*100*3*5)
+	_, obj, err := pegasosOptimum(ctx, x, y, 1e-3, (4*100*3+passOverhead)*5)
 	var ae *ApproxError
 	if !errors.As(err, &ae) || !errors.Is(err, algos.ErrIterationLimit) || ae.Steps != 5 {
 		t.Fatalf("the work of 5 iterations: %v; want an *ApproxError after 5 iterations", err)
