@@ -97,6 +97,11 @@ func checkPages(t *testing.T, h http.Handler, run *demo.Run) map[string]*goquery
 		if got := rec.Header().Get("HX-Push-Url"); got != target+anchor {
 			t.Errorf("htmx GET %s pushes %q, want %q", target, got, target+anchor)
 		}
+		// Both headers choose between the page and the partial, so a
+		// shared cache must key on both.
+		if vary := strings.Join(rec.Header().Values("Vary"), ","); !strings.Contains(vary, hxRequest) || !strings.Contains(vary, hxHistoryRestore) {
+			t.Errorf("htmx GET %s: Vary %q; want %s and %s", target, vary, hxRequest, hxHistoryRestore)
+		}
 		checkAnchors(t, target, panels[page], anchor)
 	}
 	back := panels[d.PresentPath()].Find(`[data-testid="share"] a[href^="/lessons/"]`).AttrOr("href", "")

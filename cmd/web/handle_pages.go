@@ -104,6 +104,7 @@ func handleDemoPage(course *demo.Course, lesson *demo.Lesson, present *demo.Demo
 			return err
 		}
 		varyOn(c, hxRequest)
+		varyOn(c, hxHistoryRestore) // a history restore gets the whole page
 		if partial {
 			// The permalink with the demo's anchor: a reload or a copy of
 			// the address bar lands on the demo (history ignores the
