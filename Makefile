@@ -105,16 +105,16 @@ screens:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/course/
 
-# The load benchmark of issue 18 §3: builds cmd/web, starts it on a
-# loopback port and runs each mix for LOAD_DUR (docs/performance.md).
-# Not part of make test.
-LOAD_DUR ?= 10s
 # Issue 18 §1.1: every allowed state under 2 s of CPU. Walks every demo at
 # random mixes of its parameters' limits (MARGIN_WORST_TRIES per demo),
 # reports the slowest and fails over 2 s. Minutes; not part of make test.
 worst:
 	MARGIN_WORST=1 MARGIN_WORST_TRIES=$${MARGIN_WORST_TRIES:-40} $(GO) test -count=1 -timeout 30m -run TestWorstStatesCPU -v ./internal/course/
 
+# The load benchmark of issue 18 §3: builds cmd/web, starts it on a
+# loopback port and runs each mix for LOAD_DUR (docs/performance.md).
+# Not part of make test.
+LOAD_DUR ?= 10s
 load:
 	$(GO) run ./cmd/loadgen -dur $(LOAD_DUR)
 
