@@ -49,9 +49,13 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	ref, err := newReference(optimumValue(primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)))
-	if err != nil {
-		return demo.Result{}, err
+	// The optimum is for the panel and the history; the plot alone (a
+	// /plots/ URL) does not quote it, so it does not pay for it.
+	var ref reference
+	if in.Figure != demo.PlotFigure {
+		if ref, err = newReference(optimumValue(primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda))); err != nil {
+			return demo.Result{}, err
+		}
 	}
 	tr := newKernelTracker(kp)
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
@@ -101,7 +105,7 @@ func (r kernelRun) scene() scenes.SVMScene {
 		Decision:     func(x1, x2 float64) float64 { return e.Eval([]float64{x1, x2}) },
 		DecisionGrid: e.Grid, Pair: [2]int{r.s.I, -1}, Stepping: true,
 		Problem: "kernelized SGD (001), " + kernelName(r.kp.P.Kernel) + ", λ = " + textfmt.Sig(r.kp.P.Lambda),
-		Title:   fmt.Sprintf("iteration %d · objective %s (%s)", r.s.T, textfmt.Sig(r.objective), r.ref.inTitle()),
+		Title:   fmt.Sprintf("iteration %d · objective %s", r.s.T, textfmt.Sig(r.objective)),
 		Desc:    r.marginWords(),
 	}
 }
