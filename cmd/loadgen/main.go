@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -25,7 +27,7 @@ import (
 
 func main() {
 	dur := flag.Duration("dur", 10*time.Second, "how long each mix runs")
-	mixes := flag.String("mixes", "static,lecture,homework,png,present,overload", "mixes to run, in order")
+	mixes := flag.String("mixes", "static,lecture,homework,png,present,overload,slow,fitstorm", "mixes to run, in order")
 	target := flag.String("target", "", "base URL of a running server (default: build and start cmd/web on loopback)")
 	killPID := flag.Int("kill", 0, "pid to SIGKILL halfway through each mix's run (a replica)")
 	flag.Parse()
@@ -36,13 +38,14 @@ func main() {
 }
 
 func run(dur time.Duration, mixes []string, target string, killPID int) error {
+	pid := 0 // the server's, when loadgen started it: its memory and CPU are measured
 	if target == "" {
-		base, stop, err := startServer()
+		base, p, stop, err := startServer()
 		if err != nil {
 			return err
 		}
 		defer stop()
-		target = base
+		target, pid = base, p
 	}
 	ws, err := newWorkload()
 	if err != nil {
@@ -50,7 +53,7 @@ func run(dur time.Duration, mixes []string, target string, killPID int) error {
 	}
 	fmt.Printf("# %s, %d cores (GOMAXPROCS %d), %s/%s, target %s, %s per mix\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, target, dur)
-	fmt.Printf("%-9s %6s %9s %8s %8s %10s  %s\n", "mix", "load", "req/s", "p50", "p99", "healthz99", "answers by status")
+	fmt.Printf("%-9s %6s %9s %8s %8s %10s %8s %8s  %s\n", "mix", "load", "req/s", "p50", "p99", "healthz99", "rss", "cpu+2s", "answers by status")
 	for _, name := range mixes {
 		m, ok := ws.mix(name)
 		if !ok {
@@ -60,32 +63,32 @@ func run(dur time.Duration, mixes []string, target string, killPID int) error {
 		if name == mixes[len(mixes)-1] {
 			kill = killPID // the replica dies once, in the last mix
 		}
-		r := drive(target, m, dur, kill)
+		r := drive(target, m, dur, kill, pid)
 		fmt.Println(r.line(name, m))
 	}
 	return nil
 }
 
 // startServer builds ./cmd/web and runs it on a free loopback port.
-func startServer() (string, func(), error) {
+func startServer() (string, int, func(), error) {
 	dir, err := os.MkdirTemp("", "margin-load")
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	bin := filepath.Join(dir, "margin")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("go build ./cmd/web: %v\n%s", err, out)
+		return "", 0, nil, fmt.Errorf("go build ./cmd/web: %v\n%s", err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
 	cmd := exec.Command(bin, "-addr", addr)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return "", 0, nil, err
 	}
 	stop := func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait(); os.RemoveAll(dir) }
 	base := "http://" + addr
@@ -93,12 +96,12 @@ func startServer() (string, func(), error) {
 		if resp, err := http.Get(base + "/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return base, stop, nil
+				return base, cmd.Process.Pid, stop, nil
 			}
 		}
 	}
 	stop()
-	return "", nil, fmt.Errorf("%s/healthz did not answer within 60 s", base)
+	return "", 0, nil, fmt.Errorf("%s/healthz did not answer within 60 s", base)
 }
 
 // A mix is closed-loop (Clients each send the next request when the last
@@ -107,6 +110,7 @@ type mix struct {
 	Clients int
 	Rate    float64
 	Next    func(r *rand.Rand) string
+	Body    func(r *rand.Rand) []byte // when set, each request POSTs it
 }
 
 type result struct {
@@ -116,6 +120,8 @@ type result struct {
 	health   []time.Duration
 	retry503 int
 	elapsed  time.Duration
+	peakRSS  int64         // the server's peak resident memory during the mix, bytes
+	cpuAfter time.Duration // the server's CPU time in the 2 s after the clients left
 }
 
 func (r *result) add(code string, d time.Duration, retryAfter bool) {
@@ -135,9 +141,15 @@ var client = &http.Client{
 	Timeout:   30 * time.Second,
 }
 
-func do(base, path string) (string, time.Duration, bool) {
+func do(base, path string, body []byte) (string, time.Duration, bool) {
 	t := time.Now()
-	resp, err := client.Get(base + path)
+	var resp *http.Response
+	var err error
+	if body != nil {
+		resp, err = client.Post(base+path, "application/json", bytes.NewReader(body))
+	} else {
+		resp, err = client.Get(base + path)
+	}
 	if err != nil {
 		return "err", time.Since(t), false
 	}
@@ -150,7 +162,7 @@ func do(base, path string) (string, time.Duration, bool) {
 	return fmt.Sprint(resp.StatusCode), time.Since(t), resp.Header.Get("Retry-After") != ""
 }
 
-func drive(base string, m mix, dur time.Duration, killPID int) *result {
+func drive(base string, m mix, dur time.Duration, killPID, pid int) *result {
 	r := &result{status: map[string]int{}}
 	ctx, cancel := context.WithTimeout(context.Background(), dur)
 	defer cancel()
@@ -159,12 +171,29 @@ func drive(base string, m mix, dur time.Duration, killPID int) *result {
 	go func() { // /healthz alongside, 20 a second
 		defer wg.Done()
 		for t := time.NewTicker(50 * time.Millisecond); ctx.Err() == nil; <-t.C {
-			_, d, _ := do(base, "/healthz")
+			_, d, _ := do(base, "/healthz", nil)
 			r.mu.Lock()
 			r.health = append(r.health, d)
 			r.mu.Unlock()
 		}
 	}()
+	if pid > 0 {
+		wg.Add(1)
+		go func() { // the server's memory, 100 times a second
+			defer wg.Done()
+			for t := time.NewTicker(10 * time.Millisecond); ctx.Err() == nil; <-t.C {
+				r.peakRSS = max(r.peakRSS, rss(pid))
+			}
+		}()
+	}
+	send := func(rng *rand.Rand) (string, time.Duration, bool) {
+		path := m.Next(rng)
+		var body []byte
+		if m.Body != nil {
+			body = m.Body(rng)
+		}
+		return do(base, path, body)
+	}
 	if killPID > 0 {
 		time.AfterFunc(dur/2, func() { syscall.Kill(killPID, syscall.SIGKILL) })
 	}
@@ -176,7 +205,7 @@ func drive(base string, m mix, dur time.Duration, killPID int) *result {
 				defer wg.Done()
 				rng := rand.New(rand.NewSource(seed))
 				for ctx.Err() == nil {
-					code, d, ra := do(base, m.Next(rng))
+					code, d, ra := send(rng)
 					if ctx.Err() == nil || code != "err" {
 						r.add(code, d, ra)
 					}
@@ -188,18 +217,57 @@ func drive(base string, m mix, dur time.Duration, killPID int) *result {
 		for next := time.Now(); ctx.Err() == nil; {
 			next = next.Add(time.Duration(rng.ExpFloat64() / m.Rate * float64(time.Second)))
 			time.Sleep(time.Until(next))
-			path := m.Next(rng)
+			seed := rng.Int63()
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, d, ra := do(base, path)
+				code, d, ra := send(rand.New(rand.NewSource(seed)))
 				r.add(code, d, ra)
 			}()
 		}
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
+	if pid > 0 {
+		// Work must stop when its clients leave (issue 18 §3).
+		before := cpu(pid)
+		time.Sleep(2 * time.Second)
+		r.cpuAfter = cpu(pid) - before
+	}
 	return r
+}
+
+// rss is process pid's resident memory in bytes, from /proc (0 if unknown).
+func rss(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cpu is process pid's user and system CPU time so far, from /proc (in
+// the kernel's 100 Hz ticks).
+func cpu(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name in parentheses may hold spaces: fields count from
+	// the last ')'.
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
@@ -230,5 +298,9 @@ func (r *result) line(name string, m mix) string {
 	}
 	ok := float64(r.status["200"]) / r.elapsed.Seconds()
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
-	return fmt.Sprintf("%-9s %6s %9.0f %8s %8s %10s  %s", name, load, ok, ms(pct(r.lat, .5)), ms(pct(r.lat, .99)), ms(pct(r.health, .99)), sb.String())
+	mem, after := "-", "-"
+	if r.peakRSS > 0 {
+		mem, after = fmt.Sprintf("%.0fMB", float64(r.peakRSS)/1e6), ms(r.cpuAfter)
+	}
+	return fmt.Sprintf("%-9s %6s %9.0f %8s %8s %10s %8s %8s  %s", name, load, ok, ms(pct(r.lat, .5)), ms(pct(r.lat, .99)), ms(pct(r.health, .99)), mem, after, sb.String())
 }

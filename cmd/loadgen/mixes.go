@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/course"
 	"github.com/margin-edu/margin/internal/demo"
@@ -114,6 +115,48 @@ func (w *workload) mix(name string) (mix, bool) {
 		return mix{Clients: 50, Next: pick(w.presents)}, true
 	case "overload":
 		return mix{Rate: 1500, Next: homework}, true
+	case "slow":
+		// 50 clients on the slowest allowed render the worst-state hunt
+		// (make worst) found, each on new data (a new seed) so no cache
+		// answers it.
+		return mix{Clients: 50, Next: func(r *rand.Rand) string {
+			return "/plots/softmax.svg?eta=0.01&n=500&q2=10&seed=" + strconv.Itoa(r.Intn(1<<31)) + "&step=20000"
+		}}, true
+	case "fitstorm":
+		// 50 clients posting valid fit bodies near the 4 MiB limit: 10,000
+		// rows of 50 features (issue 18 §1.3's storm, with bodies that are
+		// accepted).
+		// Four bodies built once, so the client spends its CPU sending.
+		bodies := make([][]byte, 4)
+		for i := range bodies {
+			bodies[i] = fitBody(rand.New(rand.NewSource(int64(i))))
+		}
+		return mix{Clients: 50, Next: func(*rand.Rand) string { return "/api/v1/fit" },
+			Body: func(r *rand.Rand) []byte { return bodies[r.Intn(len(bodies))] }}, true
 	}
 	return mix{}, false
+}
+
+// fitBody is a valid least-squares fit request of 10,000 rows of 50
+// features with 4 significant digits each, about 3.7 MB.
+func fitBody(r *rand.Rand) []byte {
+	var b strings.Builder
+	b.WriteString(`{"algorithm":"linear-regression","x":[`)
+	y := make([]string, 10000)
+	for i := range y {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		for j := 0; j < 50; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatFloat(r.Float64()*2-1, 'f', 3, 64))
+		}
+		b.WriteByte(']')
+		y[i] = strconv.FormatFloat(r.NormFloat64(), 'f', 3, 64)
+	}
+	b.WriteString(`],"y":[` + strings.Join(y, ",") + `]}`)
+	return []byte(b.String())
 }
