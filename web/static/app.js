@@ -484,16 +484,17 @@
   }
 
   // follow goes to the page's rel link ("next" or "prev"), if it has one:
-  // the next demo in the presenter view, the next entry in a deck. A link
-  // to a presenter view asks for the plot at the size this one shows.
+  // the next demo in the presenter view, the next entry in a deck. From a
+  // screen that shows the plot smaller than drawn, a link to a presenter
+  // view asks for it at the size shown (see fitPlots).
   function follow(rel) {
     var a = document.querySelector('a[data-nav="' + rel + '"]');
     if (!a) return false;
     setPlaying(false);
     var u = new URL(a.getAttribute("href"), window.location.href);
     var fig = document.querySelector("body.present figure.plot");
-    if (fig && /^\/present\//.test(u.pathname) && !u.searchParams.has("w")) {
-      var w = plotSize(fig);
+    var w = fig ? plotSize(fig) : drawnPx;
+    if (w < drawnPx - 10 && /^\/present\//.test(u.pathname) && !u.searchParams.has("w")) {
       u.searchParams.set("w", w);
       u.searchParams.set("h", w);
     }
