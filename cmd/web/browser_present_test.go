@@ -3,11 +3,19 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -48,7 +56,7 @@ type screenFit struct {
 	Right       float64 // the rightmost edge of any of those
 	Wide        float64 // the page's width
 	ScrollY     float64
-	HistorySeen bool // the history chart is on the screen
+	HistorySeen bool // the history chart is wholly on the screen
 }
 
 const measure = `(() => {
@@ -60,15 +68,17 @@ const measure = `(() => {
 	return {Share: p.width * p.height / (innerWidth * innerHeight), Plot: p.width, Ticks: ticks,
 		Bottom: Math.max(...seen.map(b => b.bottom)), Right: Math.max(...seen.map(b => b.right)),
 		Wide: document.documentElement.scrollWidth, ScrollY: scrollY,
-		HistorySeen: hist.height > 0 && hist.top < innerHeight && hist.bottom > 0};
+		HistorySeen: hist.height > 0 && hist.top >= 0 && hist.bottom <= innerHeight};
 })()`
 
 // TestBrowserPresenterFillsScreen measures the presenter view as a
 // projector shows it full screen, at 1280×720 and 1920×1080: the plot
 // covers at least 45 % of the screen, the title, the Step control, the
 // timeline and the step's explanation are on the screen beside it without
-// scrolling, nothing sticks out sideways, and h brings the history chart
-// onto the screen when it is not there.
+// scrolling, nothing sticks out sideways, the plot's type is drawn no
+// smaller than 14 px, h brings the history chart wholly onto the screen
+// when it is not, and a second h hides it. On a screen that shows the plot
+// smaller than drawn, the plot is asked for at the size shown.
 func TestBrowserPresenterFillsScreen(t *testing.T) {
 	ctx, base := newBrowser(t)
 	for _, vp := range [][2]int64{{1280, 720}, {1920, 1080}} {
@@ -96,7 +106,10 @@ func TestBrowserPresenterFillsScreen(t *testing.T) {
 			if err := poll(ctx, `(() => { const r = document.querySelector("figure.history").getBoundingClientRect(); return r.height > 0 && r.bottom <= innerHeight; })()`); err != nil {
 				t.Errorf("%d×%d: h did not bring the history chart onto the screen: %v", w, h, err)
 			}
-			press(t, ctx, "h") // back as it was, for the next size (the choice lasts the session)
+			press(t, ctx, "h")
+			if err := poll(ctx, `getComputedStyle(document.querySelector("figure.history")).display === "none"`); err != nil {
+				t.Errorf("%d×%d: a second h did not hide the history chart: %v", w, h, err)
+			}
 		}
 	}
 	// A screen that shows the plot smaller than drawn: app.js asks for it
@@ -316,4 +329,79 @@ func TestPresentScreens(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBrowserPlayWaitsWhenBusy plays the perceptron against a server that
+// sheds the first step asked for with 503 and Retry-After: 1. The demo
+// keeps step 0 and says it waits, asks for nothing for that second, then
+// plays on.
+func TestBrowserPlayWaitsWhenBusy(t *testing.T) {
+	var mu sync.Mutex
+	var refusedAt time.Time
+	var asked []time.Time // the step requests after the refusal
+	app := NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t))
+	busy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(hxRequest) != "" && r.URL.Query().Has("step") {
+			mu.Lock()
+			first := refusedAt.IsZero()
+			if first {
+				refusedAt = time.Now()
+			} else {
+				asked = append(asked, time.Now())
+			}
+			mu.Unlock()
+			if first {
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "Margin is busy", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		app.ServeHTTP(w, r)
+	})
+	ctx, base := newBrowserOn(t, busy)
+	openPage(t, ctx, base, "/present/perceptron?speed=100")
+	press(t, ctx, " ")
+	if err := poll(ctx, `/busy/.test(document.querySelector('[data-testid="demo-error"]').textContent)`); err != nil {
+		t.Fatalf("no note that the server is busy: %v", err)
+	}
+	if k := stepCounter(t, ctx); k != 0 {
+		t.Errorf("after the 503 the demo shows step %d, want 0 (the state it had)", k)
+	}
+	if err := poll(ctx, `+document.querySelector('[data-testid="step"]').textContent >= 2`); err != nil {
+		t.Fatalf("play did not go on after the wait: %v", err)
+	}
+	press(t, ctx, " ")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) == 0 {
+		t.Fatal("no step asked for after the refusal")
+	}
+	if wait := asked[0].Sub(refusedAt); wait < 900*time.Millisecond {
+		t.Errorf("the next step was asked for %v after a 503 with Retry-After: 1", wait)
+	}
+}
+
+// newBrowserOn is newBrowser with the server's handler given.
+func newBrowserOn(t *testing.T, h http.Handler) (context.Context, string) {
+	t.Helper()
+	exe := chromiumPath(t)
+	t.Parallel()
+	bctx, err := startChromium(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	tab, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	focused := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})
+	if err := chromedp.Do(tab, focused); err != nil {
+		cancelTab()
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(tab, 60*time.Second)
+	t.Cleanup(func() { cancelT(); cancelTab() })
+	return ctx, srv.URL
 }

@@ -526,13 +526,15 @@
   document.addEventListener("DOMContentLoaded", roomFromStorage);
 
   // toggleHistory shows the history chart right under the controls if it
-  // is not on the screen, and hides it if it is.
+  // is hidden or not wholly on the screen, and hides it if it is.
   function toggleHistory() {
     var h = document.querySelector("figure.history");
     if (!h) return;
-    var r = h.getBoundingClientRect(), shown = r.height > 0 && r.top < window.innerHeight - 40 && r.bottom > 0;
-    setRoom("history-top", !shown);
-    setRoom("no-history", shown);
+    var b = document.body.classList, r = h.getBoundingClientRect();
+    var whole = r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    var show = b.contains("no-history") || (!b.contains("history-top") && !whole);
+    setRoom("history-top", show);
+    setRoom("no-history", !show);
   }
 
   // ---- The plot at the size it shows ------------------------------------
