@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -327,6 +328,24 @@ func TestPresentScreens(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("present-%s-%dx%d.png", name, vp[0], vp[1])), png, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+	// The timeline on a lesson page, and the presenter view on a phone.
+	for name, u := range map[string]string{"lesson-timeline-1280x900": "/lessons/perceptron?step=5", "present-phone-390x844": "/present/perceptron?step=5"} {
+		w, h := int64(1280), int64(900)
+		if strings.HasSuffix(name, "390x844") {
+			w, h = 390, 844
+		}
+		presentAt(t, ctx, base, u, w, h)
+		if strings.HasPrefix(name, "lesson") {
+			scrollDemoTo(t, ctx, "perceptron", 0)
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
