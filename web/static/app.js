@@ -553,7 +553,8 @@
   }
 
   function fitPlots() {
-    if (!document.body.classList.contains("present") || busy) return;
+    if (!document.body.classList.contains("present")) return;
+    if (busy) { fitSoon(); return; } // after the step under way
     document.querySelectorAll(".demo-panel").forEach(function (p) {
       var fig = p.querySelector("figure.plot");
       if (!fig || !p.dataset.self) return;
