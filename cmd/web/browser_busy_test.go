@@ -18,37 +18,62 @@ import (
 // A server short of room: play, sliders and the timeline honour a 503's
 // Retry-After and keep the state shown.
 
-// TestBrowserPlayWaitsWhenBusy plays the perceptron against a server that
-// sheds the first step asked for with 503 and Retry-After: 1. The demo
-// keeps step 0 and says it waits, asks for nothing for that second, then
-// plays on.
-func TestBrowserPlayWaitsWhenBusy(t *testing.T) {
-	var mu sync.Mutex
-	var refusedAt time.Time
-	var asked []time.Time // the step requests after the refusal
-	app := NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t))
-	busy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(hxRequest) != "" && r.URL.Query().Has("step") {
-			mu.Lock()
-			first := refusedAt.IsZero()
-			if first {
-				refusedAt = time.Now()
-			} else {
-				asked = append(asked, time.Now())
-			}
-			mu.Unlock()
-			if first {
-				w.Header().Set("Retry-After", "1")
-				http.Error(w, "Margin is busy", http.StatusServiceUnavailable)
-				return
-			}
+// shedOnce is a server that answers the first htmx request whose query
+// has key with 503 and Retry-After: 1, as admission control sheds load,
+// and records when the requests with key came after it.
+type shedOnce struct {
+	app http.Handler
+	key string
+
+	mu        sync.Mutex
+	refusedAt time.Time
+	after     []time.Time
+}
+
+func (s *shedOnce) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get(hxRequest) != "" && r.URL.Query().Has(s.key) {
+		s.mu.Lock()
+		first := s.refusedAt.IsZero()
+		if first {
+			s.refusedAt = time.Now()
+		} else {
+			s.after = append(s.after, time.Now())
 		}
-		app.ServeHTTP(w, r)
-	})
-	ctx, base := newBrowserOn(t, busy)
+		s.mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "Margin is busy", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	s.app.ServeHTTP(w, r)
+}
+
+// waited checks that the first request after the refusal came at least
+// the second Retry-After asked for later.
+func (s *shedOnce) waited(t *testing.T, what string) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.after) == 0 {
+		t.Fatalf("%s: nothing asked for after the refusal", what)
+	}
+	if wait := s.after[0].Sub(s.refusedAt); wait < 900*time.Millisecond {
+		t.Errorf("%s: asked again %v after a 503 with Retry-After: 1", what, wait)
+	}
+}
+
+const busyNote = `/busy/.test(document.querySelector('[data-testid="demo-error"]').textContent)`
+
+// TestBrowserPlayWaitsWhenBusy plays the perceptron against a server that
+// sheds the first step asked for. The demo keeps step 0 and says it
+// waits, asks for nothing for the second Retry-After gives, then plays on.
+func TestBrowserPlayWaitsWhenBusy(t *testing.T) {
+	shed := &shedOnce{app: NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t)), key: "step"}
+	ctx, base := newBrowserOn(t, shed)
 	openPage(t, ctx, base, "/present/perceptron?speed=100")
 	press(t, ctx, " ")
-	if err := poll(ctx, `/busy/.test(document.querySelector('[data-testid="demo-error"]').textContent)`); err != nil {
+	if err := poll(ctx, busyNote); err != nil {
 		t.Fatalf("no note that the server is busy: %v", err)
 	}
 	if k := stepCounter(t, ctx); k != 0 {
@@ -58,14 +83,28 @@ func TestBrowserPlayWaitsWhenBusy(t *testing.T) {
 		t.Fatalf("play did not go on after the wait: %v", err)
 	}
 	press(t, ctx, " ")
-	mu.Lock()
-	defer mu.Unlock()
-	if len(asked) == 0 {
-		t.Fatal("no step asked for after the refusal")
+	shed.waited(t, "play")
+}
+
+// TestBrowserSliderWaitsWhenBusy moves the soft margin's C slider against
+// a server that sheds the first request for it: the slider and its box
+// keep the value moved to, the note says the demo waits, and a second
+// later the value is sent again and lands.
+func TestBrowserSliderWaitsWhenBusy(t *testing.T) {
+	shed := &shedOnce{app: NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), testCourse(t)), key: "C"}
+	ctx, base := newBrowserOn(t, shed)
+	openPage(t, ctx, base, "/present/svm-soft")
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](slideLog("C", `"2"`))); err != nil {
+		t.Fatal(err)
 	}
-	if wait := asked[0].Sub(refusedAt); wait < 900*time.Millisecond {
-		t.Errorf("the next step was asked for %v after a 503 with Retry-After: 1", wait)
+	if err := poll(ctx, busyNote+` && document.querySelector('input[name="C"]').value === "100"`); err != nil {
+		t.Fatalf("after a 503 for the slider: no note, or the slider lost its value: %v", err)
 	}
+	if err := poll(ctx, `location.search === "?C=100" && document.querySelector('input[name="C"]').value === "100"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Fatalf("the slider's value did not land after the wait: location %q", loc)
+	}
+	shed.waited(t, "the C slider")
 }
 
 // newBrowserOn is newBrowser with the server's handler given.
