@@ -117,9 +117,10 @@ func TestBrowserPresenterFillsScreen(t *testing.T) {
 // TestBrowserPresenterKeys drives the presenter view as a clicker and an
 // instructor do: PageDown and PageUp step without scrolling the page
 // (taller than the screen: the forms are below), even with the speed
-// select focused by a click; Esc leaves the select; ? opens and closes the
-// help; c hides the forms; b blanks the screen until the next key; and at
-// the end of the run PageDown goes on to the next demo.
+// select focused by a click; Esc leaves the select; + and − move the speed
+// (which a step keeps); ? opens and closes the help; c hides the forms; b
+// blanks the screen until the next key; n goes to the next demo, and so
+// does PageDown at the end of the run.
 func TestBrowserPresenterKeys(t *testing.T) {
 	ctx, base := newBrowser(t)
 	presentAt(t, ctx, base, "/present/perceptron", 1280, 720)
@@ -182,6 +183,26 @@ func TestBrowserPresenterKeys(t *testing.T) {
 		t.Errorf("Esc did not leave the speed select: %v", err)
 	}
 
+	// + and − move the speed a stop, and a step keeps the speed chosen.
+	press(t, ctx, "+")
+	if err := poll(ctx, `document.querySelector('`+sel+`').value === "250"`); err != nil {
+		t.Errorf("+ did not make the demo faster: %v", err)
+	}
+	press(t, ctx, kb.ArrowRight)
+	if err := waitStep(ctx, "perceptron", 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+sel+`').value`)); v != "250" {
+		t.Errorf("after a step the speed select reads %q, want the 250 that + chose", v)
+	}
+	press(t, ctx, "-")
+	if err := poll(ctx, `document.querySelector('`+sel+`').value === "500"`); err != nil {
+		t.Errorf("− did not make the demo slower: %v", err)
+	}
+
 	// ? opens the help, which lists the keys; ? closes it.
 	press(t, ctx, "?")
 	if err := poll(ctx, `document.getElementById("keys-help").open && document.querySelectorAll("#keys-help kbd").length >= 15`); err != nil {
@@ -212,12 +233,17 @@ func TestBrowserPresenterKeys(t *testing.T) {
 	if err := poll(ctx, `!document.body.classList.contains("blank")`); err != nil {
 		t.Errorf("a key did not bring the screen back: %v", err)
 	}
-	still(t, ctx, "→ on a blank screen", map[string]int{"perceptron": 3})
+	still(t, ctx, "→ on a blank screen", map[string]int{"perceptron": 4})
 
 	// At the end of the run, PageDown goes on to the next demo.
 	next, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"][data-nav="next"]').pathname`))
 	if err != nil || next == "" || next == "/present/perceptron" {
 		t.Fatalf("the presenter view links no next demo (%q, %v)", next, err)
+	}
+	press(t, ctx, "n")
+	if err := poll(ctx, `location.pathname === "`+next+`"`); err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Errorf("n: location %q, want %s", loc, next)
 	}
 	openPage(t, ctx, base, "/present/perceptron?step=end")
 	press(t, ctx, kb.PageDown)
