@@ -113,7 +113,7 @@ func handleDemoPage(course *demo.Course, lesson *demo.Lesson, present *demo.Demo
 			return renderHTML(c, http.StatusOK, tl.Demo(view))
 		}
 		if lesson == nil {
-			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.DataSet()))
+			return renderHTML(c, http.StatusOK, tl.PresentPage(view, run.State.DataSet(), presentNav(course, present)))
 		}
 		prose, err := course.Prose(lesson.Slug)
 		if err != nil {

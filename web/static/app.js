@@ -104,6 +104,7 @@
   var timer = null, playingID = null;
   function speed(p) {
     var sel = p && p.querySelector('select[data-role="speed"]');
+    if (p && speeds[p.id]) return speeds[p.id];
     return sel ? parseInt(sel.value, 10) : 500;
   }
 
@@ -123,6 +124,7 @@
       // A tick that finds a step still loading skips its turn, so a slow
       // server slows playing down instead of piling up steps.
       timer = window.setInterval(function () {
+        if (Date.now() < retryAt) return; // the server asked us to wait
         var q = document.getElementById(playingID);
         if (!q || !act("next", q, true)) setPlaying(false);
       }, speed(p));
@@ -140,10 +142,14 @@
 
   // ---- Keys ---------------------------------------------------------------
   //
-  // → step, ← back, space play/pause, r reset. A text or number box keeps
-  // its keys until Esc (which leaves the box) or Enter (which applies it);
-  // a select, button, slider or link that merely has focus after a click
-  // gives → and ← to the demo, and keeps only the keys it acts on itself.
+  // → step, ← back, space play/pause, r reset; on a slides page (the
+  // presenter view, a deck, an embed) also PageDown/PageUp, as a clicker
+  // sends them. The rest (presenter.js's part below): f, +/−, n/p, h, b,
+  // c, ? and Esc. A text or number box keeps its keys until Esc (which
+  // leaves the box) or Enter (which applies it); a select, button, slider
+  // or link that merely has focus after a click gives → and ← (and
+  // PageDown/PageUp) to the demo, and keeps only the keys it acts on
+  // itself.
 
   // released is a text box whose value was applied with Enter: the keys
   // are the demo's again until the reader types in it. (Enter in a
@@ -157,9 +163,11 @@
       !/^(button|submit|reset|checkbox|radio|range|color|file|image|hidden)$/i.test(t.type);
   }
 
+  var stepKeys = { ArrowRight: 1, ArrowLeft: 1, PageDown: 1, PageUp: 1 };
+
   // keepsKey reports whether focused element t acts on key itself.
   function keepsKey(t, key) {
-    if (!t || !t.tagName || key === "ArrowRight" || key === "ArrowLeft") return false;
+    if (!t || !t.tagName || stepKeys[key]) return false;
     if (key === " ") {
       if (t.dataset && t.dataset.action === "play") return false;
       return /^(BUTTON|SELECT|SUMMARY)$/.test(t.tagName) ||
@@ -168,27 +176,61 @@
     return t.tagName === "SELECT"; // a letter picks an option
   }
 
+  // slides reports whether the page is shown as slides, where a clicker's
+  // PageDown and PageUp step instead of scrolling.
+  function slides() {
+    return document.body.matches(".present, .deck, .embed, [data-slides]");
+  }
+
   document.addEventListener("input", function (e) { if (e.target === released) released = null; });
 
   document.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    var t = e.target;
-    if (textual(t) && t !== released) {
-      if (e.key === "Escape") t.blur();
-      else if (e.key === "Enter" && t.tagName === "INPUT") released = t;
+    var t = e.target, k = e.key;
+    // A blank screen comes back on any key, which does nothing else.
+    if (document.body.classList.contains("blank")) {
+      e.preventDefault();
+      document.body.classList.remove("blank");
       return;
     }
-    if (e.key === "Enter" || keepsKey(t, e.key)) return;
-    var k = e.key;
-    if (k !== "ArrowRight" && k !== "ArrowLeft" && k !== " " && k !== "r" && k !== "R") return;
+    if (t && t.closest && t.closest("dialog[open]")) {
+      // The help dialog: ? closes it too; Esc and its button are its own.
+      if (k === "?") { e.preventDefault(); toggleHelp(); }
+      return;
+    }
+    if (textual(t) && t !== released) {
+      if (k === "Escape") t.blur();
+      else if (k === "Enter" && t.tagName === "INPUT") released = t;
+      return;
+    }
+    if (k === "Escape") {
+      // Esc leaves any control: the keys are the page's again.
+      if (t && t !== document.body && t.blur) t.blur();
+      return;
+    }
+    if (k === "Enter" || keepsKey(t, k)) return;
+    if ((k === "PageDown" || k === "PageUp") && !slides()) return;
+    if (pageKey(k)) { e.preventDefault(); return; }
+    if (!stepKeys[k] && k !== " " && k !== "r" && k !== "R") return;
     var p = current();
-    if (!p) return;
+    if (!p) {
+      // A demo with no steps: a clicker moves on to the next demo.
+      if (k === "PageDown" || k === "PageUp") { e.preventDefault(); follow(k === "PageDown" ? "next" : "prev"); }
+      return;
+    }
     e.preventDefault();
     lastID = p.id;
     mark();
     if (k === " ") { setPlaying(!(timer && playingID === p.id), p); return; }
     setPlaying(false);
-    act(k === "ArrowRight" ? "next" : k === "ArrowLeft" ? "prev" : "reset", p);
+    var name = k === "ArrowRight" || k === "PageDown" ? "next" : k === "ArrowLeft" || k === "PageUp" ? "prev" : "reset";
+    // At the end of the run (or at its start) a clicker goes on to the
+    // next (previous) demo or deck entry.
+    if (!busy && (k === "PageDown" || k === "PageUp") && !p.querySelector('a[data-action="' + name + '"]')) {
+      follow(name);
+      return;
+    }
+    act(name, p);
   });
 
   // ---- Clicks -------------------------------------------------------------
@@ -244,6 +286,7 @@
   document.addEventListener("change", function (e) {
     if (!e.target.matches || !e.target.matches('select[data-role="speed"]')) return;
     var p = e.target.closest(".demo-panel");
+    if (p) speeds[p.id] = parseInt(e.target.value, 10);
     if (timer && p && playingID === p.id) { setPlaying(false); setPlaying(true, p); }
   });
 
@@ -301,9 +344,9 @@
 
   // go loads a state into the demo panel; the server's HX-Push-Url header
   // puts its permalink in the address bar.
-  function go(href, id) {
+  function go(href, id, replace) {
     if (window.htmx) {
-      return window.htmx.ajax("GET", href, { target: "#" + id, swap: "outerHTML" });
+      return window.htmx.ajax("GET", href, { target: "#" + id, swap: "outerHTML", replace: !!replace });
     }
     window.location.href = href;
     return Promise.resolve();
@@ -348,7 +391,16 @@
 
   document.addEventListener("htmx:beforeSwap", function (e) {
     var d = e.detail, tgt = d.target;
-    if (!tgt || !tgt.classList || !tgt.classList.contains("demo-panel")) return;
+    var panel = tgt && tgt.closest ? tgt.closest(".demo-panel") : null;
+    if (!panel) return;
+    if (d.xhr && d.xhr.status === 503 && d.xhr.getResponseHeader("Retry-After")) {
+      // Busy: wait as the server asks, keeping the state shown.
+      d.shouldSwap = false;
+      d.isError = false;
+      wait(panel, d.requestConfig && d.requestConfig.elt, d.xhr);
+      return;
+    }
+    if (tgt !== panel) return; // the scrubber's preview of a step
     if (d.xhr && d.xhr.status >= 400) {
       // A refused value or step: say why, and keep the state shown.
       d.shouldSwap = false;
@@ -362,6 +414,7 @@
   });
   document.addEventListener("htmx:afterSwap", function () {
     restore(false);
+    showSpeeds();
     if (timer) markPlay(document.getElementById(playingID));
   });
   document.addEventListener("htmx:afterSettle", function () { restore(true); markSoon(); });
@@ -373,6 +426,252 @@
       refuse(tgt, d.requestConfig && d.requestConfig.elt, "The server could not be reached; the demo shows the last state it sent.", false);
     }
   });
+
+  // ---- Slides: the presenter view's keys -------------------------------
+  //
+  // f full screen, +/− speed, n/p the next/previous demo (or deck entry:
+  // the page's a[rel=next] and a[rel=prev]), h the history chart, b a
+  // blank screen, c clean mode (no forms), ? the keys' help dialog. The
+  // choices that are the room's, not the state's (clean, history), last
+  // while the tab is open, across demos.
+
+  var speeds = {}; // panel id → the speed +/− or the select chose, in ms
+  var speedSteps = [1000, 500, 250, 100, 40];
+
+  // pageKey acts on key k if it is one of the page's keys (not a step's).
+  function pageKey(k) {
+    switch (k) {
+      case "f": case "F": fullScreen(); return true;
+      case "+": case "=": faster(1); return true;
+      case "-": case "_": case "\u2212": faster(-1); return true;
+      case "n": case "N": follow("next"); return true;
+      case "p": case "P": follow("prev"); return true;
+      case "h": case "H": toggleHistory(); return true;
+      case "b": case "B": document.body.classList.add("blank"); return true;
+      case "c": case "C": setRoom("clean", !document.body.classList.contains("clean")); return true;
+      case "?": toggleHelp(); return true;
+    }
+    return false;
+  }
+
+  function fullScreen() {
+    var d = document;
+    if (d.fullscreenElement) { if (d.exitFullscreen) d.exitFullscreen(); return; }
+    var el = d.documentElement;
+    if (el.requestFullscreen) el.requestFullscreen().catch(function () { /* refused: stay as is */ });
+  }
+
+  // faster moves the current demo's speed by dir stops (1 faster, −1
+  // slower); a playing demo plays on at the new speed.
+  function faster(dir) {
+    var p = current();
+    if (!p) return;
+    var i = speedSteps.indexOf(speed(p));
+    if (i < 0) i = 1;
+    i = Math.max(0, Math.min(speedSteps.length - 1, i + dir));
+    speeds[p.id] = speedSteps[i];
+    showSpeeds();
+    if (timer && playingID === p.id) { setPlaying(false); setPlaying(true, p); }
+  }
+
+  // showSpeeds puts the speeds chosen into the selects a swap brought
+  // (which show the URL's).
+  function showSpeeds() {
+    Object.keys(speeds).forEach(function (id) {
+      var sel = document.querySelector("#" + id + ' select[data-role="speed"]');
+      if (sel) sel.value = String(speeds[id]);
+    });
+  }
+
+  // follow goes to the page's rel link ("next" or "prev"), if it has one:
+  // the next demo in the presenter view, the next entry in a deck. From a
+  // screen that shows the plot smaller than drawn, a link to a presenter
+  // view asks for it at the size shown (see fitPlots).
+  function follow(rel) {
+    var a = document.querySelector('a[data-nav="' + rel + '"]');
+    if (!a) return false;
+    setPlaying(false);
+    var u = new URL(a.getAttribute("href"), window.location.href);
+    var fig = document.querySelector("body.present figure.plot");
+    var w = fig ? plotSize(fig) : drawnPx;
+    if (w < drawnPx - 10 && /^\/present\//.test(u.pathname) && !u.searchParams.has("w")) {
+      u.searchParams.set("w", w);
+      u.searchParams.set("h", w);
+    }
+    window.location.href = u.href;
+    return true;
+  }
+
+  function toggleHelp() {
+    var d = document.getElementById("keys-help");
+    if (!d || !d.showModal) return;
+    if (d.open) d.close(); else d.showModal();
+  }
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest('[data-action="help"]')) toggleHelp();
+  });
+
+  // The room's choices: classes on the body, kept in sessionStorage.
+  function setRoom(name, on) {
+    document.body.classList.toggle(name, on);
+    try { window.sessionStorage.setItem("margin-" + name, on ? "1" : ""); } catch (err) { /* private mode */ }
+  }
+  function roomFromStorage() {
+    ["clean", "history-top", "no-history"].forEach(function (name) {
+      var on = false;
+      try { on = window.sessionStorage.getItem("margin-" + name) === "1"; } catch (err) { /* private mode */ }
+      if (on) document.body.classList.add(name);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", roomFromStorage);
+
+  // toggleHistory shows the history chart right under the controls if it
+  // is hidden or not wholly on the screen, and hides it if it is.
+  function toggleHistory() {
+    var h = document.querySelector("figure.history");
+    if (!h) return;
+    var b = document.body.classList, r = h.getBoundingClientRect();
+    var whole = r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    var show = b.contains("no-history") || (!b.contains("history-top") && !whole);
+    setRoom("history-top", show);
+    setRoom("no-history", !show);
+  }
+
+  // ---- The plot at the size it shows ------------------------------------
+  //
+  // The server draws the plot at the state's size (w, h; 600 px unless the
+  // URL says). Shown larger, as on a projector, it scales up with the
+  // screen, type and lines with it, as the back of a hall needs. Shown
+  // smaller (a small window), its type would shrink: then, after a load, a
+  // resize or a change to full screen, the presenter view asks for the
+  // panel at the size shown, replacing the address (it is the same state),
+  // and for 600 px again once there is room.
+  var drawnPx = 600; // the kit's default plot size
+
+  function plotSize(fig) {
+    return Math.max(200, Math.min(2000, Math.round(fig.getBoundingClientRect().width / 10) * 10));
+  }
+
+  function fitPlots() {
+    if (!document.body.classList.contains("present")) return;
+    if (busy) { fitSoon(); return; } // after the step under way
+    document.querySelectorAll(".demo-panel").forEach(function (p) {
+      var fig = p.querySelector("figure.plot");
+      if (!fig || !p.dataset.self) return;
+      var u = new URL(p.dataset.self, window.location.href);
+      var w = Number(u.searchParams.get("w") || 600), h = Number(u.searchParams.get("h") || 600);
+      var shown = plotSize(fig), want = w;
+      if (shown < w - 10) want = shown;
+      else if (w < drawnPx && shown > w + 10) want = Math.min(shown, drawnPx);
+      if (want === w) return;
+      u.searchParams.set("w", want);
+      u.searchParams.set("h", Math.max(200, Math.min(2000, Math.round(want * h / w))));
+      busy = true;
+      go(u.pathname + u.search, p.id, true).then(done, done);
+    });
+  }
+  var fitTimer = null;
+  function fitSoon() {
+    window.clearTimeout(fitTimer);
+    fitTimer = window.setTimeout(fitPlots, 250);
+  }
+  window.addEventListener("load", fitPlots);
+  window.addEventListener("resize", fitSoon);
+  document.addEventListener("fullscreenchange", fitSoon);
+
+  // htmx follows the server's HX-Push-Url; a request made to replace the
+  // address (a resize, the scrubber while it moves) replaces it instead.
+  document.addEventListener("htmx:beforeHistoryUpdate", function (e) {
+    var d = e.detail;
+    if (d.etc && d.etc.replace && d.history) d.history.type = "replace";
+  });
+
+  // ---- The timeline ------------------------------------------------------
+  //
+  // Dragging the scrubber shows each step as it comes (the plot and what
+  // is beside it, not the controls or the slider itself), one at a time,
+  // the newest position winning; the first moves the address on (a history
+  // entry), the rest replace it. On release the whole panel comes.
+  var scrub = null; // {id, want, shown, pushed, inflight, released}
+
+  function scrubURL(p, k) {
+    var u = new URL(p.dataset.self, window.location.href);
+    u.searchParams.set("step", String(k));
+    return u.pathname + u.search;
+  }
+
+  function pump() {
+    var s = scrub, p = s && document.getElementById(s.id);
+    if (!p) { scrub = null; return; }
+    if (s.inflight) return;
+    if (Date.now() < retryAt) { window.setTimeout(pump, retryAt - Date.now() + 10); return; }
+    if (s.want !== s.shown) {
+      var k = s.want;
+      s.inflight = true;
+      var push = !s.pushed;
+      s.pushed = true;
+      window.htmx.ajax("GET", scrubURL(p, k), {
+        target: "#" + s.id + "-plot", select: "#" + s.id + "-plot", swap: "outerHTML",
+        selectOOB: "#" + s.id + "-state", replace: !push
+      }).then(function () {
+        s.inflight = false;
+        if (Date.now() >= retryAt) s.shown = k;
+        pump();
+      }, function () { s.inflight = false; scrub = null; });
+      return;
+    }
+    if (s.released) {
+      scrub = null;
+      if (!s.pushed) return;
+      busy = true;
+      go(scrubURL(p, s.shown), s.id, true).then(done, done);
+    }
+  }
+
+  function scrubbed(e, released) {
+    var t = e.target;
+    if (!t.matches || !t.matches('form[data-role="scrubber"] input[type="range"]') || !window.htmx) return false;
+    var p = t.closest(".demo-panel");
+    if (!p) return false;
+    setPlaying(false);
+    lastID = p.id;
+    var k = parseInt(t.value, 10);
+    var out = t.form.querySelector('[data-role="scrub-step"]');
+    if (out) out.textContent = String(k);
+    if (!scrub || scrub.id !== p.id) scrub = { id: p.id, want: k, shown: Number(p.dataset.step), pushed: false };
+    scrub.want = k;
+    if (released) scrub.released = true;
+    pump();
+    return true;
+  }
+  document.addEventListener("input", function (e) { scrubbed(e, false); });
+  document.addEventListener("change", function (e) { scrubbed(e, true); });
+  // The scrubber's form submits only without JavaScript.
+  document.addEventListener("submit", function (e) {
+    if (e.target.matches && e.target.matches('form[data-role="scrubber"]') && window.htmx) e.preventDefault();
+  });
+
+  // ---- Busy: a 503's Retry-After ----------------------------------------
+  //
+  // A server short of room answers 503 with Retry-After. The demo keeps
+  // its state and says so; playing pauses its steps until then, the
+  // scrubber asks again then, and a slider's form is sent again then.
+  var retryAt = 0, retryForm = null;
+
+  function wait(panel, elt, xhr) {
+    var secs = Math.min(30, Math.max(1, parseInt(xhr.getResponseHeader("Retry-After"), 10) || 1));
+    retryAt = Math.max(retryAt, Date.now() + secs * 1000);
+    var box = panel.querySelector('[data-role="demo-error"]');
+    if (box) box.textContent = "The server is busy: waiting " + secs + " s as it asked; the demo keeps its state.";
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    if (form && panel.contains(form) && !form.matches('[data-role="scrubber"]') && retryForm !== form) {
+      retryForm = form;
+      window.setTimeout(function () {
+        retryForm = null;
+        if (document.body.contains(form) && window.htmx) window.htmx.trigger(form, "submit");
+      }, secs * 1000);
+    }
+  }
 
   // ---- Refusals -----------------------------------------------------------
 
