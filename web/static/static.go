@@ -5,7 +5,9 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js, favicon.svg and vendor/.
+// FS holds app.css, app.js, favicon.svg and vendor/, and the share and
+// deck scripts and styles.
 //
 //go:embed app.css app.js favicon.svg vendor
+//go:embed share.css share.js deck.js
 var FS embed.FS

@@ -1,0 +1,39 @@
+// Margin's share script: the "copy for slides" box (its copy buttons, and
+// root-relative URLs completed with the page's origin when the server was
+// not told its public URL), and the embed view's links that leave it.
+(function () {
+  "use strict";
+
+  // complete writes the page's origin into the slide texts of a box whose
+  // URLs are root-relative: a URL that starts the text, or follows src=".
+  function complete(root) {
+    var o = window.location.origin;
+    (root || document).querySelectorAll('.slides-list[data-relative] [data-role="slide-text"]').forEach(function (el) {
+      el.value = el.value.replace(/^\//, o + "/").replace(/src="\//g, 'src="' + o + "/");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { complete(); });
+  document.addEventListener("htmx:afterSwap", function (e) { complete(e.detail && e.detail.target && e.detail.target.parentNode); });
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest('[data-action="copy-text"]') : null;
+    if (b) {
+      var box = b.parentNode.querySelector('[data-role="slide-text"]');
+      if (!box) return;
+      box.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(box.value).catch(function () {});
+      var label = b.textContent;
+      b.textContent = "copied";
+      window.setTimeout(function () { b.textContent = label; }, 1500);
+      return;
+    }
+    // In the embed view only /embed/ pages may show in the iframe (every
+    // other page refuses to be framed): any other link opens a new tab.
+    var a = document.body.classList.contains("embed") && e.target.closest ? e.target.closest("a[href]") : null;
+    if (a && !a.hasAttribute("download") && !a.hasAttribute("hx-get") &&
+        (a.origin !== window.location.origin || a.pathname.indexOf("/embed/") !== 0)) {
+      a.target = "_blank";
+      a.rel = "noopener";
+    }
+  }, true);
+})();
