@@ -65,7 +65,7 @@ func parseDeck(course *demo.Course, q url.Values) (deck, error) {
 	for i, raw := range ds {
 		e, err := deckItem(course, raw)
 		if err != nil {
-			return deck{}, bad(fmt.Errorf("d (entry %d of %d): %w", i+1, len(ds), err))
+			return deck{}, bad(fmt.Errorf("d (entry %d of %d): %v", i+1, len(ds), err))
 		}
 		k.entries = append(k.entries, e)
 	}

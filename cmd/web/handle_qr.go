@@ -57,9 +57,9 @@ func handleQR(course *demo.Course, cfg Config) echo.HandlerFunc {
 		}
 		abs := origin + u
 		if len(abs) > components.QRMaxBytes {
-			return unprocessable(fmt.Sprintf("this permalink is %d characters long; a QR code a phone reads from a seat holds at most %d: remove some added points, or share the link another way", len(abs), components.QRMaxBytes))
+			return unprocessable(fmt.Sprintf("this permalink is %d characters long, too long for a QR code that a phone reads from a seat (at most %d): remove some added points, or share the link another way", len(abs), components.QRMaxBytes))
 		}
-		code, err := qr.Encode(abs, qrLevel)
+		code, err := encodeQR(abs)
 		if err != nil {
 			return unprocessable("this permalink does not fit a QR code; share the link another way")
 		}
@@ -117,6 +117,9 @@ func loopback(host string) bool {
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
 }
+
+// encodeQR encodes text as a QR code at qrLevel.
+func encodeQR(text string) (*qr.Code, error) { return qr.Encode(text, qrLevel) }
 
 // qrQuiet is the blank border around a code, in modules, that the QR
 // standard asks for.

@@ -163,7 +163,7 @@ func stateProblems(d *demo.Demo, q url.Values, what string) error {
 		return bad(fmt.Errorf("%s: op: a permalink shows a state; edits belong on the demo page", what))
 	}
 	if _, probs := d.Parse(q); len(probs) > 0 {
-		return bad(fmt.Errorf("%s: %s state: %w", what, d.ID, probs))
+		return bad(fmt.Errorf("%s: %s state: %v", what, d.ID, probs))
 	}
 	return nil
 }
