@@ -122,7 +122,7 @@ func TestCopyForSlides(t *testing.T) {
 			}
 			doc := parseHTML(t, rec.Body.String())
 			box := doc.Find(`#panel-perceptron [data-testid="slides"]`)
-			val := func(id string) string { return box.Find(`[data-testid="` + id + `"]`).AttrOr("value", "") }
+			val := func(id string) string { return box.Find(`[data-testid="`+id+`"]`).AttrOr("value", "") }
 			o := tc.origin
 			want := map[string]string{
 				"slides-svg":    o + "/plots/perceptron.svg?step=7",
