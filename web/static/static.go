@@ -5,9 +5,7 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js, favicon.svg and vendor/, and the share and
-// deck scripts and styles.
+// FS holds the stylesheets, the scripts, favicon.svg and vendor/.
 //
-//go:embed app.css app.js favicon.svg vendor
-//go:embed share.css share.js deck.js
+//go:embed *.css *.js favicon.svg vendor
 var FS embed.FS
