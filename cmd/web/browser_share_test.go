@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// otherSite serves one page, from another origin than base (localhost
+// rather than 127.0.0.1, so another site too), that frames base's paths
+// in iframes with the ids given, as a course platform or a reveal.js deck
+// would. It has a focusable paragraph, #outside, and logs the keys it
+// gets in window.outsideKeys.
+func otherSite(t *testing.T, base string, frames map[string]string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><title>Slides elsewhere</title><body style="margin:0">`)
+	b.WriteString(`<p id="outside" tabindex="0">A slide on another site</p>`)
+	for id, path := range frames {
+		fmt.Fprintf(&b, `<iframe id="%s" src="%s%s" width="800" height="450" style="border:0;display:block"></iframe>`, id, base, path)
+	}
+	b.WriteString(`</body></html>`)
+	page := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+}
+
+// frameTarget waits for the cross-site iframe whose URL starts with
+// prefix and attaches to it (Chromium runs it in a process of its own).
+func frameTarget(t *testing.T, ctx context.Context, prefix string) context.Context {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
+				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID))
+				t.Cleanup(cancel)
+				return fctx
+			}
+		}
+		if time.Now().After(deadline) {
+			var urls []string
+			for _, info := range infos {
+				urls = append(urls, string(info.Type)+" "+info.URL)
+			}
+			t.Fatalf("no iframe at %s; targets: %v", prefix, urls)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestBrowserEmbed frames the embed view and a lesson page from another
+// site: the embed loads and steps with → only while it has the focus; the
+// lesson page is refused (frame-ancestors 'self').
+func TestBrowserEmbed(t *testing.T) {
+	ctx, base := newBrowser(t)
+	other := otherSite(t, base, map[string]string{"embed": "/embed/perceptron", "lesson": "/lessons/perceptron"})
+	if err := chromedp.Do(ctx, chromedp.Navigate(other)); err != nil {
+		t.Fatal(err)
+	}
+	fctx := frameTarget(t, ctx, base+"/embed/perceptron")
+	if err := poll(fctx, `document.readyState === "complete" && !!window.htmx && !!document.querySelector('[data-testid="plot"] svg')`); err != nil {
+		t.Fatalf("the embed did not load in the other site's iframe: %v", err)
+	}
+	// The lesson page in the other iframe is refused: Chromium shows its
+	// error page there instead.
+	lctx := frameTarget(t, ctx, base+"/lessons/perceptron")
+	if err := poll(lctx, `location.protocol === "chrome-error:" && !document.querySelector('[data-testid="lesson"]')`); err != nil {
+		got, _ := chromedp.Run(lctx, chromedp.Evaluate[string](`location.href + ": " + document.body.innerText.slice(0, 100)`))
+		t.Errorf("the lesson page was not refused in the other site's iframe (%s): %v", got, err)
+	}
+
+	// The keys: with the focus on the other site's page, → is the page's,
+	// and the embed does not step.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { window.outsideKeys = [];
+		window.addEventListener("keydown", e => outsideKeys.push(e.key));
+		document.getElementById("outside").focus(); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	press(t, ctx, kb.ArrowRight)
+	if err := poll(ctx, `outsideKeys.includes("ArrowRight")`); err != nil {
+		t.Fatalf("the other site's page did not get →: %v", err)
+	}
+	if err := frames(fctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if n := stepCounter(t, fctx); n != 0 {
+		t.Errorf("the embed stepped to %d on a key pressed outside it", n)
+	}
+	// A click in the embed gives it the focus: → steps it, and the other
+	// site's page does not see the key.
+	xy, err := chromedp.Run(fctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector(".counters").getBoundingClientRect();
+		return [r.left + 4, r.top + 4]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.getElementById("embed").getBoundingClientRect(); return [r.left, r.top]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(fr[0]+xy[0], fr[1]+xy[1])); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(fctx, `document.hasFocus()`); err != nil {
+		t.Fatalf("a click in the embed did not give it the focus: %v", err)
+	}
+	press(t, ctx, kb.ArrowRight)
+	if err := waitText(fctx, `[data-testid="step"]`, "1"); err != nil {
+		t.Errorf("→ in the focused embed: %v", err)
+	}
+	if err := poll(fctx, `location.pathname + location.search === "/embed/perceptron?step=1"`); err != nil {
+		t.Errorf("the embed's URL did not stay under /embed/: %v", err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`outsideKeys.length`)); n != 1 {
+		t.Errorf("the other site's page got %d keys, want only the one pressed outside the embed", n)
+	}
+}
