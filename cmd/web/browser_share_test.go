@@ -11,6 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/margin-edu/margin/web/static"
 )
 
 // otherSite serves one page, from another origin than base (localhost
@@ -129,4 +131,118 @@ func TestBrowserEmbed(t *testing.T) {
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`outsideKeys.length`)); n != 1 {
 		t.Errorf("the other site's page got %d keys, want only the one pressed outside the embed", n)
 	}
+}
+
+// appFollowsNav reports whether app.js follows the rel=next and rel=prev
+// links with n and p (the presenter keys); until it does, the deck test
+// clicks the links instead.
+func appFollowsNav(t *testing.T) bool {
+	t.Helper()
+	b, err := static.FS.ReadFile("app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(b), "data-nav")
+}
+
+// TestBrowserDeck walks a lecture deck: stepping inside an entry replaces
+// that entry in the URL (no history entry), n and p (or the rel links)
+// move at (a history entry each) and keep each entry's state, and "add
+// this state" appends the state shown.
+func TestBrowserDeck(t *testing.T) {
+	ctx, base := newBrowser(t)
+	a, b, c := "/present/perceptron", "/present/svm-soft", "/present/gd?step=2"
+	openPage(t, ctx, base, deckOf("1", a, b, c))
+	keys := appFollowsNav(t)
+	move := func(rel string) {
+		t.Helper()
+		if keys {
+			press(t, ctx, rel[:1])
+			return
+		}
+		if err := clickAt(ctx, `a[rel="`+rel+`"]`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(want string) {
+		t.Helper()
+		js := `location.pathname + location.search === "` + want + `"`
+		if err := poll(ctx, js); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			t.Fatalf("location = %s, want %s", loc, want)
+		}
+		if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist := func() int {
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`history.length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	h0 := hist()
+
+	// Two steps in entry 1, by key and by the Step button: the entry
+	// changes in place.
+	press(t, ctx, kb.ArrowRight)
+	if err := waitText(ctx, `[data-testid="step"]`, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := clickAt(ctx, `[data-testid="next"]`); err != nil {
+		t.Fatal(err)
+	}
+	a2 := "/present/perceptron?step=2"
+	at(deckOf("1", a2, b, c))
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := hist(); n != h0 {
+		t.Errorf("stepping inside an entry added %d history entries, want none", n-h0)
+	}
+	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"]').getAttribute("href")`)); href != deckOf("2", a2, b, c) {
+		t.Errorf("after the steps rel=next = %s, want %s", href, deckOf("2", a2, b, c))
+	}
+
+	// n: entry 2, which keeps entry 1's state; a step there replaces it.
+	move("next")
+	at(deckOf("2", a2, b, c))
+	press(t, ctx, kb.ArrowRight)
+	b1 := "/present/svm-soft?step=1"
+	at(deckOf("2", a2, b1, c))
+	if err := settled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := hist(); n != h0+1 {
+		t.Errorf("history grew by %d after n and a step, want 1", n-h0)
+	}
+
+	// p: back to entry 1 at the step it was left at.
+	move("prev")
+	at(deckOf("1", a2, b1, c))
+	if n := stepCounter(t, ctx); n != 2 {
+		t.Errorf("entry 1 shows step %d after p, want 2", n)
+	}
+	if n := hist(); n != h0+2 {
+		t.Errorf("history grew by %d after n, p and steps, want 2", n-h0)
+	}
+
+	// The browser's back button: entry 2 as it was left.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`history.back(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	at(deckOf("2", a2, b1, c))
+	if n := stepCounter(t, ctx); n != 1 {
+		t.Errorf("back shows entry 2 at step %d, want 1", n)
+	}
+
+	// "add this state" appends the state shown and goes to it.
+	if err := clickAt(ctx, `[data-testid="deck-add"]`); err != nil {
+		t.Fatal(err)
+	}
+	at(deckOf("4", a2, b1, c, b1))
 }
