@@ -27,6 +27,13 @@
       window.setTimeout(function () { b.textContent = label; }, 1500);
       return;
     }
+    // The presenter view's QR card floats over the demo; a click on it
+    // puts it away.
+    var card = e.target.closest ? e.target.closest('[data-role="qr-card"]') : null;
+    if (card && card.closest("details")) {
+      card.closest("details").open = false;
+      return;
+    }
     // In the embed view only /embed/ pages may show in the iframe (every
     // other page refuses to be framed): any other link opens a new tab.
     var a = document.body.classList.contains("embed") && e.target.closest ? e.target.closest("a[href]") : null;
