@@ -246,3 +246,28 @@ func TestBrowserDeck(t *testing.T) {
 	}
 	at(deckOf("4", a2, b1, c, b1))
 }
+
+// TestBrowserQRKey: q shows the presenter view's QR code, drawn, and q
+// puts it away; in a text box q is typed.
+func TestBrowserQRKey(t *testing.T) {
+	ctx, base := newBrowser(t)
+	openPresenter(t, ctx, base, "perceptron")
+	shown := `(() => { const img = document.querySelector('[data-testid="qr"]'), r = img.getBoundingClientRect();
+		return document.querySelector('[data-testid="qr-box"]').open && img.complete && img.naturalWidth > 0 &&
+			r.top >= 0 && r.bottom <= innerHeight && r.height >= 0.4 * innerHeight; })()`
+	press(t, ctx, "q")
+	if err := poll(ctx, shown); err != nil {
+		t.Fatalf("q did not show the QR code on screen: %v", err)
+	}
+	press(t, ctx, "q")
+	if err := poll(ctx, `!document.querySelector('[data-testid="qr-box"]').open`); err != nil {
+		t.Errorf("q again did not put the QR code away: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('input[type="number"]').focus(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	press(t, ctx, "q")
+	if open, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('[data-testid="qr-box"]').open`)); open {
+		t.Errorf("q typed in a number box opened the QR code")
+	}
+}

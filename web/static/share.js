@@ -43,4 +43,16 @@
       a.rel = "noopener";
     }
   }, true);
+
+  // q shows or hides the presenter view's QR code (not while typing in a
+  // box, and never with a modifier).
+  document.addEventListener("keydown", function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || (e.key !== "q" && e.key !== "Q")) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var box = document.body.classList.contains("present") && document.querySelector('details[data-testid="qr-box"]');
+    if (!box) return;
+    e.preventDefault();
+    box.open = !box.open;
+  });
 })();

@@ -252,7 +252,7 @@ func QRBox(d *demo.DemoView) templ.Component {
 			templ_7745c5c3_Var11 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<details class=\"qr\" data-testid=\"qr-box\"><summary>QR code for phones</summary> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<details class=\"qr\" data-testid=\"qr-box\"><summary>QR code for phones <kbd>q</kbd></summary> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
