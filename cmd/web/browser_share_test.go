@@ -259,6 +259,10 @@ func TestBrowserQRKey(t *testing.T) {
 	if err := poll(ctx, shown); err != nil {
 		t.Fatalf("q did not show the QR code on screen: %v", err)
 	}
+	// The server runs on 127.0.0.1 without -public-url: the view says so.
+	if err := poll(ctx, `(() => { const p = document.querySelector('[data-testid="qr-local"]'); return !!p && !p.hidden && p.offsetHeight > 0; })()`); err != nil {
+		t.Errorf("on 127.0.0.1 the presenter view does not say to set -public-url: %v", err)
+	}
 	press(t, ctx, "q")
 	if err := poll(ctx, `!document.querySelector('[data-testid="qr-box"]').open`); err != nil {
 		t.Errorf("q again did not put the QR code away: %v", err)

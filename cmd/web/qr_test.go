@@ -144,6 +144,16 @@ func TestQRPresenterView(t *testing.T) {
 	if doc.Find(`[data-testid="qr"]`).Length() != 0 || !strings.Contains(doc.Find(`[data-testid="qr-too-long"]`).Text(), "too long for a QR code") {
 		t.Errorf("a long state's presenter view (%d) draws a QR code or does not say why not", rec.Code)
 	}
+	// The note that phones cannot open localhost is on the page, hidden
+	// (share.js shows it on a loopback host), unless the server knows its
+	// public URL.
+	if doc := parseHTML(t, get(t, h, "/present/perceptron").Body.String()); !doc.Find(`[data-testid="qr-local"]`).Is("[hidden]") {
+		t.Errorf("without -public-url the presenter view has no hidden note about localhost")
+	}
+	hp := NewServerConfig(discardLogger(), testCourse(t), Config{PublicURL: "https://margin.example"})
+	if n := parseHTML(t, get(t, hp, "/present/perceptron").Body.String()).Find(`[data-testid="qr-local"]`).Length(); n != 0 {
+		t.Errorf("with -public-url the presenter view still has the note about localhost")
+	}
 	if n := parseHTML(t, get(t, h, "/lessons/perceptron").Body.String()).Find(`[data-testid="qr-box"]`).Length(); n != 0 {
 		t.Errorf("the lesson page has %d QR boxes, want none", n)
 	}

@@ -12,8 +12,16 @@
       el.value = el.value.replace(/^\//, o + "/").replace(/src="\//g, 'src="' + o + "/");
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { complete(); });
-  document.addEventListener("htmx:afterSwap", function (e) { complete(e.detail && e.detail.target && e.detail.target.parentNode); });
+  // local shows the presenter view's note that phones cannot open a
+  // loopback address (the server, not told its public URL, left it hidden:
+  // the page must not depend on the Host it was asked for).
+  function local() {
+    var h = window.location.hostname;
+    if (!(h === "localhost" || /\.localhost$/.test(h) || /^127\./.test(h) || h === "[::1]")) return;
+    document.querySelectorAll('[data-role="qr-local"]').forEach(function (p) { p.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { complete(); local(); });
+  document.addEventListener("htmx:afterSwap", function (e) { complete(e.detail && e.detail.target && e.detail.target.parentNode); local(); });
 
   document.addEventListener("click", function (e) {
     var b = e.target.closest ? e.target.closest('[data-action="copy-text"]') : null;
