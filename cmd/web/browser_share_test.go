@@ -121,12 +121,21 @@ func TestBrowserEmbed(t *testing.T) {
 	if err := poll(fctx, `document.hasFocus()`); err != nil {
 		t.Fatalf("a click in the embed did not give it the focus: %v", err)
 	}
+	histBefore, err := chromedp.Run(ctx, chromedp.Evaluate[int](`history.length`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	press(t, ctx, kb.ArrowRight)
 	if err := waitText(fctx, `[data-testid="step"]`, "1"); err != nil {
 		t.Errorf("→ in the focused embed: %v", err)
 	}
 	if err := poll(fctx, `location.pathname + location.search === "/embed/perceptron?step=1"`); err != nil {
 		t.Errorf("the embed's URL did not stay under /embed/: %v", err)
+	}
+	// The step replaced the iframe's address: the host page's back button
+	// leaves the slide rather than stepping back.
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`history.length`)); n != histBefore {
+		t.Errorf("a step in the embed added %d entries to the host page's history, want none", n-histBefore)
 	}
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`outsideKeys.length`)); n != 1 {
 		t.Errorf("the other site's page got %d keys, want only the one pressed outside the embed", n)

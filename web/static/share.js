@@ -52,6 +52,14 @@
     }
   }, true);
 
+  // In the embed view a step replaces the iframe's address instead of
+  // adding to the history: the host page's back button (which walks the
+  // iframe's entries too) should leave the slide, not step back.
+  document.addEventListener("htmx:beforeHistoryUpdate", function (e) {
+    var h = e.detail && e.detail.history;
+    if (h && document.body.classList.contains("embed")) h.type = "replace";
+  });
+
   // q shows or hides the presenter view's QR code (not while typing in a
   // box, and never with a modifier).
   document.addEventListener("keydown", function (e) {
