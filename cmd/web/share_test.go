@@ -144,6 +144,22 @@ func TestCopyForSlides(t *testing.T) {
 	}
 }
 
+// TestCopyForSlidesStatic: a static demo has no run, so no GIF.
+func TestCopyForSlidesStatic(t *testing.T) {
+	h := newTestServer(t)
+	for _, d := range testCourse(t).Demos {
+		if !d.Static {
+			continue
+		}
+		doc := parseHTML(t, get(t, h, d.EmbedPath()).Body.String())
+		if doc.Find(`[data-testid="slides-svg"]`).Length() != 1 || doc.Find(`[data-testid="slides-gif"]`).Length() != 0 {
+			t.Errorf("%s: a static demo's copy-for-slides box should offer the SVG and no GIF", d.ID)
+		}
+		return
+	}
+	t.Fatal("the course has no static demo")
+}
+
 func TestNewConfig(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", ""},
