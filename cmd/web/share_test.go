@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
+	"html"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/margin-edu/margin/internal/demo"
 )
 
 // parseHTML reads a page for goquery.
@@ -106,10 +111,27 @@ func TestEmbedPartial(t *testing.T) {
 }
 
 // TestCopyForSlides: the lesson, presenter and embed views offer the SVG,
-// PNG, <img>, <iframe> and GIF of the state shown, built by the kit; with
-// a public URL they are absolute.
+// PNG, <img>, <iframe> and GIF of the state shown, as the kit builds their
+// URLs; with a public URL they are absolute.
 func TestCopyForSlides(t *testing.T) {
 	course := testCourse(t)
+	d := course.Demo("perceptron")
+	s, probs := d.Parse(url.Values{"step": {"7"}})
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	run, err := d.ExecuteFigure(context.Background(), s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := demo.NewView(run, d.PresentPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := view.Links
+	if l.Embed != "/embed/perceptron?step=7" || !strings.HasPrefix(l.GIF, "/plots/perceptron.gif?") || !strings.HasPrefix(l.PNG, "/plots/perceptron.png?") {
+		t.Fatalf("the kit's links: embed %q, GIF %q, PNG %q", l.Embed, l.GIF, l.PNG)
+	}
 	for _, tc := range []struct {
 		cfg    Config
 		origin string
@@ -125,11 +147,11 @@ func TestCopyForSlides(t *testing.T) {
 			val := func(id string) string { return box.Find(`[data-testid="`+id+`"]`).AttrOr("value", "") }
 			o := tc.origin
 			want := map[string]string{
-				"slides-svg":    o + "/plots/perceptron.svg?step=7",
-				"slides-png":    o + "/plots/perceptron.png?step=7",
-				"slides-img":    `<img src="` + o + `/plots/perceptron.png?step=7" alt="Perceptron" width="800">`,
+				"slides-svg":    o + l.SVG,
+				"slides-png":    o + l.PNG,
+				"slides-img":    `<img src="` + html.EscapeString(o+l.PNG) + `" alt="Perceptron" width="800">`,
 				"slides-iframe": `<iframe src="` + o + `/embed/perceptron?step=7" title="Perceptron demo" width="800" height="450" style="border:0" loading="lazy"></iframe>`,
-				"slides-gif":    o + "/plots/perceptron.gif?from=0&to=7",
+				"slides-gif":    o + l.GIF,
 			}
 			for id, w := range want {
 				if got := val(id); got != w {

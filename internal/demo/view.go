@@ -72,7 +72,6 @@ type DemoView struct {
 	// the page.
 	Anchor  string
 	Present bool // the presenter view
-	Embed   bool // the embed view: the demo alone, for another site's iframe
 	Static  bool // one state: no step controls
 	Step    int
 	Speed   int
@@ -93,6 +92,9 @@ type DemoView struct {
 	AtLimit   bool
 	MaxStep   int
 	Hidden    func(except ...string) []Field
+	// Embed is the embed view (EmbedPath): the demo alone, for another
+	// site's iframe.
+	Embed bool
 }
 
 // Figure is an extra panel, inline, with its standalone URL. Label names
@@ -114,9 +116,8 @@ type Links struct {
 	SVG, PNG, CSV, HistorySVG, Data string
 	Lesson, Present                 string // this state on the lesson page and in the presenter view
 	Embed                           string // this state in the embed view (EmbedPath)
-	// GIF is the main plot as an animated GIF of the run from step 0 to
-	// the step shown (to GIFSteps when it shows step 0); "" for a static
-	// demo, which has no run.
+	// GIF animates the main plot over the stretch of the run up to the
+	// state shown (gifURL); "" for a static demo.
 	GIF string
 }
 
@@ -134,7 +135,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	v := &DemoView{
 		ID: d.ID, Title: d.Title, SectionID: d.SectionID(), PanelID: "panel-" + d.ID, Page: page, Anchor: d.anchorOn(page),
-		Present: page == d.PresentPath(), Embed: page == d.EmbedPath(), Static: d.Static, Step: s.Step, Speed: speedParam.Get(s),
+		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: speedParam.Get(s),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
 		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
@@ -171,6 +172,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	if s.Has(classParam.Key) {
 		v.Classes = classChoices(d, r.Points, classParam.Get(s))
 	}
+	v.Embed = page == d.EmbedPath()
 	return v, nil
 }
 
@@ -261,30 +263,9 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	l.Present = s.URL(d.PresentPath())
 	l.Embed = s.URL(d.EmbedPath())
 	if !d.Static {
-		l.GIF = d.gifURL(s)
+		l.GIF = gifURL(s)
 	}
 	return l
-}
-
-// EmbedPath is the demo alone, for an iframe on another site: every link
-// and form in it leads back under this path (NewView's page).
-func (d *Demo) EmbedPath() string { return "/embed/" + d.ID }
-
-// GIFSteps is how many steps the GIF link of a state at step 0 covers.
-const GIFSteps = 30
-
-// gifURL is the main plot's GIF of s's run from step 0 to s's step
-// (GIFSteps when s shows step 0): the state without its step, and from
-// and to.
-func (d *Demo) gifURL(s State) string {
-	to := s.Step
-	if to <= 0 {
-		to = GIFSteps
-	}
-	v := s.AtStep(0).Values(ForPlot)
-	v.Set("from", "0")
-	v.Set("to", strconv.Itoa(to))
-	return WithQuery(d.PlotPath("gif"), encode(v))
 }
 
 // FigureLabel names the demo's figure name for a reader, as a link to it

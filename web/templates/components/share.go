@@ -76,14 +76,19 @@ func SlideItems(ctx context.Context, d *demo.DemoView) []SlideItem {
 			`" width="800" height="450" style="border:0" loading="lazy"></iframe>`},
 	}
 	if d.Links.GIF != "" {
-		items = append(items, SlideItem{"GIF URL (steps 0 to " + gifTo(d.Links.GIF) + ")", "slides-gif", o + d.Links.GIF})
+		items = append(items, SlideItem{"GIF URL (" + gifSteps(d.Links.GIF) + ")", "slides-gif", o + d.Links.GIF})
 	}
 	return items
 }
 
-// gifTo reads the last step of a GIF URL, for its label.
-func gifTo(gif string) string {
+// gifSteps reads the steps a GIF URL animates, for its label: "steps 0
+// to 29".
+func gifSteps(gif string) string {
 	_, q, _ := strings.Cut(gif, "?")
 	v, _ := url.ParseQuery(q)
-	return v.Get("to")
+	from := v.Get("from")
+	if from == "" {
+		from = "0"
+	}
+	return "steps " + from + " to " + v.Get("to")
 }
