@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +141,19 @@ func TestBrowserEmbed(t *testing.T) {
 	}
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`outsideKeys.length`)); n != 1 {
 		t.Errorf("the other site's page got %d keys, want only the one pressed outside the embed", n)
+	}
+
+	// A deck opened from a file (reveal.js on a laptop) may frame it too.
+	file := filepath.Join(t.TempDir(), "deck.html")
+	page := `<!doctype html><title>deck</title><iframe src="` + base + `/embed/svm-soft" width="800" height="450"></iframe>`
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file)); err != nil {
+		t.Fatal(err)
+	}
+	if err := poll(frameTarget(t, ctx, base+"/embed/svm-soft"), `!!document.querySelector('[data-testid="plot"] svg')`); err != nil {
+		t.Errorf("the embed did not load in a file:// page's iframe: %v", err)
 	}
 }
 

@@ -64,8 +64,11 @@ func addShareRoutes(e *echo.Echo, course *demo.Course, cfg Config) {
 }
 
 // embedFraming is the frame-ancestors of the embed view: any site may
-// show it in an iframe (a course platform, a reveal.js deck).
-const embedFraming = "*"
+// show it in an iframe (a course platform, a reveal.js deck), and so may
+// a page opened from a file, as a reveal.js deck on the lecturer's laptop
+// often is: "*" alone matches only network schemes, and Chromium refuses
+// a file:// parent.
+const embedFraming = "* file:"
 
 // handleEmbed serves demo d alone, in the state the query gives, for
 // another site's iframe: no header, navigation, footer or prose, and

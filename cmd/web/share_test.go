@@ -33,9 +33,9 @@ func TestEmbedFraming(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"/embed/perceptron", http.StatusOK, "frame-ancestors *"},
-		{"/embed/perceptron?step=3", http.StatusOK, "frame-ancestors *"},
-		{"/embed/perceptron?eta=x", http.StatusBadRequest, "frame-ancestors *"},
+		{"/embed/perceptron", http.StatusOK, "frame-ancestors * file:"},
+		{"/embed/perceptron?step=3", http.StatusOK, "frame-ancestors * file:"},
+		{"/embed/perceptron?eta=x", http.StatusBadRequest, "frame-ancestors * file:"},
 		{"/lessons/perceptron", http.StatusOK, "frame-ancestors 'self'"},
 		{"/present/perceptron", http.StatusOK, "frame-ancestors 'self'"},
 		{"/deck?d=%2Fpresent%2Fperceptron&at=1", http.StatusOK, "frame-ancestors 'self'"},
