@@ -1,9 +1,10 @@
 // Command web serves Margin: the lessons, their live demos, the plot
 // endpoints and the JSON fit API, from one self-contained binary.
 //
-//	web [-addr :8080]
+//	web [-addr :8080] [-public-url https://margin.example]
 //
-// The PORT environment variable sets the port when -addr is not given.
+// The PORT environment variable sets the port when -addr is not given,
+// MARGIN_PUBLIC_URL the public URL when -public-url is not.
 package main
 
 import (
@@ -45,7 +46,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.IntVar(&lim.queue, "work-queue", 256, "expensive requests that may wait for a slot; more are refused with 503")
 	fs.DurationVar(&lim.wait, "work-wait", 500*time.Millisecond, "how long a request waits for a slot before a 503 with Retry-After")
 	respMiB := fs.Int("response-cache", 256, "MiB of rendered responses (pages, plots) kept between requests")
+	publicURL := fs.String("public-url", getenv("MARGIN_PUBLIC_URL"), "origin students reach Margin at (https://margin.example), for QR codes and copied links; default $MARGIN_PUBLIC_URL, else each request's Host")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := newConfig(*publicURL)
+	if err != nil {
 		return err
 	}
 	if *cacheMiB <= 0 {
@@ -66,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	e := NewServer(logger, course)
+	e := NewServerConfig(logger, course, cfg)
 	srv := &http.Server{
 		Addr:              *addr,
 		Handler:           crowdHandler(e, lim),

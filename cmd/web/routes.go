@@ -30,6 +30,7 @@ func addRoutes(e *echo.Echo, course *demo.Course) {
 
 	for _, d := range course.Demos {
 		e.GET(d.PresentPath(), handleDemoPage(course, nil, d))
+		e.GET(d.EmbedPath(), handleEmbed(d), allowFraming(embedFraming))
 		e.GET(d.PlotPath("svg"), handleFigure(d, demo.PlotFigure, false))
 		e.GET(d.PlotPath("png"), handleFigure(d, demo.PlotFigure, true))
 		e.GET(d.PanelPath(demo.HistoryFigure), handleFigure(d, demo.HistoryFigure, false))

@@ -20,12 +20,19 @@ import (
 // demos of their own. It holds no per-user state: everything a page shows
 // comes from its URL.
 func NewServer(logger *slog.Logger, course *demo.Course) *echo.Echo {
+	return NewServerConfig(logger, course, Config{})
+}
+
+// NewServerConfig is NewServer with what run's flags set (Config).
+func NewServerConfig(logger *slog.Logger, course *demo.Course, cfg Config) *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(logger, navLinks(course.Catalog, ""))
 	useMiddleware(e, logger)
+	e.Use(publicOrigin(cfg.PublicURL))
 	addRoutes(e, course)
+	addShareRoutes(e, course, cfg)
 	return e
 }
 
@@ -59,7 +66,8 @@ func keepRendered(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := c.Path()
 		if c.Request().Method == http.MethodGet && (p == "/" || strings.HasPrefix(p, "/lessons/") ||
-			strings.HasPrefix(p, "/present/") || strings.HasPrefix(p, "/demos/")) {
+			strings.HasPrefix(p, "/present/") || strings.HasPrefix(p, "/demos/") ||
+			strings.HasPrefix(p, "/embed/") || p == deckPath) {
 			c.Response().Header().Set(serve.KeepHeader, "1")
 		}
 		return next(c)

@@ -92,6 +92,9 @@ type DemoView struct {
 	AtLimit   bool
 	MaxStep   int
 	Hidden    func(except ...string) []Field
+	// Embed is the embed view (EmbedPath): the demo alone, for another
+	// site's iframe.
+	Embed bool
 }
 
 // Figure is an extra panel, inline, with its standalone URL. Label names
@@ -112,6 +115,10 @@ type Links struct {
 	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
 	Lesson, Present                 string // this state on the lesson page and in the presenter view
+	Embed                           string // this state in the embed view (EmbedPath)
+	// GIF animates the main plot over the stretch of the run up to the
+	// state shown (gifURL); "" for a static demo.
+	GIF string
 }
 
 // NewView renders r's figures and builds its panel's view. page is the
@@ -165,6 +172,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	if s.Has(classParam.Key) {
 		v.Classes = classChoices(d, r.Points, classParam.Get(s))
 	}
+	v.Embed = page == d.EmbedPath()
 	return v, nil
 }
 
@@ -253,6 +261,10 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	}
 	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()
 	l.Present = s.URL(d.PresentPath())
+	l.Embed = s.URL(d.EmbedPath())
+	if !d.Static {
+		l.GIF = gifURL(s)
+	}
 	return l
 }
 
