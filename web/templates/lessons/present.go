@@ -15,6 +15,7 @@ var keyTable = [][2]string{
 	{"h", "show / hide the history chart"},
 	{"c", "clean view: hide the forms"},
 	{"b", "blank the screen (any key brings it back)"},
+	{"q", "show / hide this state's QR code, large, for phones in the room (presenter view)"},
 	{"Esc", "leave a control (a text box, a slider)"},
 	{"?", "this help"},
 }

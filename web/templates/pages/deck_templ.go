@@ -404,6 +404,10 @@ func DeckPage(k Deck) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
+			templ_7745c5c3_Err = lessons.KeysHelp().Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 			return nil
 		})
 		templ_7745c5c3_Err = layout.Base(layout.Page{Title: k.View.Title + " · deck " + strconv.Itoa(k.At) + " of " + strconv.Itoa(k.N), BodyClass: "present deck", Scripts: []string{"deck.js"}}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
