@@ -126,7 +126,7 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 		return nil, err
 	}
 	w, h := opt.Size(DefaultSize, DefaultSize)
-	th := NewTheme(w, h)
+	th := NewTheme(w, h).ForHall(opt)
 	xl, yl := f.XLabel, f.YLabel
 	if xl == "" {
 		xl = "x₁"
