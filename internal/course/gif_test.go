@@ -1,0 +1,96 @@
+package course
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/gif"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/demo"
+)
+
+// gifDemo finds a demo of the course by ID.
+func gifDemo(t testing.TB, id string) *demo.Demo {
+	t.Helper()
+	course, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range course.Demos {
+		if d.ID == id {
+			return d
+		}
+	}
+	t.Fatalf("no demo %s", id)
+	return nil
+}
+
+// TestGIF: a GIF has one frame a step, the delay asked for, a size well
+// under 2 MB for 30 frames at 600 px, and a 400 naming its limit beyond it.
+func TestGIF(t *testing.T) {
+	d := gifDemo(t, "svm-soft")
+	g, err := d.ParseGIF(url.Values{"to": {"29"}, "delay": {"150"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	n, err := d.WriteGIF(context.Background(), g, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 30 || len(anim.Image) != 30 {
+		t.Errorf("frames = %d (decoded %d), want 30", n, len(anim.Image))
+	}
+	if anim.Delay[0] != 15 || anim.Config.Width != 600 || anim.Config.Height != 600 {
+		t.Errorf("delay %d cs, %d×%d, want 15 cs at 600×600", anim.Delay[0], anim.Config.Width, anim.Config.Height)
+	}
+	if b.Len() > 1<<20 {
+		t.Errorf("30 frames at 600 px are %d bytes, want under 1 MiB", b.Len())
+	}
+
+	for _, c := range []struct{ query, key, says string }{
+		{"to=60", "to", "12000000"},
+		{"from=0&to=200", "to", "120 frames"},
+		{"to=40&w=300&h=300&scale=3", "to", "MaxGIFPixels"},
+		{"delay=5", "delay", "20"},
+		{"step=3", "step", "leave step out"},
+		{"from=9&to=3", "to", "from 9"},
+	} {
+		q, _ := url.ParseQuery(c.query)
+		_, err := d.ParseGIF(q)
+		var in *demo.InputError
+		if !errors.As(err, &in) || in.Key != c.key || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("ParseGIF(%s) = %v, want a problem with %s saying %q", c.query, err, c.key, c.says)
+		}
+	}
+}
+
+// BenchmarkGIF draws the largest GIFs the limit allows: 30 frames of the
+// 600×600 plot of the demos that cost most a frame.
+func BenchmarkGIF(b *testing.B) {
+	for _, id := range []string{"svm-soft", "logistic", "gd", "perceptron"} {
+		d := gifDemo(b, id)
+		g, err := d.ParseGIF(url.Values{"from": {"0"}, "to": {"29"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(id, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				var buf bytes.Buffer
+				if _, err := d.WriteGIF(context.Background(), g, &buf); err != nil {
+					b.Fatal(err)
+				}
+				size = buf.Len()
+			}
+			b.ReportMetric(float64(size), "bytes")
+		})
+	}
+}
