@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -165,6 +166,14 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 			ThumbW: th.Pt(20),
 			Gap:    th.Pt(12),
 			Above:  th.Pt(8),
+		}
+		if w < NarrowBelow {
+			// Two rows at most where there is room for two: the items the
+			// plot labels itself go, and the rows take the y axis's width.
+			lg.Items = slices.DeleteFunc(slices.Clone(legend), func(it LegendItem) bool { return it.Minor })
+			lg.Outdent = th.Pt(34)
+			lg.Gap = th.Pt(9)
+			lg.ThumbW = th.Pt(16)
 		}
 		p.Add(lg)
 		reserve = func(width vg.Length) vg.Length { return base + lg.Height(width) }
