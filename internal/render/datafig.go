@@ -144,6 +144,13 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
 	}
+	if opt.Hall {
+		// The hall type's title may be wider than the figure: shrink it
+		// to fit rather than cut it off (the presenter view maps clicks
+		// through the Frame of this very drawing, so the data area may
+		// move by a hair from one step to the next).
+		FitTitle(p, w-rightPad(w))
+	}
 	layers, legend := f.Layers, f.Legend
 	if !f.Prescaled {
 		layers, legend = scaleLayers(layers, legend, th.scale)
@@ -167,7 +174,7 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 			Gap:    th.Pt(12),
 			Above:  th.Pt(8),
 		}
-		if w < NarrowBelow {
+		if w < NarrowBelow || opt.Hall {
 			// Two rows at most where there is room for two: the items the
 			// plot labels itself go, and the rows take the y axis's width.
 			lg.Items = slices.DeleteFunc(slices.Clone(legend), func(it LegendItem) bool { return it.Minor })
