@@ -123,7 +123,7 @@ func (c *lookCanvas) Pop() {
 }
 
 func (c *lookCanvas) Stroke(p vg.Path) {
-	col, w, dashes := c.look.stroke(c.st, pathSpan(p))
+	col, w, dashes := c.look.stroke(c.st, openSpan(p))
 	c.CanvasSizer.SetColor(col)
 	c.CanvasSizer.SetLineWidth(w)
 	c.CanvasSizer.SetLineDash(dashes, c.st.offs)
@@ -175,7 +175,7 @@ func (l look) fill(col color.Color) color.Color {
 
 // stroke is a stroke's colour, width and dashes: the hall floor on the
 // width and darker thin greys; in print, black with a dash pattern per hue
-// on a line long enough to show one.
+// on an open line (span: openSpan) long enough to show one.
 func (l look) stroke(st lookState, span vg.Length) (color.Color, vg.Length, []vg.Length) {
 	col, w, dashes := st.col, st.width, st.dashes
 	if l.hall && w > 0 {
@@ -186,7 +186,7 @@ func (l look) stroke(st lookState, span vg.Length) (color.Color, vg.Length, []vg
 	case ThemeDark:
 		col = darkColor(col)
 	case ThemePrint:
-		if len(dashes) == 0 && span > 24 {
+		if len(dashes) == 0 && span > 6 {
 			dashes = hueDashes(col, w)
 		}
 		col = printInk(col)
@@ -224,14 +224,22 @@ func printInk(col color.Color) color.Color {
 	return color.NRGBA{0, 0, 0, a}
 }
 
-// printGrey is a fill's grey in print: dark hues dark, tints light.
+// printGrey is a fill's grey in print: a strong colour (a point, a bar)
+// the grey of its hue, so blue and vermillion stay apart (dark and light);
+// anything else the grey of its lightness, and white stays white.
 func printGrey(col color.Color) color.Color {
-	_, _, li, a := hsl(col)
-	if li > 0.97 {
+	h, s, li, a := hsl(col)
+	switch {
+	case li > 0.97:
 		return color.NRGBA{0xFF, 0xFF, 0xFF, a}
+	case s >= 0.3 && li < 0.7:
+		return grey(hueGrey[hueSlot(h)], a)
 	}
 	return grey(luma(col), a)
 }
+
+// hueGrey is the print grey of each hue family (hueSlot).
+var hueGrey = [...]float64{0.2, 0.72, 0.45, 0.35, 0.6, 0.88}
 
 // hueDashes gives each palette hue its own dash pattern, in units of the
 // line width: blue solid, vermillion dashed, green dotted, and so on.
@@ -296,6 +304,18 @@ func (l look) image(img image.Image) image.Image {
 		}
 	}
 	return out
+}
+
+// openSpan is pathSpan for an open line (a series, a legend's swatch of
+// one), 0 for a closed shape (a marker's edge, a ring), which print
+// never dashes.
+func openSpan(p vg.Path) vg.Length {
+	for _, c := range p {
+		if c.Type == vg.CloseComp || c.Type == vg.ArcComp {
+			return 0
+		}
+	}
+	return pathSpan(p)
 }
 
 // pathSpan is the larger side of a path's bounding box.

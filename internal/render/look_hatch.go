@@ -8,50 +8,40 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// hatchAbove is the side, in points, above which print hatches a fill
-// instead of filling it: a region or a bar, never a point.
-const hatchAbove = 30
-
-// hatch draws a large coloured fill in print as a hatch of thin lines at
-// the angle of its hue (blue 45°, vermillion −45°, green level, …) with
-// an outline for a strong colour (a bar), so classes and series stay
-// apart without spending toner; a large grey fill becomes a pale grey and
-// white stays white. It reports false for a fill it leaves to Fill.
+// hatch draws a light tint (a region, a band, and their legend swatches)
+// in print as a hatch of thin grey lines at the angle of its hue (blue
+// 45°, vermillion −45°, green level, …), so regions stay apart without
+// spending toner; a large grey fill becomes a pale grey and a large white
+// one stays white. It reports false for a fill it leaves to Fill, which
+// gives a strong colour (a point, a bar) a grey of its hue (printGrey).
 func (c *lookCanvas) hatch(p vg.Path) bool {
-	if pathSpan(p) <= hatchAbove {
+	span := pathSpan(p)
+	h, s, li, a := hsl(c.st.col)
+	tint := s >= 0.15 && li >= 0.7 && li <= 0.97
+	if a == 0 || (!tint && span <= 30) || (tint && span <= 4) || (!tint && s >= 0.15) {
 		return false
-	}
-	_, s, li, a := hsl(c.st.col)
-	if a == 0 {
-		return true
 	}
 	base := c.CanvasSizer
 	switch {
 	case li > 0.97:
 		base.SetColor(color.White)
 		base.Fill(p)
-	case s < 0.15:
+	case !tint:
 		base.SetColor(grey(math.Max(li, 0.93), 0xFF))
 		base.Fill(p)
 	default:
-		h, _, _, _ := hsl(c.st.col)
-		ink := color.Color(grey(0.55, 0xFF))
-		strong := li < 0.7
-		if strong {
-			ink = color.Black
-		}
-		base.SetColor(ink)
+		base.SetColor(grey(0.55, 0xFF))
 		base.SetLineWidth(vg.Points(0.5))
 		base.SetLineDash(nil, 0)
-		for _, seg := range hatchLines(flatten(p), hatchAngle(h), vg.Points(6)) {
+		gap := vg.Points(6)
+		if span < 40 {
+			gap = vg.Points(3) // a swatch: enough lines to show the angle
+		}
+		for _, seg := range hatchLines(flatten(p), hatchAngle(h), gap) {
 			var l vg.Path
 			l.Move(seg[0])
 			l.Line(seg[1])
 			base.Stroke(l)
-		}
-		if strong {
-			base.SetLineWidth(vg.Points(0.75))
-			base.Stroke(p)
 		}
 	}
 	base.SetColor(c.look.ink(c.st.col))
