@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
 )
 
 // cpuTime is the process's user and system CPU time: on a shared
@@ -65,6 +66,31 @@ func TestGIF(t *testing.T) {
 		t.Errorf("30 frames at 600 px are %d bytes, want under 1 MiB", b.Len())
 	}
 
+	// MaxGIFWork: 30 frames up to step 17000 of svm-soft's 40 points cost
+	// 30·(17000 + 3000)·40 = 24 000 000, the limit; one step more is over
+	// it, and so are 16 frames with 500 points.
+	for _, c := range []struct {
+		query string
+		ok    bool
+	}{{"from=16971&to=17000", true}, {"from=16972&to=17001", false}, {"n=500&to=14", true}, {"n=500&to=15", false}} {
+		q, _ := url.ParseQuery(c.query)
+		_, err := d.ParseGIF(q)
+		var in *demo.InputError
+		if c.ok && err != nil || !c.ok && (!errors.As(err, &in) || !strings.Contains(err.Error(), "MaxGIFWork")) {
+			t.Errorf("%s: %v", c.query, err)
+		}
+	}
+	// The page's GIF link fits the limits: late in a run it has fewer
+	// frames (24 000 000 / ((20000 + 3000)·40) = 26), and parses back.
+	late := demo.DefaultGIF(demotest.MustParse(t, d, "step=20000"))
+	if late.From != 19975 || late.To != 20000 {
+		t.Errorf("DefaultGIF at step 20000 = steps %d–%d, want 19975–20000", late.From, late.To)
+	}
+	if u, _ := url.Parse(late.URL()); u != nil {
+		if g, err := d.ParseGIF(u.Query()); err != nil || g.Query() != late.Query() {
+			t.Errorf("%s: %v, %s", late.URL(), err, g.Query())
+		}
+	}
 	for _, c := range []struct{ query, key, says string }{
 		{"to=60", "to", "12000000"},
 		{"from=0&to=200", "to", "120 frames"},
@@ -102,11 +128,15 @@ func BenchmarkGIF(b *testing.B) {
 		}
 		if d.ID == "svm-soft" || d.ID == "logistic" || d.ID == "kernel-svm" {
 			cases = append(cases, bench{d, d.ID + "/120x300", url.Values{"to": {"119"}, "w": {"300"}, "h": {"300"}}})
+			cases = append(cases, bench{d, d.ID + "/500pts", url.Values{"to": {"14"}, "n": {"500"}}})
 		}
 		if d.ID == "kernel-pegasos" || d.ID == "svm-sgd" {
 			// The last 30 steps a demo shows: each frame replays the run
 			// from step 0 (the kit has no stepping hook into a demo).
-			cases = append(cases, bench{d, d.ID + "/late", url.Values{"from": {"19971"}, "to": {"20000"}, "T": {"20000"}}})
+			// The latest 30 steps MaxGIFWork allows with their 60 points,
+			// and the most frames it allows with 500.
+			cases = append(cases, bench{d, d.ID + "/late", url.Values{"from": {"9971"}, "to": {"10000"}, "T": {"20000"}}})
+			cases = append(cases, bench{d, d.ID + "/500pts", url.Values{"to": {"14"}, "T": {"20000"}, "n": {"500"}}})
 		}
 	}
 	for _, c := range cases {

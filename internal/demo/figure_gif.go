@@ -19,7 +19,18 @@ import (
 // the default 600×600 plot (10.8 million) fit, as do 120 frames at
 // 300×300; 60 frames at 600×600 do not. Every GIF within it draws in well
 // under 2 s of CPU (BenchmarkGIF, docs/performance.md).
+//
+// MaxGIFWork bounds what a GIF's frames cost beyond their pixels: each
+// frame's state comes from the demo's Compute, which replays the run from
+// step 0 (the kit has no way to step a demo on), and each frame draws
+// every point (and, for a kernel, a field over every support vector), so
+// frames · (to + gifFrameSteps) · max(points, 40) ≤ MaxGIFWork. 30 frames
+// fit up to step 17000 with 40 points or none, up to step 10000 with 60,
+// and 15 frames at the start of a run with 500 points.
 const (
+	MaxGIFWork       = 24_000_000
+	minGIFWorkPoints = 40
+	gifFrameSteps    = 3000 // what drawing a frame costs, in replayed steps
 	MaxGIFPixels     = 12_000_000
 	MaxGIFFrames     = 120
 	DefaultGIFFrames = 30
@@ -44,10 +55,19 @@ type GIF struct {
 }
 
 // DefaultGIF is the stretch of s's run a page links: the 30 steps up to
-// the state shown, or the first 30.
+// the state shown, or the first 30; fewer, down to the state alone, where
+// the limits allow fewer (late in a long run, many points, a large w).
 func DefaultGIF(s State) GIF {
 	to := max(s.Step, DefaultGIFFrames-1)
-	return GIF{State: s.AtStep(0), From: to - DefaultGIFFrames + 1, To: to, Delay: DefaultGIFDelay}
+	g := GIF{State: s.AtStep(0), To: to, Delay: DefaultGIFDelay}
+	pts, _ := s.Points()
+	for n := DefaultGIFFrames; n >= 1; n-- {
+		g.From = max(to-n+1, 0)
+		if g.checkSize() == nil && g.checkWork(len(pts)) == nil {
+			break
+		}
+	}
+	return g
 }
 
 // ParseGIF reads a GIF's query: the state's keys (step is not one: the
@@ -96,8 +116,20 @@ func (d *Demo) ParseGIF(q url.Values) (GIF, error) {
 	return g, g.check()
 }
 
-// check enforces the frame and pixel limits, naming them.
+// check enforces the frame, pixel and work limits, naming them.
 func (g GIF) check() error {
+	if err := g.checkSize(); err != nil {
+		return err
+	}
+	pts, err := g.State.Points()
+	if err != nil {
+		return g.State.d.kindOf(g.State, err)
+	}
+	return g.checkWork(len(pts))
+}
+
+// checkSize enforces the frame and pixel limits.
+func (g GIF) checkSize() error {
 	n := g.To - g.From + 1
 	if n > MaxGIFFrames {
 		return BadInput(KeyTo, "to − from + 1 = %d frames is over the limit of %d frames a GIF (MaxGIFFrames)", n, MaxGIFFrames)
@@ -106,6 +138,16 @@ func (g GIF) check() error {
 	if px := n * w * h * k * k; px > MaxGIFPixels {
 		return BadInput(KeyTo, "%d frames of %d×%d pixels (scale %d) are %d pixels, over the limit of frames·w·h·scale² ≤ %d (MaxGIFPixels); show fewer steps or a smaller w and h",
 			n, w*k, h*k, k, px, MaxGIFPixels)
+	}
+	return nil
+}
+
+// checkWork enforces MaxGIFWork for a state with n points, naming it.
+func (g GIF) checkWork(n int) error {
+	frames := g.To - g.From + 1
+	if work := frames * (g.To + gifFrameSteps) * max(n, minGIFWorkPoints); work > MaxGIFWork {
+		return BadInput(KeyTo, "%d frames up to step %d with %d points are %d, over the limit of frames·(to + %d)·max(points, %d) ≤ %d (MaxGIFWork); show fewer or earlier steps, or fewer points",
+			frames, g.To, n, work, gifFrameSteps, minGIFWorkPoints, MaxGIFWork)
 	}
 	return nil
 }
