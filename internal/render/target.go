@@ -16,9 +16,10 @@ const (
 	// type, the palette's hues kept but lightened to read on it.
 	ThemeDark = "dark"
 	// ThemePrint is for paper: white, black lines and type, no large
-	// fills (a region's tint becomes a hatch of thin grey lines, at an
-	// angle of its hue), and a dash pattern for each hue of a line, so
-	// what colour told apart stays apart in black and white.
+	// fills (a region's tint, and its legend swatch, becomes a hatch of
+	// thin grey lines at an angle of its hue), a grey for each hue of a
+	// point or bar, and a dash pattern for each hue of a line, so what
+	// colour told apart stays apart in black and white.
 	ThemePrint = "print"
 )
 
