@@ -30,7 +30,7 @@ func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, 
 		return nil, false, probs
 	}
 	if edited && scope != demo.ForPage {
-		return nil, false, bad(errors.New("op: plot and data URLs show a state; edits belong on the demo page"))
+		return nil, false, bad(errEditOnFigure)
 	}
 	s, probs := d.Parse(rest)
 	if len(probs) > 0 {
@@ -48,6 +48,9 @@ func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, 
 	}
 	return run, edited, nil
 }
+
+// errEditOnFigure refuses an edit on a URL that shows a state.
+var errEditOnFigure = errors.New("op: plot and data URLs show a state; edits belong on the demo page")
 
 // parseQuery reads a raw query string, with a message that says how to
 // write points when a ";" broke it.
@@ -149,10 +152,12 @@ func lessonViews(ctx context.Context, course *demo.Course, lesson *demo.Lesson, 
 	return views, nil
 }
 
-// handleFigure serves one of a demo's figures as a standalone file: the
-// main plot as SVG or PNG (lessons.PlotFigure), the history chart
-// (lessons.HistoryFigure) or one of its panels. Same canonical query, same bytes, so plot URLs are
-// immutable cache keys.
+// handleFigure serves one of a demo's figures as a standalone file, SVG
+// or PNG: the main plot (demo.PlotFigure), the history chart
+// (demo.HistoryFigure) or one of its panels, in the query's theme and,
+// for a PNG, scale (capped at demo.MaxPNGPixels: a 400 naming the cap).
+// Same canonical query, same bytes, so plot URLs are immutable cache
+// keys; the file is named by the demo and its state (State.FileName).
 func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if name == demo.HistoryFigure && d.Static {
@@ -165,11 +170,19 @@ func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if png {
+			// Before the run: a PNG over the pixel cap costs nothing.
+			if s, probs := d.Parse(q); len(probs) == 0 {
+				if err := demo.CheckPNG(s); err != nil {
+					return err
+				}
+			}
+		}
 		run, _, err := demoRun(r.Context(), d, q, demo.ForPlot, name)
 		if err != nil {
 			return err
 		}
-		if canonical := run.State.Encode(demo.ForPlot); r.URL.RawQuery != canonical {
+		if canonical := run.State.FigureQuery(png); r.URL.RawQuery != canonical {
 			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
 		}
 		var buf bytes.Buffer
@@ -180,12 +193,19 @@ func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 		case !ok:
 			return echo.NewHTTPError(http.StatusNotFound, "the "+d.Title+" demo has no figure "+name)
 		}
-		ctype := "image/svg+xml"
+		ctype, ext := "image/svg+xml", "svg"
 		if png {
-			ctype = "image/png"
+			ctype, ext = "image/png", "png"
 		}
+		setFileName(c, "inline", run.State.FileName(name, ext))
 		return serveImmutable(c, ctype, buf.Bytes())
 	}
+}
+
+// setFileName names the response's file for a save or a download; the
+// name is State.FileName's, which needs no quoting beyond the quotes.
+func setFileName(c echo.Context, disposition, name string) {
+	c.Response().Header().Set("Content-Disposition", disposition+`; filename="`+name+`"`)
 }
 
 // handleCSV downloads a demo's current points.
@@ -214,7 +234,7 @@ func handleCSV(d *demo.Demo) echo.HandlerFunc {
 		if err := d.WriteCSV(&buf, pts); err != nil {
 			return err
 		}
-		c.Response().Header().Set("Content-Disposition", `attachment; filename="points.csv"`)
+		setFileName(c, "attachment", s.FileName("", "csv"))
 		return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 	}
 }

@@ -31,12 +31,14 @@ func addRoutes(e *echo.Echo, course *demo.Course) {
 	for _, d := range course.Demos {
 		e.GET(d.PresentPath(), handleDemoPage(course, nil, d))
 		e.GET(d.EmbedPath(), handleEmbed(d), allowFraming(embedFraming))
-		e.GET(d.PlotPath("svg"), handleFigure(d, demo.PlotFigure, false))
-		e.GET(d.PlotPath("png"), handleFigure(d, demo.PlotFigure, true))
-		e.GET(d.PanelPath(demo.HistoryFigure), handleFigure(d, demo.HistoryFigure, false))
-		for _, name := range d.Panels {
-			e.GET(d.PanelPath(name), handleFigure(d, name, false))
+		// Every figure as SVG and PNG, the history of a static demo
+		// included (a 404 before any work), and the main plot as an
+		// animated GIF.
+		for _, name := range append([]string{demo.PlotFigure, demo.HistoryFigure}, d.Panels...) {
+			e.GET(d.FigurePath(name, "svg"), handleFigure(d, name, false))
+			e.GET(d.FigurePath(name, "png"), handleFigure(d, name, true))
 		}
+		e.GET(d.PlotPath("gif"), handleGIF(d))
 		if d.HasPoints() {
 			e.GET(d.CSVPath(), handleCSV(d))
 			e.POST(d.DataPath(), handleUpload(d), limitUpload(maxUpload))

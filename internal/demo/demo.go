@@ -218,6 +218,7 @@ func NewDemo(spec Spec) (*Demo, error) {
 		d.params = append(d.params, c.Param())
 	}
 	d.params = append(d.params, widthParam.Param(), heightParam.Param())
+	d.params = append(d.params, figureParams()...)
 	for i := range d.params {
 		p := &d.params[i]
 		if _, dup := d.index[p.Key]; dup || p.Key == KeyAdd || p.Key == keyDel || p.Key == KeyStep || p.Key == KeyDemo {

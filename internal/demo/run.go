@@ -89,28 +89,68 @@ func (r *Run) PlotOptions() render.Options {
 }
 
 // WriteFigure writes the figure name (PlotFigure for the main plot,
-// HistoryFigure, or one of the demo's Panels) as SVG, or the main plot as
-// PNG. ok is false for a figure the demo does not have.
+// HistoryFigure, or one of the demo's Panels) as SVG, or as PNG when png
+// is set, in the state's theme and (for a PNG) scale. ok is false for a
+// figure the demo does not have.
 func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err error) {
+	f := render.SVG
+	if png {
+		f = render.PNG
+	}
+	return r.DrawFigure(&render.Target{W: w, Format: f}, name)
+}
+
+// DrawFigure draws the figure name to t in t's format (SVG, PNG or a
+// Raster frame), in the state's theme and, for pixels, its scale; t.Hall
+// draws the hall type (render.Options.Hall). Every figure, the panels a
+// demo writes with a chart's …SVG function included, comes out in t's
+// format, since each figure writes through render.Figure, which reads the
+// Target. ok is false for a figure the demo does not have.
+func (r *Run) DrawFigure(t *render.Target, name string) (ok bool, err error) {
+	t.Theme = themeParam.Get(r.State)
+	t.Scale = 1
+	if t.Format != render.SVG {
+		t.Scale = scaleParam.Get(r.State)
+	}
 	opt := r.PlotOptions()
+	opt.Hall = t.Hall
+	png := t.Format != render.SVG
 	switch {
 	case name == PlotFigure:
-		_, err = r.Plot(w, png, opt)
+		_, err = r.Plot(t, png, opt)
 		return true, err
-	case png:
-		return false, nil
 	case name == HistoryFigure:
 		if r.History == nil {
 			return false, nil
 		}
-		return true, chart.HistorySVG(w, *r.History, historyOptions(opt, r.State))
+		return true, chart.HistorySVG(t, *r.History, historyOptions(opt, r.State))
 	}
 	draw, has := r.Panels[name]
 	if !has {
 		return false, nil
 	}
-	_, err = draw(w, false, opt)
+	_, err = draw(t, png, opt)
 	return true, err
+}
+
+// Figures lists the names of the figures a demo can draw: the main plot,
+// the history chart unless it is static, and its panels. A run may lack
+// the history or a panel (Run.DrawFigure's ok).
+func (d *Demo) Figures() []string {
+	names := []string{PlotFigure}
+	if !d.Static {
+		names = append(names, HistoryFigure)
+	}
+	return append(names, d.Panels...)
+}
+
+// FigurePath is the URL path of figure name in format ext ("svg", "png"):
+// PlotPath for the main plot, PanelPath's with ext for the others.
+func (d *Demo) FigurePath(name, ext string) string {
+	if name == PlotFigure {
+		return d.PlotPath(ext)
+	}
+	return strings.TrimSuffix(d.PanelPath(name), ".svg") + "." + ext
 }
 
 // historyOptions keeps the chart's own wide, short shape unless the URL

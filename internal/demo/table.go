@@ -54,9 +54,14 @@ func (d *Demo) URLTable() string {
 	row(d.PresentPath(), "the presenter view: the demo alone, large")
 	row(d.PlotPath("svg"), "the main plot as SVG")
 	row(d.PlotPath("png"), "the main plot as PNG")
+	if !d.Static {
+		row(d.PlotPath("gif"), "the main plot of steps `from`–`to` as an animated GIF")
+	}
 	row(d.PanelPath(HistoryFigure), "the run's recorded series against the iteration")
+	row(d.FigurePath(HistoryFigure, "png"), "… as PNG")
 	for _, name := range d.Panels {
 		row(d.PanelPath(name), "the `"+name+"` figure")
+		row(d.FigurePath(name, "png"), "… as PNG")
 	}
 	if d.HasPoints() {
 		row(d.CSVPath(), "the points as CSV (`"+d.PointFormat()+"`)")

@@ -72,6 +72,7 @@ type DemoView struct {
 	// the page.
 	Anchor  string
 	Present bool // the presenter view
+	Hall    bool // the figures are drawn in the hall type (ViewOptions.Hall)
 	Static  bool // one state: no step controls
 	Step    int
 	Speed   int
@@ -97,9 +98,11 @@ type DemoView struct {
 	Embed bool
 }
 
-// Figure is an extra panel, inline, with its standalone URL. Label names
-// it for a reader: "KKT violation of each point".
-type Figure struct{ Name, Label, SVG, URL string }
+// Figure is an extra panel, inline, with its standalone URLs (URL the
+// SVG, PNG the PNG) and the names their downloads take (File, PNGFile:
+// State.FileName). Label names it for a reader: "KKT violation of each
+// point".
+type Figure struct{ Name, Label, SVG, URL, PNG, File, PNGFile string }
 
 // ClassChoice is a label a click can add.
 type ClassChoice struct {
@@ -114,20 +117,49 @@ type ClassChoice struct {
 type Links struct {
 	Self, Prev, Next, Reset, End    string
 	SVG, PNG, CSV, HistorySVG, Data string
-	Lesson, Present                 string // this state on the lesson page and in the presenter view
-	Embed                           string // this state in the embed view (EmbedPath)
-	// GIF animates the main plot over the stretch of the run up to the
-	// state shown (gifURL); "" for a static demo.
-	GIF string
+	HistoryPNG                      string
+	// GIF animates the stretch of the run up to the state shown (steps
+	// k−29…k, or 0…29 early on); "" for a static demo.
+	GIF             string
+	Lesson, Present string // this state on the lesson page and in the presenter view
+	Embed           string // this state in the embed view (EmbedPath)
+	// Files are the names the downloads take: the download attribute of
+	// each link, and the Content-Disposition the server sends.
+	Files Files
+}
+
+// Files are the download names of a view's links (State.FileName):
+// "svm-soft-C1-step40.svg".
+type Files struct{ SVG, PNG, CSV, HistorySVG, HistoryPNG, GIF string }
+
+// ViewOptions say how NewViewWith draws a view's figures.
+type ViewOptions struct {
+	// Hall draws the plot, the history and the panels in the hall type,
+	// for a lecture hall (render.Options.Hall and render.Target.Hall):
+	// type and markers 1.3 times larger, no stroke under 2 px, pale
+	// contours darkened. NewView sets it for the presenter view.
+	Hall bool
 }
 
 // NewView renders r's figures and builds its panel's view. page is the
-// path its controls lead to: the lesson page or the presenter view.
+// path its controls lead to: the lesson page or the presenter view, whose
+// figures are drawn in the hall type (ViewOptions.Hall).
 func NewView(r *Run, page string) (*DemoView, error) {
+	return NewViewWith(r, page, ViewOptions{Hall: page == r.State.d.PresentPath()})
+}
+
+// NewViewWith is NewView with the figures drawn as o says.
+func NewViewWith(r *Run, page string, o ViewOptions) (*DemoView, error) {
 	d, s := r.State.d, r.State
 	var frame render.Frame
+	// to draws a figure inline: SVG, in the state's theme and o's type.
+	to := func(w io.Writer) *render.Target {
+		return &render.Target{W: w, Theme: themeParam.Get(s), Hall: o.Hall}
+	}
+	plotOpt := r.PlotOptions()
+	plotOpt.Hall = o.Hall
 	plot, err := svgString(func(w io.Writer) (err error) {
-		frame, err = r.Plot(w, false, r.PlotOptions())
+		frame, err = r.Plot(to(w), false, plotOpt)
 		return err
 	})
 	if err != nil {
@@ -135,7 +167,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	v := &DemoView{
 		ID: d.ID, Title: d.Title, SectionID: d.SectionID(), PanelID: "panel-" + d.ID, Page: page, Anchor: d.anchorOn(page),
-		Present: page == d.PresentPath(), Static: d.Static, Step: s.Step, Speed: speedParam.Get(s),
+		Present: page == d.PresentPath(), Hall: o.Hall, Static: d.Static, Step: s.Step, Speed: speedParam.Get(s),
 		Plot: plot, Panel: r.Panel(), Links: d.links(s, r.Done || s.Step >= MaxStep, page),
 		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
@@ -153,7 +185,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 	}
 	if r.History != nil {
 		if v.History, err = svgString(func(w io.Writer) error {
-			return chart.HistorySVG(w, *r.History, render.Options{Width: 600, Height: 260})
+			return chart.HistorySVG(to(w), *r.History, render.Options{Width: 600, Height: 260, Hall: o.Hall})
 		}); err != nil {
 			return nil, err
 		}
@@ -163,11 +195,16 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		if draw == nil {
 			continue
 		}
-		svg, err := svgString(func(w io.Writer) error { _, err := draw(w, false, render.Options{Width: 600, Height: 300}); return err })
+		svg, err := svgString(func(w io.Writer) error {
+			_, err := draw(to(w), false, render.Options{Width: 600, Height: 300, Hall: o.Hall})
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
-		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg, URL: WithQuery(d.PanelPath(name), s.Encode(ForPlot))})
+		v.Panels = append(v.Panels, Figure{Name: name, Label: d.FigureLabel(name), SVG: svg,
+			URL: WithQuery(d.FigurePath(name, "svg"), s.FigureQuery(false)), PNG: WithQuery(d.FigurePath(name, "png"), s.FigureQuery(true)),
+			File: s.FileName(name, "svg"), PNGFile: s.FileName(name, "png")})
 	}
 	if s.Has(classParam.Key) {
 		v.Classes = classChoices(d, r.Points, classParam.Get(s))
@@ -251,20 +288,25 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	if s.Step == 0 {
 		l.Prev = ""
 	}
-	plot := s.Encode(ForPlot)
-	l.SVG = WithQuery(d.PlotPath("svg"), plot)
-	l.PNG = WithQuery(d.PlotPath("png"), plot)
-	l.HistorySVG = WithQuery(d.PanelPath(HistoryFigure), plot)
+	svg, png := s.FigureQuery(false), s.FigureQuery(true)
+	l.SVG = WithQuery(d.PlotPath("svg"), svg)
+	l.PNG = WithQuery(d.PlotPath("png"), png)
+	l.HistorySVG = WithQuery(d.PanelPath(HistoryFigure), svg)
+	l.HistoryPNG = WithQuery(d.FigurePath(HistoryFigure, "png"), png)
+	l.Files = Files{SVG: s.FileName(PlotFigure, "svg"), PNG: s.FileName(PlotFigure, "png"),
+		HistorySVG: s.FileName(HistoryFigure, "svg"), HistoryPNG: s.FileName(HistoryFigure, "png")}
+	if !d.Static {
+		g := DefaultGIF(s)
+		l.GIF, l.Files.GIF = g.URL(), g.FileName()
+	}
 	if d.HasPoints() {
 		l.CSV = WithQuery(d.CSVPath(), s.Encode(ForData))
 		l.Data = d.DataPath()
+		l.Files.CSV = s.FileName("", "csv")
 	}
 	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()
 	l.Present = s.URL(d.PresentPath())
 	l.Embed = s.URL(d.EmbedPath())
-	if !d.Static {
-		l.GIF = gifURL(s)
-	}
 	return l
 }
 

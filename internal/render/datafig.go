@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -126,7 +127,7 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 		return nil, err
 	}
 	w, h := opt.Size(DefaultSize, DefaultSize)
-	th := NewTheme(w, h)
+	th := NewTheme(w, h).ForHall(opt)
 	xl, yl := f.XLabel, f.YLabel
 	if xl == "" {
 		xl = "x₁"
@@ -142,6 +143,13 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 	p.Title.Text = f.Title
 	if th.compact {
 		p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
+	}
+	if opt.Hall {
+		// The hall type's title may be wider than the figure: shrink it
+		// to fit rather than cut it off (the presenter view maps clicks
+		// through the Frame of this very drawing, so the data area may
+		// move by a hair from one step to the next).
+		FitTitle(p, w-rightPad(w))
 	}
 	layers, legend := f.Layers, f.Legend
 	if !f.Prescaled {
@@ -165,6 +173,14 @@ func (f DataFigure) build(opt Options) (*Figure, error) {
 			ThumbW: th.Pt(20),
 			Gap:    th.Pt(12),
 			Above:  th.Pt(8),
+		}
+		if w < NarrowBelow || opt.Hall {
+			// Two rows at most where there is room for two: the items the
+			// plot labels itself go, and the rows take the y axis's width.
+			lg.Items = slices.DeleteFunc(slices.Clone(legend), func(it LegendItem) bool { return it.Minor })
+			lg.Outdent = th.Pt(34)
+			lg.Gap = th.Pt(9)
+			lg.ThumbW = th.Pt(16)
 		}
 		p.Add(lg)
 		reserve = func(width vg.Length) vg.Length { return base + lg.Height(width) }

@@ -56,15 +56,21 @@ func Paper(c draw.Canvas) {
 }
 
 // WriteSVG writes the figure as SVG with its title and desc as the text
-// alternative.
+// alternative; when w is a *Target, as the Target asks instead (a PNG, a
+// theme, a frame).
 func (f *Figure) WriteSVG(w io.Writer) error {
+	t := targetOf(w, false)
+	if t.Format != SVG {
+		return f.writeRaster(t)
+	}
 	c := vgsvg.NewWith(vgsvg.UseWH(f.W, f.H))
-	f.Draw(draw.New(c))
+	lk := newLook(t)
+	f.Draw(draw.New(lk.wrap(c)))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("render: writing svg: %w", err)
 	}
-	_, err := w.Write(withHalos(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.Title, f.Desc)))))
+	_, err := t.W.Write(withHalos(stretchImages(withFallbackFonts(withTitleDesc(buf.Bytes(), f.Title, f.Desc))), lk.halo()))
 	return err
 }
 
@@ -88,11 +94,31 @@ func withFallbackFonts(svg []byte) []byte {
 // out with exactly that many pixels.
 const pngDPI = 96
 
-// WritePNG writes the figure as a PNG of its size in CSS pixels.
+// WritePNG writes the figure as a PNG of its size in CSS pixels (times a
+// Target's Scale, in a Target's theme, when w is a *Target).
 func (f *Figure) WritePNG(w io.Writer) error {
-	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(pngDPI))
-	f.Draw(draw.New(pngCanvas{c}))
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w); err != nil {
+	t := targetOf(w, true)
+	if t.Format == SVG {
+		u := *t
+		u.Format = PNG
+		t = &u
+	}
+	return f.writeRaster(t)
+}
+
+// writeRaster draws the figure in pixels, for a PNG or a frame.
+func (f *Figure) writeRaster(t *Target) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	lk := newLook(t)
+	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(pngDPI*t.scale()), vgimg.UseBackgroundColor(lk.paper()))
+	f.Draw(draw.New(lk.wrap(pngCanvas{c})))
+	if t.Format == Raster {
+		t.Image = toRGBA(c.Image())
+		return nil
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(t.W); err != nil {
 		return fmt.Errorf("render: writing png: %w", err)
 	}
 	return nil

@@ -23,7 +23,16 @@ type LegendItem struct {
 	Room   string // the widest label the item may have, if wider than Label
 	Thumbs []plot.Thumbnailer
 	Hidden bool
+	// Minor marks an item the plot labels where it draws it (an arrow's
+	// name, the i and j of a pair, a dimension line's value): a narrow
+	// figure (NarrowBelow) leaves it out, so its legend keeps to two rows.
+	Minor bool
 }
+
+// NarrowBelow is the width, in points, under which a figure is narrow:
+// 560 px. Its legend drops the Minor items and spans the figure's whole
+// width, not only the data area's, so the data area keeps its height.
+const NarrowBelow = 420
 
 // FlowLegend lays entries out left to right in rows, like words in a
 // paragraph, in a band above the data area. gonum's own legend sits inside
@@ -35,6 +44,9 @@ type FlowLegend struct {
 	ThumbW vg.Length // thumbnail width
 	Gap    vg.Length // between entries in a row
 	Above  vg.Length // between the legend and the data area
+	// Outdent starts the rows this far left of the data area, over the
+	// y axis's labels: a narrow figure's legend uses the whole width.
+	Outdent vg.Length
 }
 
 func (l *FlowLegend) rowHeight() vg.Length {
@@ -70,7 +82,7 @@ func (l *FlowLegend) rows(items []LegendItem, width vg.Length, reserve bool) [][
 // Height is the band the legend needs above a data area of the given
 // width, counting every item, shown or not; zero when it has no items.
 func (l *FlowLegend) Height(width vg.Length) vg.Length {
-	n := len(l.rows(l.Items, width, true))
+	n := len(l.rows(l.Items, width+l.Outdent, true))
 	if n == 0 {
 		return 0
 	}
@@ -92,8 +104,8 @@ func (l *FlowLegend) Plot(c draw.Canvas, _ *plot.Plot) {
 	y := c.Max.Y + l.Height(width) - rh
 	sty := l.Style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-	for _, row := range l.rows(shown, width, false) {
-		x := c.Min.X
+	for _, row := range l.rows(shown, width+l.Outdent, false) {
+		x := c.Min.X - l.Outdent
 		for _, it := range row {
 			icon := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 				Min: vg.Point{X: x, Y: y + rh*0.1},

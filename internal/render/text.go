@@ -24,7 +24,7 @@ const (
 // the copy's <text> element goes, and the label's style gains a white
 // stroke of the marked width, painted under its fill. A copy whose label
 // cannot be found is dropped with no halo.
-func withHalos(svg []byte) []byte {
+func withHalos(svg []byte, paper string) []byte {
 	mark := []byte(html.EscapeString(haloMark))
 	var out bytes.Buffer
 	for {
@@ -55,7 +55,7 @@ func withHalos(svg []byte) []byte {
 			continue
 		}
 		out.Write(svg[:k])
-		out.WriteString(";stroke:#FFFFFF;stroke-width:")
+		out.WriteString(";stroke:" + paper + ";stroke-width:")
 		out.Write(width)
 		out.WriteString("px;stroke-linejoin:round;paint-order:stroke")
 		svg = svg[k:]
@@ -69,6 +69,8 @@ func isSVG(c vg.Canvas) bool {
 		switch v := c.(type) {
 		case *vgsvg.Canvas:
 			return true
+		case *lookCanvas:
+			c = v.CanvasSizer
 		case draw.Canvas:
 			c = v.Canvas
 		case *draw.Canvas:

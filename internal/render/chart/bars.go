@@ -68,7 +68,7 @@ func BarsSVG(w io.Writer, b Bars, opt render.Options) error {
 		return err
 	}
 	fw, fh := opt.Size(render.DefaultSize, render.DefaultHistoryHeight)
-	th := render.StripTheme(fw)
+	th := render.StripTheme(fw).ForHall(opt)
 	n := len(b.Values)
 	slots := render.ClassSlots(b.Class, n)
 

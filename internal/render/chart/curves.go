@@ -180,7 +180,7 @@ func (c Curves) figure(opt render.Options) (*render.Figure, error) {
 		return nil, err
 	}
 	fw, fh := opt.Size(render.DefaultSize, DefaultCurvesHeight)
-	th := render.StripTheme(fw)
+	th := render.StripTheme(fw).ForHall(opt)
 
 	p := plot.New()
 	th.Style(p, c.XLabel, c.YLabel, 13, 12, 11)

@@ -76,7 +76,7 @@ func HistorySVG(w io.Writer, h History, opt render.Options) error {
 		return err
 	}
 	fw, fh := opt.Size(render.DefaultSize, historyHeight(len(h.Series)))
-	th := render.StripTheme(fw) // the chart is meant to be short
+	th := render.StripTheme(fw).ForHall(opt) // the chart is meant to be short
 
 	xmin, xmax, whole := h.tRange(panels)
 	plots := make([][]*plot.Plot, len(panels))

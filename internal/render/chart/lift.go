@@ -105,7 +105,7 @@ func (l Lift) figure(opt render.Options) (*render.Figure, error) {
 		return nil, err
 	}
 	fw, fh := opt.Size(render.DefaultSize, render.DefaultSize)
-	th := render.NewTheme(fw, fh)
+	th := render.NewTheme(fw, fh).ForHall(opt)
 	ls := newLiftScene(l, th)
 
 	p := plot.New()

@@ -47,7 +47,7 @@ func MatrixSVG(w io.Writer, m Matrix, opt render.Options) error {
 	}
 	rows, cols := len(m.Values), len(m.Values[0])
 	fw, fh := opt.Size(render.DefaultSize, DefaultMatrixHeight)
-	th := render.NewTheme(fw, fh)
+	th := render.NewTheme(fw, fh).ForHall(opt)
 	ramp := render.Ramp{Lo: -m.scale(), Hi: m.scale(), Strength: 1}
 
 	p := plot.New()

@@ -135,7 +135,7 @@ func (s Spectrum) figure(opt render.Options) (*render.Figure, error) {
 		return nil, err
 	}
 	fw, fh := opt.Size(render.DefaultSize, DefaultSpectrumHeight)
-	th := render.StripTheme(fw)
+	th := render.StripTheme(fw).ForHall(opt)
 	n, c := len(s.Values), s.linear()
 	sc := asinhScale{c}
 

@@ -114,7 +114,7 @@ func (c LossChart) figure(opt render.Options) (*render.Figure, error) {
 	fw, fh := opt.Size(render.DefaultSize, DefaultLossHeight)
 	// Type as on a 600 px data plot at the default size, growing with the
 	// smaller of width and height in proportion.
-	th := render.NewTheme(fw, fh*render.DefaultSize/DefaultLossHeight)
+	th := render.NewTheme(fw, fh*render.DefaultSize/DefaultLossHeight).ForHall(opt)
 
 	p := plot.New()
 	th.Style(p, "score z = y·ŷ", "loss ℓ(z)", 14, 13, 12)

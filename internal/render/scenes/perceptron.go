@@ -154,7 +154,7 @@ func perceptronFigure(ps PerceptronScene, opt render.Options) (render.DataFigure
 	if d := len(ps.X[0]); d != 2 {
 		return render.DataFigure{}, fmt.Errorf("%w: the data have d = %d features; the plot draws d = 2 only", render.ErrDimension, d)
 	}
-	th := render.NewTheme(opt.Size(render.DefaultSize, render.DefaultSize))
+	th := render.NewTheme(opt.Size(render.DefaultSize, render.DefaultSize)).ForHall(opt)
 	sc := newScene(ps, th)
 	// The scene is built at the theme's scale already, so the figure must
 	// not scale it again.

@@ -131,12 +131,15 @@ func (s *svmDraw) addArrows() {
 	}
 	if it := s.item(label, ok, a); it != nil {
 		it.Room = "w (scaled)" // the same band at every step
+		it.Minor = true        // labelled "w" where it is drawn
 	}
 	if s.linear {
 		s.over.dim = &render.DimSpec{W: s.w, B: s.sc.B, Label: "2/‖w‖ = " + sig(2/s.w.Norm(), 3)}
 		s.dimOK = render.DimFits(s.w, s.sc.B, s.view)
 	}
-	s.item("2/‖w‖", s.dimOK, s.thumb(thumbDim))
+	if it := s.item("2/‖w‖", s.dimOK, s.thumb(thumbDim)); it != nil {
+		it.Minor = true // labelled with its value
+	}
 }
 
 // addSVs rings the support vectors and highlights the pair, and labels
@@ -190,7 +193,9 @@ func (s *svmDraw) addSVs() {
 	if s.sampled {
 		s.item("point sampled", true, s.thumb(thumbHalo))
 	} else {
-		s.item("SMO pair", s.pair, s.thumb(thumbHalo))
+		if it := s.item("SMO pair", s.pair, s.thumb(thumbHalo)); it != nil {
+			it.Minor = true // labelled i and j
+		}
 	}
 }
 
