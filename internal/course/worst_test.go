@@ -7,7 +7,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -88,13 +87,4 @@ func TestWorstStatesCPU(t *testing.T) {
 		}
 	}
 	t.Logf("%d states", len(all))
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
