@@ -251,7 +251,9 @@ func (s *syncBuffer) String() string {
 }
 
 // TestRunServesAndShutsDown starts the real server on a free port, checks
-// /healthz and the request log, then cancels: run must return nil.
+// /healthz and the request log, then cancels: run must return nil. The
+// start-up builds the whole course, which a busy machine can stretch to
+// seconds, so the wait for the address is generous.
 func TestRunServesAndShutsDown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -262,7 +264,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	}()
 	re := regexp.MustCompile(`url=(http://\S+)`)
 	var base string
-	for deadline := time.Now().Add(5 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			base = m[1]
 		}

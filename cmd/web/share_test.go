@@ -129,7 +129,7 @@ func TestCopyForSlides(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := view.Links
-	if l.Embed != "/embed/perceptron?step=7" || !strings.HasPrefix(l.GIF, "/plots/perceptron.gif?") || !strings.HasPrefix(l.PNG, "/plots/perceptron.png?") {
+	if l.Embed != "/embed/perceptron?step=7" || !strings.HasPrefix(l.GIF, "/plots/perceptron.gif") || !strings.HasPrefix(l.PNG, "/plots/perceptron.png?") {
 		t.Fatalf("the kit's links: embed %q, GIF %q, PNG %q", l.Embed, l.GIF, l.PNG)
 	}
 	for _, tc := range []struct {
