@@ -114,13 +114,25 @@ type Links struct {
 	Lesson, Present                 string // this state on the lesson page and in the presenter view
 }
 
+// LessonPlotPx is the size a lesson page lays its plot out at: a 390 px
+// phone shows it almost whole, so ticks stay at least 11 px there, and a
+// wide screen shows it at up to 520 px (app.css). Downloads and the
+// presenter view keep their own sizes.
+const LessonPlotPx = 400
+
 // NewView renders r's figures and builds its panel's view. page is the
 // path its controls lead to: the lesson page or the presenter view.
 func NewView(r *Run, page string) (*DemoView, error) {
 	d, s := r.State.d, r.State
 	var frame render.Frame
+	opt := r.PlotOptions()
+	if page != d.PresentPath() {
+		// A lesson page's plot is laid out at LessonPlotPx, so its type
+		// reads on a phone, where it shows at about that width.
+		opt.Width, opt.Height = LessonPlotPx, LessonPlotPx
+	}
 	plot, err := svgString(func(w io.Writer) (err error) {
-		frame, err = r.Plot(w, false, r.PlotOptions())
+		frame, err = r.Plot(w, false, opt)
 		return err
 	})
 	if err != nil {
