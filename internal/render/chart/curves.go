@@ -3,6 +3,7 @@ package chart
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"slices"
@@ -30,6 +31,9 @@ type Curves struct {
 	// (a loss ℓ(r) at 200 residuals) rather than a sweep of a few settings.
 	NoMarkers bool
 	Series    []Curve
+	// DirectLabels writes each series' name beside its line, so lines
+	// told apart by dash and label need no colour to read.
+	DirectLabels bool
 	// Mark is the x of the current setting, drawn as a vertical line;
 	// NaN for none (0 is a place on a linear axis).
 	Mark float64
@@ -37,11 +41,13 @@ type Curves struct {
 
 // Curve is one series of a Curves chart, drawn in the next Okabe–Ito
 // colour and marker shape (blue discs, vermillion squares, bluish green
-// triangles, …), dashed when Dashed.
+// triangles, …), dashed when Dashed, or in the dash pattern Dashes (on
+// and off lengths in pt at the default size) when it is set.
 type Curve struct {
 	Name   string
 	X, Y   []float64
 	Dashed bool
+	Dashes []float64
 }
 
 // DefaultCurvesHeight is CurvesSVG's default height in CSS pixels; it is
@@ -307,6 +313,12 @@ func (cl *curveLines) style(i int) draw.LineStyle {
 	if cl.c.Series[i].Dashed {
 		sty.Dashes = []vg.Length{cl.th.Pt(6), cl.th.Pt(4)}
 	}
+	if d := cl.c.Series[i].Dashes; len(d) > 0 {
+		sty.Dashes = make([]vg.Length, len(d))
+		for k, v := range d {
+			sty.Dashes[k] = cl.th.Pt(v)
+		}
+	}
 	return sty
 }
 
@@ -350,6 +362,51 @@ func (cl *curveLines) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 		}
 	}
+	if cl.c.DirectLabels {
+		cl.labels(&c, trX, trY)
+	}
+}
+
+// labels writes each series' name beside its line: series i of n at its point farthest from the other lines within the
+// i-th of n bands across the inner 80 % of the x axis, so the names
+// spread out.
+func (cl *curveLines) labels(c *draw.Canvas, trX, trY func(float64) vg.Length) {
+	lines := make([][]vg.Point, len(cl.c.Series))
+	for i, s := range cl.c.Series {
+		for _, q := range s.sorted() {
+			if at := (vg.Point{X: trX(q.X), Y: trY(q.Y)}); c.Contains(at) {
+				lines[i] = append(lines[i], at)
+			}
+		}
+	}
+	w, n := (c.Max.X-c.Min.X)*0.8, vg.Length(len(cl.c.Series))
+	var labels []render.NoteLabel
+	for i, s := range cl.c.Series {
+		lo := c.Min.X + w/8 + w*vg.Length(i)/n
+		hi := lo + w/n
+		best, far := vg.Point{}, vg.Length(-1)
+		for _, a := range lines[i] {
+			if a.X < lo || a.X > hi {
+				continue
+			}
+			near := vg.Length(math.Inf(1))
+			for j, other := range lines {
+				for _, b := range other {
+					if j != i {
+						near = min(near, vg.Length(math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))))
+					}
+				}
+			}
+			if near > far {
+				best, far = a, near
+			}
+		}
+		if far >= 0 && s.Name != "" {
+			labels = append(labels, render.NoteLabel{At: render.Vec{X: float64(best.X), Y: float64(best.Y)}, Text: s.Name, Col: color.Black, Gap: 2})
+		}
+	}
+	at := func(v render.Vec) vg.Point { return vg.Point{X: vg.Length(v.X), Y: vg.Length(v.Y)} }
+	render.DrawLabels(c, cl.th, labels, at, nil, nil)
 }
 
 // curveThumb is a series' legend swatch, its line through its marker, or
