@@ -7,7 +7,7 @@ TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 TEMPL     := $(GOBIN)/templ
 
-.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso load replicas
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso load replicas a11y
 
 run:
 	$(GO) run ./cmd/web
@@ -117,3 +117,19 @@ load:
 # (deploy/replicas.sh; docs/deploy.md). Not part of make test.
 replicas:
 	LOAD_DUR=$(LOAD_DUR) deploy/replicas.sh
+
+# Lighthouse's accessibility audit (axe-core) of every lesson at phone
+# size (390×844) and every presenter view (1280×720): builds and starts
+# the server on A11Y_ADDR, prints each page's score and what failed, and
+# fails under 100. Needs node, npm and chromium (CHROME_PATH); installs
+# Lighthouse into tools/lighthouse from its lockfile. A few minutes; not
+# part of make test.
+A11Y_ADDR   ?= 127.0.0.1:8093
+CHROME_PATH ?= /usr/bin/chromium
+a11y:
+	cd tools/lighthouse && npm ci --no-audit --no-fund --silent
+	$(GO) build -o bin/margin-a11y ./cmd/web
+	@bin/margin-a11y -addr $(A11Y_ADDR) >/dev/null 2>&1 & pid=$$!; \
+	  trap 'kill $$pid' EXIT; \
+	  for i in $$(seq 100); do curl -sf http://$(A11Y_ADDR)/healthz >/dev/null && break; sleep 0.2; done; \
+	  CHROME_PATH=$(CHROME_PATH) node tools/lighthouse/a11y.mjs http://$(A11Y_ADDR)

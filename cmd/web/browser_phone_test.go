@@ -157,3 +157,74 @@ func TestPhoneScreens(t *testing.T) {
 		}
 	}
 }
+
+// tabFacts lists, for the page's first demo that steps, the controls Tab
+// reaches in order (no element sets a positive tabindex, so Tab follows
+// the document), and the page's live regions.
+const tabFacts = `(() => {
+	const positive = [...document.querySelectorAll("[tabindex]")].filter(e => e.tabIndex > 0).length;
+	const panel = [...document.querySelectorAll(".demo-panel")].find(p => p.querySelector('[data-testid="next"]'));
+	const order = [...panel.querySelectorAll('a[href], button, input, select, textarea, summary')]
+		.filter(e => !e.disabled && e.offsetParent !== null && e.type !== "hidden")
+		.map(e => e.dataset.testid || e.dataset.action || e.name || e.tagName.toLowerCase());
+	const live = [...document.querySelectorAll("[aria-live]")].map(e => (e.dataset.testid || e.className) + ":" + e.getAttribute("aria-live"));
+	return {positive, panel: panel.id, order, live, demos: document.querySelectorAll(".demo-panel").length};
+})()`
+
+type tabPage struct {
+	Positive int      `json:"positive"`
+	Panel    string   `json:"panel"`
+	Order    []string `json:"order"`
+	Live     []string `json:"live"`
+	Demos    int      `json:"demos"`
+}
+
+// TestBrowserTabOrder: on a lesson page Tab reaches a demo's step
+// controls before its class picker and its downloads, a Tab onto Step
+// shows a focus outline, and each demo has one live region, the step's
+// explanation, polite.
+func TestBrowserTabOrder(t *testing.T) {
+	ctx, base := newBrowser(t)
+	openPage(t, ctx, base, "/lessons/soft-margin-svm")
+	p, err := chromedp.Run(ctx, chromedp.Evaluate[tabPage](tabFacts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tab order in %s: %v", p.Panel, p.Order)
+	if p.Positive > 0 {
+		t.Errorf("%d elements set a positive tabindex", p.Positive)
+	}
+	at := map[string]int{}
+	for i, k := range p.Order {
+		if _, ok := at[k]; !ok {
+			at[k] = i
+		}
+	}
+	for _, pair := range [][2]string{{"next", "click-class-svm-soft"}, {"next", "download-svg"}, {"play", "download-png"}, {"click-class-svm-soft", "download-svg"}} {
+		a, okA := at[pair[0]]
+		b, okB := at[pair[1]]
+		if !okA || !okB || a > b {
+			t.Errorf("%s: Tab reaches %s (at %d, %v) after %s (at %d, %v); order %v", p.Panel, pair[0], a, okA, pair[1], b, okB, p.Order)
+		}
+	}
+	if len(p.Live) != p.Demos {
+		t.Errorf("live regions %v, want one for each of %d demos", p.Live, p.Demos)
+	}
+	for _, l := range p.Live {
+		if l != "explain:polite" {
+			t.Errorf("live region %q, want only the step explanations (explain:polite)", l)
+		}
+	}
+	// Tab from Play lands on Step, which shows the focus outline.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#`+p.Panel+` [data-testid="play"]').focus(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	press(t, ctx, "\t")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.activeElement.dataset.testid || "", getComputedStyle(document.activeElement).outlineStyle]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != "next" || got[1] == "none" {
+		t.Errorf("after Tab from Play: focus on %q with outline %q, want Step with an outline", got[0], got[1])
+	}
+}
