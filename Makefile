@@ -119,17 +119,18 @@ replicas:
 	LOAD_DUR=$(LOAD_DUR) deploy/replicas.sh
 
 # Lighthouse's accessibility audit (axe-core) of every lesson at phone
-# size (390×844) and every presenter view (1280×720): builds and starts
-# the server on A11Y_ADDR, prints each page's score and what failed, and
-# fails under 100. Needs node, npm and chromium (CHROME_PATH); installs
-# Lighthouse into tools/lighthouse from its lockfile. A few minutes; not
-# part of make test.
-A11Y_ADDR   ?= 127.0.0.1:8093
+# size (390×844) and every presenter view (1280×720): builds the server
+# and starts it on a free loopback port, prints each page's score and
+# what failed, and fails under 100. Needs node, npm and chromium
+# (CHROME_PATH); installs Lighthouse into tools/lighthouse from its
+# lockfile. A few minutes; not part of make test.
 CHROME_PATH ?= /usr/bin/chromium
 a11y:
 	cd tools/lighthouse && npm ci --no-audit --no-fund --silent
 	$(GO) build -o bin/margin-a11y ./cmd/web
-	@bin/margin-a11y -addr $(A11Y_ADDR) >/dev/null 2>&1 & pid=$$!; \
-	  trap 'kill $$pid' EXIT; \
-	  for i in $$(seq 100); do curl -sf http://$(A11Y_ADDR)/healthz >/dev/null && break; sleep 0.2; done; \
-	  CHROME_PATH=$(CHROME_PATH) node tools/lighthouse/a11y.mjs http://$(A11Y_ADDR)
+	@log=$$(mktemp); bin/margin-a11y -addr 127.0.0.1:0 >$$log 2>&1 & pid=$$!; \
+	  trap 'kill $$pid; rm -f $$log' EXIT; \
+	  for i in $$(seq 100); do grep -q 'url=' $$log && break; sleep 0.2; done; \
+	  url=$$(sed -n 's/.*msg="Margin is serving" url=\([^ ]*\).*/\1/p' $$log | head -1); \
+	  test -n "$$url" || { echo "the server did not start:"; cat $$log; exit 1; }; \
+	  CHROME_PATH=$(CHROME_PATH) node tools/lighthouse/a11y.mjs $$url

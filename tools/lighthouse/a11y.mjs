@@ -1,5 +1,5 @@
 // a11y.mjs runs Lighthouse's accessibility audit (axe-core's rules) on
-// every lesson of a running Margin at phone size (390×844) and on every
+// the index and every lesson of a running Margin at phone size (390×844) and on every
 // presenter view at projector size (1280×720), prints each page's score
 // and what failed, and exits non-zero when any page scores under 100.
 //
@@ -8,8 +8,8 @@
 //	CHROME_PATH=/usr/bin/chromium node tools/lighthouse/a11y.mjs http://127.0.0.1:8090 [PATH...]
 //
 // With no PATH it walks the site as a reader would, so a new lesson or demo
-// is audited without editing a list: the index's lesson links, then each
-// lesson's presenter-view links. One Chromium serves every run.
+// is audited without editing a list: the index and its lesson links, then
+// each lesson's presenter-view links. One Chromium serves every run.
 
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -31,7 +31,7 @@ async function links(path, re) {
 async function pages() {
   if (only.length > 0) return only.map((p) => ({ path: p, screen: p.startsWith("/present/") ? projector : phone }));
   const lessons = await links("/", /href="(\/lessons\/[a-z0-9-]+)"/g);
-  const out = lessons.map((p) => ({ path: p, screen: phone }));
+  const out = ["/", ...lessons].map((p) => ({ path: p, screen: phone }));
   for (const l of lessons) {
     for (const p of await links(l, /href="(\/present\/[a-z0-9-]+)"/g)) {
       if (!out.some((o) => o.path === p)) out.push({ path: p, screen: projector });
@@ -72,7 +72,15 @@ try {
       formFactor: screen.mobile ? "mobile" : "desktop",
       screenEmulation: screen,
     };
-    const r = await lighthouse(base + path, flags);
+    // A run that fails (a page that loads too slowly on a busy machine)
+    // has no score: it is tried once more, then reported as it failed.
+    let r = await lighthouse(base + path, flags);
+    if (r.lhr.runtimeError) r = await lighthouse(base + path, flags);
+    if (r.lhr.runtimeError) {
+      bad++;
+      console.log(`  ?  ${path}: ${r.lhr.runtimeError.code} ${r.lhr.runtimeError.message}`);
+      continue;
+    }
     const score = Math.round(r.lhr.categories.accessibility.score * 100);
     const size = `${screen.width}×${screen.height}`;
     console.log(`${String(score).padStart(3)}  ${size.padEnd(9)} ${path}`);
