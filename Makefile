@@ -7,7 +7,7 @@ TEMPL_VER := $(shell awk '$$1 == "github.com/a-h/templ" {print $$2}' go.mod)
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 TEMPL     := $(GOBIN)/templ
 
-.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso load replicas worst
+.PHONY: run build test vet templ-cli generate check-generated unit golden bench lint imports lesson-html vendor screens fuzz bench-svm crosscheck-lasso load replicas worst a11y
 
 run:
 	$(GO) run ./cmd/web
@@ -123,3 +123,20 @@ load:
 # (deploy/replicas.sh; docs/deploy.md). Not part of make test.
 replicas:
 	LOAD_DUR=$(LOAD_DUR) deploy/replicas.sh
+
+# Lighthouse's accessibility audit (axe-core) of every lesson at phone
+# size (390×844) and every presenter view (1280×720): builds the server
+# and starts it on a free loopback port, prints each page's score and
+# what failed, and fails under 100. Needs node, npm and chromium
+# (CHROME_PATH); installs Lighthouse into tools/lighthouse from its
+# lockfile. A few minutes; not part of make test.
+CHROME_PATH ?= /usr/bin/chromium
+a11y:
+	cd tools/lighthouse && npm ci --no-audit --no-fund --silent
+	$(GO) build -o bin/margin-a11y ./cmd/web
+	@log=$$(mktemp); bin/margin-a11y -addr 127.0.0.1:0 >$$log 2>&1 & pid=$$!; \
+	  trap 'kill $$pid; rm -f $$log' EXIT; \
+	  for i in $$(seq 100); do grep -q 'url=' $$log && break; sleep 0.2; done; \
+	  url=$$(sed -n 's/.*msg="Margin is serving" url=\([^ ]*\).*/\1/p' $$log | head -1); \
+	  test -n "$$url" || { echo "the server did not start:"; cat $$log; exit 1; }; \
+	  CHROME_PATH=$(CHROME_PATH) node tools/lighthouse/a11y.mjs $$url

@@ -141,6 +141,12 @@ type ViewOptions struct {
 	Hall bool
 }
 
+// LessonPlotPx is the size a lesson page lays its plot out at: a 390 px
+// phone shows it almost whole, so ticks stay at least 11 px there, and a
+// wide screen shows it at up to 520 px (app.css). Downloads and the
+// presenter view keep their own sizes.
+const LessonPlotPx = 400
+
 // NewView renders r's figures and builds its panel's view. page is the
 // path its controls lead to: the lesson page or the presenter view, whose
 // figures are drawn in the hall type (ViewOptions.Hall).
@@ -158,6 +164,11 @@ func NewViewWith(r *Run, page string, o ViewOptions) (*DemoView, error) {
 	}
 	plotOpt := r.PlotOptions()
 	plotOpt.Hall = o.Hall
+	if page != d.PresentPath() {
+		// A lesson page's plot is laid out at LessonPlotPx, so its type
+		// reads on a phone, where it shows at about that width.
+		plotOpt.Width, plotOpt.Height = LessonPlotPx, LessonPlotPx
+	}
 	plot, err := svgString(func(w io.Writer) (err error) {
 		frame, err = r.Plot(to(w), false, plotOpt)
 		return err

@@ -85,6 +85,36 @@ function closing(src, from, display) {
   return -1;
 }
 
+// mathText is the text of KaTeX's MathML, without the TeX annotation:
+// "λ = 0.001" for \lambda = 0.001, "10^(−16)" for 10^{-16}, "x1" for x_1,
+// entities kept as they are.
+function mathText(html) {
+  const m = /<math[^>]*>([\s\S]*?)<\/math>/.exec(html);
+  if (!m) return "";
+  const body = m[1].replace(/<annotation[\s\S]*?<\/annotation>/g, "");
+  // A tree of the MathML elements: {tag, kids} with strings for text.
+  const root = { tag: "", kids: [] };
+  const stack = [root];
+  for (const t of body.match(/<[^>]*>|[^<]+/g) || []) {
+    if (t.startsWith("</")) stack.pop();
+    else if (t.startsWith("<")) {
+      const node = { tag: /^<([a-z]+)/.exec(t)[1], kids: [] };
+      stack.at(-1).kids.push(node);
+      if (!t.endsWith("/>")) stack.push(node);
+    } else stack.at(-1).kids.push(t);
+  }
+  const text = (n) => {
+    if (typeof n === "string") return n;
+    const k = n.kids.map(text);
+    const group = (s) => ([...s].length > 1 ? `(${s})` : s);
+    if (n.tag === "msup" && k.length === 2) return k[0] + "^" + group(k[1]);
+    if (n.tag === "mfrac" && k.length === 2) return group(k[0]) + "/" + group(k[1]);
+    if (n.tag === "mo" && /^[=<>≤≥≈]$/.test(k.join(""))) return ` ${k.join("")} `;
+    return k.join("");
+  };
+  return text(root).replace(/"/g, "&quot;").replace(/\s+/g, " ").trim();
+}
+
 // renderSource returns the generated HTML for one source file.
 export function renderSource(src, name) {
   let out = "";
@@ -116,6 +146,13 @@ export function renderSource(src, name) {
     // so no bare "$" survives anywhere in the generated file.
     const html = renderTeX(tex, display, where).replaceAll("$", "&#36;");
     i = end + open;
+    // A link whose whole text is math (<a href="?lambda=0.1">$\lambda = 0.1$</a>)
+    // has no name a screen reader or axe finds in KaTeX's markup: name it
+    // with the math as plain text.
+    const bare = /<a\b(?![^>]*\baria-label=)[^>]*>$/.exec(out);
+    if (!display && bare && src.startsWith("</a>", i)) {
+      out = out.slice(0, out.length - 1) + ` aria-label="${mathText(html)}">`;
+    }
     // Punctuation right after inline math stays on its line: wrap the two
     // in a span that does not break.
     const punct = display ? null : /^[.,;:!?)]+/.exec(src.slice(i));

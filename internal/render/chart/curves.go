@@ -30,6 +30,9 @@ type Curves struct {
 	// (a loss ℓ(r) at 200 residuals) rather than a sweep of a few settings.
 	NoMarkers bool
 	Series    []Curve
+	// DirectLabels writes each series' name beside its line, so lines
+	// told apart by dash and label need no colour to read.
+	DirectLabels bool
 	// Mark is the x of the current setting, drawn as a vertical line;
 	// NaN for none (0 is a place on a linear axis).
 	Mark float64
@@ -37,11 +40,13 @@ type Curves struct {
 
 // Curve is one series of a Curves chart, drawn in the next Okabe–Ito
 // colour and marker shape (blue discs, vermillion squares, bluish green
-// triangles, …), dashed when Dashed.
+// triangles, …), dashed when Dashed, or in the dash pattern Dashes (on
+// and off lengths in pt at the default size) when it is set.
 type Curve struct {
 	Name   string
 	X, Y   []float64
 	Dashed bool
+	Dashes []float64
 }
 
 // DefaultCurvesHeight is CurvesSVG's default height in CSS pixels; it is
@@ -307,6 +312,12 @@ func (cl *curveLines) style(i int) draw.LineStyle {
 	if cl.c.Series[i].Dashed {
 		sty.Dashes = []vg.Length{cl.th.Pt(6), cl.th.Pt(4)}
 	}
+	if d := cl.c.Series[i].Dashes; len(d) > 0 {
+		sty.Dashes = make([]vg.Length, len(d))
+		for k, v := range d {
+			sty.Dashes[k] = cl.th.Pt(v)
+		}
+	}
 	return sty
 }
 
@@ -349,6 +360,9 @@ func (cl *curveLines) Plot(c draw.Canvas, p *plot.Plot) {
 				}
 			}
 		}
+	}
+	if cl.c.DirectLabels {
+		cl.labels(&c, trX, trY)
 	}
 }
 

@@ -283,6 +283,13 @@ func (l *lossCurves) marks(c *draw.Canvas, at func(z, y float64) vg.Point) {
 		}
 		y0 := s.f(0)
 		c.StrokeLines(l.tangentStyle(), c.ClipLinesXY([]vg.Point{at(-half, y0-half*s.d0), at(half, y0+half*s.d0)})...)
+		// The tangents are all black: each is named, with its slope, at its
+		// left end, so none is told by its place alone.
+		if !th.Compact() {
+			name, _, _ := strings.Cut(s.label, " ")
+			end := at(-half, y0+half*-s.d0)
+			render.HaloText(c, th.Text(10, false, draw.XRight, draw.YCenter), vg.Point{X: end.X - th.Pt(3), Y: end.Y}, name+" slope "+textfmt.SigN(s.d0, 2))
+		}
 	}
 	for _, s := range l.styles {
 		switch s.name {

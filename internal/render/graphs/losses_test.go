@@ -178,3 +178,17 @@ func BenchmarkLossChartSVG(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "svg-bytes")
 }
+
+// TestLossChartTangentsNamed: the tangents at z = 0 are all black, so
+// each is named with its slope beside it (not on a thumbnail).
+func TestLossChartTangentsNamed(t *testing.T) {
+	s := lossSVG(t, lossChart(), render.Options{})
+	for _, want := range []string{">hinge slope −1<", ">logistic slope −0.72<", ">squared slope −2<"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the chart lacks the tangent label %q", want)
+		}
+	}
+	if s := lossSVG(t, lossChart(), render.Options{Width: 300, Height: 220}); strings.Contains(s, " slope ") {
+		t.Error("a thumbnail names the tangents")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/demo"
@@ -141,7 +142,14 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 	layers := []plot.Plotter{tube}
 	var legend []render.LegendItem
 	for i, f := range fits {
-		g, err := graphs.NewGraph(f.at, graphs.GraphStyle(i, i == 3))
+		sty := graphs.GraphStyle(i, i == 3)
+		if d := lossDashes[i]; d != nil {
+			sty.Dashes = make([]vg.Length, len(d))
+			for k, v := range d {
+				sty.Dashes[k] = vg.Points(v)
+			}
+		}
+		g, err := graphs.NewGraph(f.at, sty)
 		if err != nil {
 			return render.DataFigure{}, err
 		}
@@ -179,11 +187,17 @@ func lossCurvesDesc(fits []lossFit) string {
 	return d
 }
 
-// lossCurves draws each loss ℓ(r) against the residual r.
+// lossDashes tells the four losses' lines apart without colour, in both
+// figures (on and off lengths in pt): squared solid, absolute long dashes
+// with a dot, Huber dotted, ε-insensitive dashed.
+var lossDashes = [4][]float64{nil, {9, 3, 2, 3}, {2, 2.5}, {7, 4}}
+
+// lossCurves draws each loss ℓ(r) against the residual r, each line in
+// its own dash pattern and named beside it.
 func lossCurves(fits []lossFit) chart.Curves {
-	c := chart.Curves{Title: "loss of a residual r = y − f(x)", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN()}
+	c := chart.Curves{Title: "loss of a residual r = y − f(x)", XLabel: "residual r", YLabel: "ℓ(r)", NoMarkers: true, Mark: math.NaN(), DirectLabels: true}
 	for i, f := range fits {
-		cv := chart.Curve{Name: f.name(), Dashed: i == 3}
+		cv := chart.Curve{Name: f.name(), Dashed: i == 3, Dashes: lossDashes[i]}
 		for k := 0; k <= 240; k++ {
 			r := -3 + float64(k)/40
 			cv.X, cv.Y = append(cv.X, r), append(cv.Y, f.loss.Value(r, f.param))

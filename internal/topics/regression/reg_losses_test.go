@@ -2,6 +2,7 @@ package regression
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -74,5 +75,35 @@ func TestRegLossesChartWords(t *testing.T) {
 	}
 	if cap := demotest.Run(t, RegLossesSpec(), "").Panel().Tables[0].Caption; !strings.Contains(cap, "ℓ(yᵢ − w·xᵢ − b)") {
 		t.Errorf("table caption %q", cap)
+	}
+}
+
+// TestRegLossesNotByColourAlone: in both figures the four losses' lines
+// have four different dash patterns (squared solid), and the loss chart
+// names each line beside it as well as in the legend.
+func TestRegLossesNotByColourAlone(t *testing.T) {
+	r := demotest.Run(t, RegLossesSpec(), "")
+	for _, fig := range []string{"plot", "losses"} {
+		var b bytes.Buffer
+		if _, err := r.WriteFigure(&b, fig, false); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		for i, d := range lossDashes {
+			if i == 0 {
+				continue
+			}
+			pat := "stroke-dasharray:" + strings.Trim(strings.ReplaceAll(fmt.Sprint(d), " ", ","), "[]")
+			if strings.Count(s, pat) < 2 { // the line and its legend swatch
+				t.Errorf("%s: %s drawn with %q fewer than twice", fig, regLosses(r.State)[i].name(), pat)
+			}
+		}
+		if fig == "losses" {
+			for _, f := range regLosses(r.State) {
+				if n := strings.Count(s, ">"+f.name()+"</text>"); n < 2 {
+					t.Errorf("losses: %q written %d times, want in the legend and beside its line", f.name(), n)
+				}
+			}
+		}
 	}
 }
