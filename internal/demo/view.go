@@ -92,6 +92,10 @@ type DemoView struct {
 	AtLimit   bool
 	MaxStep   int
 	Hidden    func(except ...string) []Field
+	// Conventions state the model (Spec.Conventions); Explain links the
+	// step's explanation to the lesson section defining it.
+	Conventions []ConventionLine
+	Explain     ExplainLink
 }
 
 // Figure is an extra panel, inline, with its standalone URL. Label names
@@ -133,6 +137,7 @@ func NewView(r *Run, page string) (*DemoView, error) {
 		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
 	}
+	v.Conventions, v.Explain = d.ConventionLines(s, len(r.Points)), d.explainLink(page)
 	if v.FrameJSON, err = frameJSON(frame, r.Points, d.Data.Graph); err != nil {
 		return nil, err
 	}
