@@ -1,0 +1,38 @@
+package perceptron
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// perceptronConventions: the perceptron minimises no loss in the usual
+// sense; it updates on mistakes (internal/algos/perceptron), with b a
+// parameter of its own and nothing regularised.
+func perceptronConventions() *demo.Conventions {
+	return &demo.Conventions{
+		Procedure: func(s demo.State) string {
+			test := "yᵢ(⟨w, xᵢ⟩ + b) ≤ 0"
+			if variant.Is(s, "margin") {
+				test = "yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = " + textfmt.Sig(gamma.Get(s))
+			}
+			out := fmt.Sprintf("no loss is minimised in the usual sense: on a mistake, %s, it updates w ← w + ηyᵢxᵢ, b ← b + ηyᵢ with η = %s "+
+				"(stochastic gradient descent on the perceptron loss max(0, −y(⟨w, x⟩ + b)))", test, textfmt.Sig(eta.Get(s)))
+			if variant.Is(s, "averaged") {
+				out += "; the averaged perceptron answers with the average of every iterate"
+			}
+			return out
+		},
+		Bias: demo.BiasSeparate, Penalty: demo.NoPenalty, Labels: demo.LabelsSigned,
+		Seed: orderSeed, SeedUse: "the order points are visited, a fresh permutation each epoch",
+		Stop: func(s demo.State) string {
+			e := strconv.Itoa(epochs.Get(s))
+			if stop.Is(s, "epochs") {
+				return "after all " + e + " epochs, as Algorithm 7"
+			}
+			return "at the first epoch with no update (the data are then separated), or after " + e + " epochs"
+		},
+	}
+}
