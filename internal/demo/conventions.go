@@ -162,7 +162,7 @@ func biasText(kind BiasKind, pen Penalty) string {
 	var b string
 	switch kind {
 	case BiasNone:
-		return "none: the model has no bias term"
+		return "none: no bias term"
 	case BiasNotApplicable:
 		return ""
 	case BiasSeparate:

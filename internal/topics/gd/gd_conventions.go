@@ -50,7 +50,7 @@ func gdConventions() *demo.Conventions {
 			if isWarmup(s) {
 				budget = "the schedule ends after T = " + strconv.Itoa(runLen.Get(s)) + " steps"
 			}
-			return fmt.Sprintf("when ‖∇f‖ < %s, or when an iterate leaves float64's range (diverged); %s", textfmt.Sig(gdTol), budget)
+			return fmt.Sprintf("when ‖∇f‖ < %s, when an iterate leaves float64's range (diverged), or when a step would not move x (stalled); %s", textfmt.Sig(gdTol), budget)
 		},
 	}
 }

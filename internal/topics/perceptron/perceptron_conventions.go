@@ -14,12 +14,13 @@ import (
 func perceptronConventions() *demo.Conventions {
 	return &demo.Conventions{
 		Procedure: func(s demo.State) string {
-			test := "yᵢ(⟨w, xᵢ⟩ + b) ≤ 0"
+			test, loss := "yᵢ(⟨w, xᵢ⟩ + b) ≤ 0", "max(0, −y(⟨w, x⟩ + b))"
 			if variant.Is(s, "margin") {
-				test = "yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = " + textfmt.Sig(gamma.Get(s))
+				g := textfmt.Sig(gamma.Get(s))
+				test, loss = "yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = "+g, "max(0, "+g+" − y(⟨w, x⟩ + b))"
 			}
 			out := fmt.Sprintf("no loss is minimised in the usual sense: on a mistake, %s, it updates w ← w + ηyᵢxᵢ, b ← b + ηyᵢ with η = %s "+
-				"(stochastic gradient descent on the perceptron loss max(0, −y(⟨w, x⟩ + b)))", test, textfmt.Sig(eta.Get(s)))
+				"(stochastic gradient descent on the loss %s)", test, textfmt.Sig(eta.Get(s)), loss)
 			if variant.Is(s, "averaged") {
 				out += "; the averaged perceptron answers with the average of every iterate"
 			}

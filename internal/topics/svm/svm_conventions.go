@@ -27,20 +27,21 @@ func smoConventions(hard, kernel bool) *demo.Conventions {
 	}
 	c.Fills = []demo.Declarer{boxC}
 	c.Objective = func(s demo.State, n int) string {
-		k, kw := "⟨xᵢ, xⱼ⟩", ""
+		x, k, kw := "xᵢ", "⟨xᵢ, xⱼ⟩", ""
 		if kernel {
-			k, kw = "k(xᵢ, xⱼ)", "; "+kernelWords(s)
+			x, k, kw = "φ(xᵢ)", "k(xᵢ, xⱼ)", "; "+kernelWords(s)
 		}
-		return fmt.Sprintf("½‖w‖² + C Σᵢ max(0, 1 − yᵢ(⟨w, xᵢ⟩ + b)) with C = %s, n = %d, by SMO on its dual "+
-			"max Σαᵢ − ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ%s, 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0%s", textfmt.Sig(boxC.Get(s)), n, k, kw)
+		return fmt.Sprintf("½‖w‖² + C Σᵢ max(0, 1 − yᵢ(⟨w, %s⟩ + b)) with C = %s, n = %d, by SMO on its dual "+
+			"max Σαᵢ − ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ%s, 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0%s", x, textfmt.Sig(boxC.Get(s)), n, k, kw)
 	}
 	return c
 }
 
 // smoStop is SMO's stopping rule with the state's ε.
 func smoStop(s demo.State) string {
-	return fmt.Sprintf("when the KKT gap m(α) − M(α) ≤ ε = %s (LIBSVM's -e), or after %s pair updates; the demo shows at most %s",
-		smoTol.Get(s), textfmt.Num(svmMaxIter), textfmt.Num(demo.MaxStep))
+	tol, _ := strconv.ParseFloat(smoTol.Get(s), 64)
+	return fmt.Sprintf("when the KKT gap m(α) − M(α) ≤ ε = %s (LIBSVM's -e), or after %s pair updates; the demo shows at most %s steps",
+		textfmt.Sig(tol), textfmt.Num(svmMaxIter), textfmt.Num(demo.MaxStep))
 }
 
 // kernelWords names the kernel s selects with its numbers.
@@ -48,7 +49,7 @@ func kernelWords(s demo.State) string {
 	out := kernelKind.Get(s) + " kernel"
 	for _, p := range []demo.Param{kernelGamma.Param(), kernelDegree.Param(), kernelCoef0.Param()} {
 		if s.Applies(p.Key) {
-			out += ", " + p.Label + " = " + s.Value(p.Key)
+			out += ", " + kernelSymbol(p) + " = " + s.Value(p.Key)
 		}
 	}
 	return out
@@ -69,7 +70,11 @@ func sgdConventions() *demo.Conventions {
 		Labels: demo.LabelsSigned,
 		Seed:   demo.Aseed.Tweak(func(p *demo.Int) { p.When = pegasos }), SeedUse: "the point each iteration samples",
 		Stop: func(s demo.State) string {
-			return "after T = " + strconv.Itoa(demo.Iterations.Get(s)) + " iterations (no convergence test); a run that leaves float64's range stops there"
+			out := "after T = " + strconv.Itoa(demo.Iterations.Get(s)) + " iterations (no convergence test)"
+			if subgradient(s) {
+				out += ", or when a step leaves float64's range (diverged)"
+			}
+			return out
 		},
 		BiasFor: func(s demo.State) (demo.BiasKind, demo.Penalty) {
 			if pegasos(s) {
@@ -116,12 +121,20 @@ func gramConventions() *demo.Conventions {
 	}
 }
 
+// kernelSymbol is how the model box names a kernel parameter.
+func kernelSymbol(p demo.Param) string {
+	if p.Key == kernelGamma.Key {
+		return "γ"
+	}
+	return p.Key
+}
+
 // kernelFunctionWords names the Gram demo's function with its numbers.
 func kernelFunctionWords(s demo.State) string {
 	out := gramFunction.Get(s) + " function"
 	for _, p := range []demo.Param{kernelGamma.Param(), kernelDegree.Param(), gramCoef0.Param()} {
 		if s.Applies(p.Key) {
-			out += ", " + p.Label + " = " + s.Value(p.Key)
+			out += ", " + kernelSymbol(p) + " = " + s.Value(p.Key)
 		}
 	}
 	return out
