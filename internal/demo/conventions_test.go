@@ -23,7 +23,9 @@ func conventionsDemo(t *testing.T, conv *Conventions) *Demo {
 
 var (
 	toyOrder = Choice{Key: "order", Group: GroupAlgo, Default: "cyclic", Options: []Option{{"cyclic", "cyclic"}, {"random", "random"}}}
-	toySeed  = Aseed.Tweak(func(p *Int) { p.DefaultFrom, p.Default, p.When = "", 1, func(s State) bool { return toyOrder.Is(s, "random") } })
+	toySeed  = Aseed.Tweak(func(p *Int) {
+		p.DefaultFrom, p.Default, p.When = "", 1, func(s State) bool { return toyOrder.Is(s, "random") }
+	})
 )
 
 func TestConventionLines(t *testing.T) {
