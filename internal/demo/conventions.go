@@ -101,6 +101,10 @@ const (
 	LabelsNone LabelKind = iota
 	// LabelsSigned: y ∈ {−1, +1}; an uploaded 0 counts as −1.
 	LabelsSigned
+	// LabelsSignedOrClasses: y ∈ {−1, +1} for two classes; any other
+	// labels (0/1 too) are classes 0…k−1 that a multiclass scheme splits
+	// into ±1 problems (the perceptron).
+	LabelsSignedOrClasses
 	// LabelsZeroOne: y ∈ {0, 1}, the algorithm's own convention.
 	LabelsZeroOne
 	// LabelsClasses: classes 0…k−1, k = DataSpec.MaxClasses.
@@ -189,14 +193,13 @@ func (s Scaling) text() string {
 func (l LabelKind) text(maxClasses int, points bool) string {
 	switch l {
 	case LabelsSigned:
-		t := "y ∈ {−1, +1}"
 		if points {
-			t += " (an uploaded 0 counts as −1)"
+			return "y ∈ {−1, +1} (an uploaded 0 counts as −1)"
 		}
-		if maxClasses > 2 {
-			t += fmt.Sprintf("; with more classes, 0…%d, which the multiclass scheme turns into ±1 problems", maxClasses-1)
-		}
-		return t
+		return "y ∈ {−1, +1}"
+	case LabelsSignedOrClasses:
+		return fmt.Sprintf("y ∈ {−1, +1}; any other labels (0 and 1 too) are classes 0…%d, "+
+			"which the multiclass scheme splits into ±1 problems", maxClasses-1)
 	case LabelsZeroOne:
 		return "y ∈ {0, 1}"
 	case LabelsClasses:

@@ -32,7 +32,12 @@ func logisticConventions() *demo.Conventions {
 		},
 		Fills: []demo.Declarer{logisticLambda, logisticEta},
 		Bias:  demo.BiasSeparate, Penalty: demo.BiasFree, Labels: demo.LabelsSigned,
-		Stop: gradStop("from w = 0, b = 0"),
+		Stop: func(s demo.State) string {
+			if usesGD(s) {
+				return gradStop("from w = 0, b = 0")(s)
+			}
+			return gradStop("or when no step of the line search lowers J (the gradient is down to its rounding error); from w = 0, b = 0")(s)
+		},
 	}
 }
 

@@ -26,14 +26,15 @@ func perceptronConventions() *demo.Conventions {
 			}
 			return out
 		},
-		Bias: demo.BiasSeparate, Penalty: demo.NoPenalty, Labels: demo.LabelsSigned,
+		Bias: demo.BiasSeparate, Penalty: demo.NoPenalty, Labels: demo.LabelsSignedOrClasses,
 		Seed: orderSeed, SeedUse: "the order points are visited, a fresh permutation each epoch",
 		Stop: func(s demo.State) string {
 			e := strconv.Itoa(epochs.Get(s))
 			if stop.Is(s, "epochs") {
-				return "after all " + e + " epochs, as Algorithm 7"
+				return "after all " + e + " epochs, as Algorithm 7 (no test for convergence or a cycle)"
 			}
-			return "at the first epoch with no update (the data are then separated), or after " + e + " epochs"
+			return "at the first epoch with no update (the data are separated), when an epoch starts from weights an earlier epoch " +
+				"started from (a cycle: proof the data are not separable), or after " + e + " epochs"
 		},
 	}
 }

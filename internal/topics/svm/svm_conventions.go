@@ -19,6 +19,9 @@ func smoConventions(hard, kernel bool) *demo.Conventions {
 		Stop: smoStop, Tolerance: smoTol,
 	}
 	if hard {
+		c.Stop = func(s demo.State) string {
+			return "at once, infeasible, when a linear program finds the data not separable; else " + smoStop(s)
+		}
 		c.Objective = func(s demo.State, n int) string {
 			return fmt.Sprintf("½‖w‖² subject to yᵢ(⟨w, xᵢ⟩ + b) ≥ 1 for all n = %d points, by SMO on its dual "+
 				"max D(α) = Σαᵢ − ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ⟨xᵢ, xⱼ⟩, αᵢ ≥ 0, Σαᵢyᵢ = 0", n)
