@@ -19,8 +19,8 @@ func perceptronConventions() *demo.Conventions {
 				g := textfmt.Sig(gamma.Get(s))
 				test, loss = "yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = "+g, "max(0, "+g+" − y(⟨w, x⟩ + b))"
 			}
-			out := fmt.Sprintf("no loss is minimised in the usual sense: on a mistake, %s, it updates w ← w + ηyᵢxᵢ, b ← b + ηyᵢ with η = %s "+
-				"(stochastic gradient descent on the loss %s)", test, textfmt.Sig(eta.Get(s)), loss)
+			out := fmt.Sprintf("no loss is minimised in the usual sense: on a mistake, %s, w ← w + ηyᵢxᵢ and b ← b + ηyᵢ with η = %s "+
+				"(stochastic subgradient descent on the loss %s)", test, textfmt.Sig(eta.Get(s)), loss)
 			if variant.Is(s, "averaged") {
 				out += "; the averaged perceptron answers with the average of every iterate"
 			}
