@@ -209,7 +209,7 @@ func TestConventionNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		demo, query, id, want string
+		demo, query, id, want string // want "": the box states no such line
 	}{
 		{"svm-soft", "C=0.1", "conv-loss", "C = 0.1, n = 40"},
 		{"svm-soft", "tol=1e-06", "conv-stop", "ε = 1·10⁻⁶"},
@@ -218,6 +218,9 @@ func TestConventionNumbers(t *testing.T) {
 		{"svm-sgd", "", "conv-bias", "augmented: x̃ = (x, 1), b is the weight of the constant 1, regularised with w"},
 		{"svm-sgd", "method=subgradient", "conv-bias", "separate parameter, not regularised"},
 		{"svm-sgd", "aseed=9", "conv-seed", "aseed = 9"},
+		{"svm-sgd", "method=subgradient", "conv-seed", ""}, // full batch: no sampling, no seed
+		{"perceptron", "", "conv-seed", ""},                // cyclic order
+		{"knn", "", "conv-stop", ""},                       // no solver
 		{"perceptron", "order=random&aseed=3", "conv-seed", "aseed = 3"},
 		{"perceptron", "", "conv-loss", "no loss is minimised"},
 		{"perceptron", "", "conv-labels", "(0 and 1 too) are classes 0…9"},
@@ -243,7 +246,11 @@ func TestConventionNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := byID(d.ConventionLines(s, len(r.Points)))[tt.id]; !strings.Contains(got, tt.want) {
+		got := byID(d.ConventionLines(s, len(r.Points)))[tt.id]
+		if tt.want == "" && got != "" {
+			t.Errorf("%s?%s: %s = %q, want none", tt.demo, tt.query, tt.id, got)
+		}
+		if !strings.Contains(got, tt.want) {
 			t.Errorf("%s?%s: %s = %q, want it to contain %q", tt.demo, tt.query, tt.id, got, tt.want)
 		}
 	}

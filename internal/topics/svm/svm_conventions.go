@@ -71,7 +71,7 @@ func sgdConventions() *demo.Conventions {
 		},
 		Fills:  []demo.Declarer{demo.Lambda, subC},
 		Labels: demo.LabelsSigned,
-		Seed:   demo.Aseed.Tweak(func(p *demo.Int) { p.When = pegasos }), SeedUse: "the point each iteration samples",
+		Seed:   demo.Aseed, SeedUse: "the point each iteration samples",
 		Stop: func(s demo.State) string {
 			out := "after T = " + strconv.Itoa(demo.Iterations.Get(s)) + " iterations (no convergence test)"
 			if subgradient(s) {
