@@ -76,6 +76,7 @@ func NewCourse(topics ...Topic) (*Course, error) {
 			return nil, fmt.Errorf("demo: demo %s names lesson %q, which the catalogue lacks", d.ID, d.Lesson)
 		}
 		d.Secondary = len(l.Demos) > 0
+		d.explainTitle = SectionTitle(l.ProseFS, l.Slug, d.Explain.Section)
 		l.Demos = append(l.Demos, d.ID)
 		l.Ready = true
 		c.Demos = append(c.Demos, d)

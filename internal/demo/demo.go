@@ -147,6 +147,11 @@ type Spec struct {
 	// tests by declaring them. Names are short words ("step20"); the
 	// goldens are testdata/<ID>_<name>_golden.svg.
 	Examples []Example
+	// Conventions state the model's loss, bias, scaling, labels, seed and
+	// stopping rule beside the plot (conventions.go); Explain links the
+	// step's explanation to the lesson section defining it (explain.go).
+	Conventions *Conventions
+	Explain     Explain
 	// Compute runs the demo to in.Step. It passes ctx to every solver
 	// that takes one and stops with an error wrapping ctx.Err() when ctx
 	// ends. Its errors say what kind they are (errors.go): BadInput for a
@@ -169,6 +174,8 @@ type Demo struct {
 	// page URLs say demo=<ID>.
 	Secondary bool
 	Cache     *Cache // the course's; nil outside a course
+	// explainTitle is the heading of Explain.Section, from the prose.
+	explainTitle string
 }
 
 // Kit parameter keys with special parsing, and the page-only keys.

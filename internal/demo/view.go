@@ -96,6 +96,10 @@ type DemoView struct {
 	// Embed is the embed view (EmbedPath): the demo alone, for another
 	// site's iframe.
 	Embed bool
+	// Conventions state the model (Spec.Conventions); Explain links the
+	// step's explanation to the lesson section defining it.
+	Conventions []ConventionLine
+	Explain     ExplainLink
 }
 
 // Figure is an extra panel, inline, with its standalone URLs (URL the
@@ -183,6 +187,7 @@ func NewViewWith(r *Run, page string, o ViewOptions) (*DemoView, error) {
 		Forms: d.Forms(s), Points: d.HasPoints(), Real: d.Data.Labels == RealLabels, Graph: d.Data.Graph,
 		AtLimit: r.AtLimit(), MaxStep: MaxStep, Hidden: s.Hidden,
 	}
+	v.Conventions, v.Explain = d.ConventionLines(s, len(r.Points)), d.explainLink(page)
 	if v.FrameJSON, err = frameJSON(frame, r.Points, d.Data.Graph); err != nil {
 		return nil, err
 	}

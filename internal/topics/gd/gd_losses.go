@@ -50,10 +50,11 @@ var losses = demo.Choice{Key: "losses", Label: "losses shown", Doc: "which losse
 func LossGallerySpec() demo.Spec {
 	return demo.Spec{
 		ID: "loss-gallery", Title: "Classification losses", Lesson: "gradient-descent", Static: true,
-		Data:     demo.DataSpec{Labels: demo.NoLabels},
-		Params:   demo.Params(losses),
-		Examples: []demo.Example{{Name: "default", Query: ""}},
-		Compute:  computeLossGallery,
+		Data:        demo.DataSpec{Labels: demo.NoLabels},
+		Params:      demo.Params(losses),
+		Examples:    []demo.Example{{Name: "default", Query: ""}},
+		Conventions: lossGalleryConventions(), Explain: demo.Explain{Section: "losses"},
+		Compute: computeLossGallery,
 	}
 }
 

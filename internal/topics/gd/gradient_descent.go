@@ -85,6 +85,7 @@ func GDSpec() demo.Spec {
 		Params: demo.Params(objChoice, kappa, theta, startX1, startX2, method, stepSize, schedule, decay, warmup, hold, runLen, batch, batchSeed),
 		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"},
 			{Name: "minibatch", Query: "objective=least-squares&batch=2&step=40"}},
+		Conventions: gdConventions(), Explain: demo.Explain{Section: "definition"},
 		Compute: computeGD,
 	}
 }

@@ -91,10 +91,11 @@ func BayesSpec() demo.Spec {
 		ID: "bayes", Title: "The Bayes classifier of a known mixture", Lesson: "knn-bayes",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet,
 			Sets: []demo.Option{{mixtureSet, "two Gaussians (sampled)"}}, Make: mixturePoints},
-		Params:   mixtureParams(nil, "seeds the sample"),
-		Static:   true,
-		Examples: []demo.Example{{Name: "default", Query: "n=60"}},
-		Compute:  computeBayes,
+		Params:      mixtureParams(nil, "seeds the sample"),
+		Static:      true,
+		Examples:    []demo.Example{{Name: "default", Query: "n=60"}},
+		Conventions: bayesConventions(), Explain: demo.Explain{Section: "bayes"},
+		Compute: computeBayes,
 	}
 }
 

@@ -42,11 +42,12 @@ var (
 func CurseSpec() demo.Spec {
 	return demo.Spec{
 		ID: "curse", Title: "The curse of dimensionality", Lesson: "knn-bayes",
-		Data:     demo.DataSpec{Labels: demo.NoLabels},
-		Params:   demo.Params(curseN, curseSeed),
-		Static:   true,
-		Examples: []demo.Example{{Name: "default", Query: "n=200"}},
-		Compute:  computeCurse,
+		Data:        demo.DataSpec{Labels: demo.NoLabels},
+		Params:      demo.Params(curseN, curseSeed),
+		Static:      true,
+		Examples:    []demo.Example{{Name: "default", Query: "n=200"}},
+		Conventions: curseConventions(), Explain: demo.Explain{Section: "curse"},
+		Compute: computeCurse,
 	}
 }
 

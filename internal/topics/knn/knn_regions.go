@@ -47,8 +47,9 @@ func KNNSpec() demo.Spec {
 		ID: "knn", Title: "k nearest neighbours against the Bayes classifier", Lesson: "knn-bayes",
 		Data:   demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: mixtureSet, Sets: knnSets, Make: knnPoints},
 		Params: params, Panels: []string{"k"}, PanelLabels: map[string]string{"k": "Error against k"}, Static: true,
-		Examples: []demo.Example{{Name: "k5", Query: "n=60"}, {Name: "manhattan", Query: "data=moons&n=80&k=9&metric=manhattan"}},
-		Compute:  computeKNN,
+		Examples:    []demo.Example{{Name: "k5", Query: "n=60"}, {Name: "manhattan", Query: "data=moons&n=80&k=9&metric=manhattan"}},
+		Conventions: knnConventions(), Explain: demo.Explain{Section: "knn"},
+		Compute: computeKNN,
 	}
 }
 

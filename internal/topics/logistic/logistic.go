@@ -71,10 +71,11 @@ func LogisticSpec() demo.Spec {
 	params = append(params, demo.Params(logisticNoise, method, logisticEta, logisticLambda)...)
 	return demo.Spec{
 		ID: "logistic", Title: "Logistic regression, step by step", Lesson: "logistic-regression",
-		Data:     demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: logisticSets, Make: pointset.Points},
-		Params:   params,
-		Examples: []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}, {Name: "newton", Query: "data=moons&method=newton&step=6"}},
-		Compute:  computeLogistic,
+		Data:        demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 2, Default: "noisy", Sets: logisticSets, Make: pointset.Points},
+		Params:      params,
+		Examples:    []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}, {Name: "newton", Query: "data=moons&method=newton&step=6"}},
+		Conventions: logisticConventions(), Explain: demo.Explain{Section: "fitting"},
+		Compute: computeLogistic,
 	}
 }
 

@@ -43,9 +43,10 @@ func SoftmaxSpec() demo.Spec {
 		ID: "softmax", Title: "Softmax regression, three classes", Lesson: "logistic-regression",
 		Data: demo.DataSpec{Labels: demo.ClassLabels, MaxClasses: 3, Default: "blobs",
 			Sets: []demo.Option{{"blobs", "blobs (3 classes, random)"}}, Make: pointset.Points},
-		Params:   params,
-		Examples: []demo.Example{{Name: "step100", Query: "n=30&step=100&q1=1&q2=1"}},
-		Compute:  computeSoftmax,
+		Params:      params,
+		Examples:    []demo.Example{{Name: "step100", Query: "n=30&step=100&q1=1&q2=1"}},
+		Conventions: softmaxConventions(), Explain: demo.Explain{Section: "softmax"},
+		Compute: computeSoftmax,
 	}
 }
 

@@ -39,8 +39,9 @@ func PerceptronSpec() demo.Spec {
 		},
 		Params: append(pointset.Params("`separable`, `noisy`, `blobs`", "seeds the random set (and the order, unless `aseed` is set)"),
 			demo.Params(order, orderSeed, variant, gamma, eta, multi, epochs, stop)...),
-		Examples: []demo.Example{{Name: "step3", Query: "step=3"}},
-		Compute:  computePerceptron,
+		Examples:    []demo.Example{{Name: "step3", Query: "step=3"}},
+		Conventions: perceptronConventions(), Explain: demo.Explain{Section: "perceptron-algorithm"},
+		Compute: computePerceptron,
 	}
 }
 

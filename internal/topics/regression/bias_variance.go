@@ -37,8 +37,9 @@ func BiasVarianceSpec() demo.Spec {
 		Data:   curveData(nil, "sine", "line", "cubic"),
 		Params: demo.Params(append(curveParams(15, maxBVN, 0.3), bvFits, bvDegree, ridgeLambda)...),
 		Panels: []string{"lambda", "degree"}, PanelLabels: map[string]string{"lambda": "Bias² and variance against λ", "degree": "Bias² and variance against the degree"}, Static: true,
-		Examples: []demo.Example{{Name: "fits20", Query: "fits=20"}},
-		Compute:  computeBiasVariance,
+		Examples:    []demo.Example{{Name: "fits20", Query: "fits=20"}},
+		Conventions: polyConventions(bvDegree), Explain: demo.Explain{Section: "bias-variance"},
+		Compute: computeBiasVariance,
 	}
 }
 

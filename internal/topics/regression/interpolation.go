@@ -33,8 +33,9 @@ func InterpolationSpec() demo.Spec {
 		Data:   curveData(nil, "sine", "line", "cubic"),
 		Params: demo.Params(append(curveParams(10, 100, 0.2), degree, ridgeLambda)...),
 		Panels: []string{"degree"}, PanelLabels: map[string]string{"degree": "Error against the degree"}, Static: true,
-		Examples: []demo.Example{{Name: "degree9", Query: "degree=9"}},
-		Compute:  computeInterpolation,
+		Examples:    []demo.Example{{Name: "degree9", Query: "degree=9"}},
+		Conventions: polyConventions(degree), Explain: demo.Explain{Section: "regression-problem"},
+		Compute: computeInterpolation,
 	}
 }
 

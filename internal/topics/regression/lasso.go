@@ -45,6 +45,7 @@ func LassoSpec() demo.Spec {
 			{Name: "zero", Query: "step=2"},                      // w₂ soft-thresholded to exactly 0
 			{Name: "zigzag", Query: "alpha=0.1&corr=0.9&step=6"}, // correlated features: steps along the axes zigzag
 		},
+		Conventions: lassoConventions(), Explain: demo.Explain{Section: "lasso"},
 		Compute: computeLasso,
 	}
 }

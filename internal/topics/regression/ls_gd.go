@@ -23,10 +23,11 @@ import (
 func LSGDSpec() demo.Spec {
 	return demo.Spec{
 		ID: "ls-gd", Title: "Gradient descent on least squares", Lesson: "linear-regression",
-		Data:     curveData(nil, "line", "sine", "cubic"),
-		Params:   demo.Params(append(curveParams(20, 200, 0.2), lsgdEta, lsgdLambda)...),
-		Examples: []demo.Example{{Name: "step20", Query: "step=20"}},
-		Compute:  computeLSGD,
+		Data:        curveData(nil, "line", "sine", "cubic"),
+		Params:      demo.Params(append(curveParams(20, 200, 0.2), lsgdEta, lsgdLambda)...),
+		Examples:    []demo.Example{{Name: "step20", Query: "step=20"}},
+		Conventions: lsgdConventions(), Explain: demo.Explain{Section: "gradient-descent"},
+		Compute: computeLSGD,
 	}
 }
 

@@ -29,8 +29,9 @@ func RegLossesSpec() demo.Spec {
 		Data:   curveData(outlier, "line", "sine", "cubic"),
 		Params: demo.Params(append(curveParams(20, 200, 0.1), outlierX, outlierY, huberDelta, tubeEps)...),
 		Panels: []string{"losses"}, PanelLabels: map[string]string{"losses": "The four losses of a residual"}, Static: true,
-		Examples: []demo.Example{{Name: "default", Query: ""}},
-		Compute:  computeRegLosses,
+		Examples:    []demo.Example{{Name: "default", Query: ""}},
+		Conventions: regLossesConventions(), Explain: demo.Explain{Section: "losses"},
+		Compute: computeRegLosses,
 	}
 }
 

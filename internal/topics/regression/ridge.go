@@ -28,8 +28,9 @@ func RidgeSpec() demo.Spec {
 		Data:   demo.DataSpec{Labels: demo.NoLabels},
 		Params: demo.Params(ridgeEps, ridgeBoth),
 		Panels: []string{"norm"}, PanelLabels: map[string]string{"norm": "‖w‖ against ε"}, Static: true,
-		Examples: []demo.Example{{Name: "lambda", Query: "eps=0.01&lambda=0.01"}},
-		Compute:  computeRidge,
+		Examples:    []demo.Example{{Name: "lambda", Query: "eps=0.01&lambda=0.01"}},
+		Conventions: ridgeConventions(), Explain: demo.Explain{Section: "ridge"},
+		Compute: computeRidge,
 	}
 }
 

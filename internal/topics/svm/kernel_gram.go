@@ -26,8 +26,9 @@ func KernelGramSpec() demo.Spec {
 		Data:   kernelData(),
 		Params: append(pointset.ShapeParams(30, "seeds the random set"), kernelParams(true)...),
 		Panels: []string{"gram", "eigen"}, PanelLabels: map[string]string{"gram": "Gram matrix", "eigen": "Eigenvalues of the Gram matrix"}, Static: true,
-		Examples: []demo.Example{{Name: "default", Query: ""}},
-		Compute:  computeGram,
+		Examples:    []demo.Example{{Name: "default", Query: ""}},
+		Conventions: gramConventions(), Explain: demo.Explain{Section: "mercer"},
+		Compute: computeGram,
 	}
 }
 

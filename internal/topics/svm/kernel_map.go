@@ -48,8 +48,9 @@ func KernelMapSpec() demo.Spec {
 			Sets: []demo.Option{{"psi", "labelled by 001's curve (random)"}}, Make: psiPoints},
 		Params: demo.Params(psiN, pointset.Seed, pickX1, pickX2, pickZ1, pickZ2, azimuth, elevation),
 		Panels: []string{"lift"}, PanelLabels: map[string]string{"lift": "Points lifted to three dimensions"}, Static: true,
-		Examples: []demo.Example{{Name: "default", Query: ""}},
-		Compute:  computeKernelMap,
+		Examples:    []demo.Example{{Name: "default", Query: ""}},
+		Conventions: kernelMapConventions(), Explain: demo.Explain{Section: "quadratic"},
+		Compute: computeKernelMap,
 	}
 }
 

@@ -31,7 +31,8 @@ func KernelPegasosSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
 		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
-		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
+		Examples:    []demo.Example{{Name: "end", Query: "step=end"}},
+		Conventions: kernelPegasosConventions(), Explain: demo.Explain{Section: "kernel-sgd"},
 	}
 }
 

@@ -28,7 +28,8 @@ func KernelSVMSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-svm", Title: "Kernel SVM, solved by SMO", Lesson: "kernels",
 		Data: kernelData(), Params: params, Panels: []string{"alpha", "kkt", "gamma"}, PanelLabels: map[string]string{"alpha": "α of each point", "kkt": "KKT violation of each point", "gamma": "Training and held-out error against γ"},
-		Examples: []demo.Example{{Name: "end", Query: "step=end"}},
+		Examples:    []demo.Example{{Name: "end", Query: "step=end"}},
+		Conventions: smoConventions(false, true), Explain: demo.Explain{Section: "kernel-svms"},
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, kernelSVMParams(in.State), false, kernelExtra)
 		},

@@ -49,7 +49,9 @@ func SVMSpec(hard bool) demo.Spec {
 			return computeSVM(ctx, in, SvmParams(in.State, hard), compare.Is(in.State, "perceptron"), nil)
 		},
 	}
+	sp.Conventions, sp.Explain = smoConventions(hard, false), demo.Explain{Section: "soft-dual"}
 	if hard {
+		sp.Explain.Section = "smo"
 		sp.ID, sp.Title, sp.Lesson, sp.Data.Default = "svm-hard", "Hard-margin SVM, solved by SMO", "hard-margin-svm", "separable"
 		sp.Examples = []demo.Example{{Name: "default", Query: ""}, {Name: "compare", Query: "compare=perceptron&step=end"}}
 	}

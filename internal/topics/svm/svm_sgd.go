@@ -43,8 +43,9 @@ func SGDSpec() demo.Spec {
 				demo.AseedParam("seeds the points SGD samples (`pegasos` only)", pegasos),
 				subC, subEta, subDecay, demo.Iterations)...),
 		Panels: []string{"losses"}, PanelLabels: map[string]string{"losses": "Losses of the score y·f(x)"},
-		Examples: []demo.Example{{Name: "step200", Query: "step=200"}},
-		Compute:  computeSGD,
+		Examples:    []demo.Example{{Name: "step200", Query: "step=200"}},
+		Conventions: sgdConventions(), Explain: demo.Explain{Section: "sgd"},
+		Compute: computeSGD,
 	}
 }
 
