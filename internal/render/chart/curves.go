@@ -188,7 +188,7 @@ func (c Curves) figure(opt render.Options) (*render.Figure, error) {
 	th := render.StripTheme(fw).ForHall(opt)
 
 	p := plot.New()
-	th.Style(p, c.XLabel, c.YLabel, 13, 12, 11)
+	th.Style(p, c.XLabel, c.YLabel, 13, 12, 12)
 	p.Title.Text = c.Title
 	render.FitTitle(p, fw-th.Pt(14))
 	p.Title.Padding = th.Pt(4)
