@@ -322,14 +322,7 @@ func TestBrowserCountersFit(t *testing.T) {
 // to out/screens (make screens sets MARGIN_SCREENS=1). It checks nothing:
 // it is for eyes.
 func TestScreens(t *testing.T) {
-	if os.Getenv("MARGIN_SCREENS") == "" {
-		t.Skip("set MARGIN_SCREENS=1 (make screens) to write screenshots")
-	}
-	ctx, base := newBrowser(t)
-	dir := filepath.Join("..", "..", "out", "screens")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	ctx, base, dir := screensBrowser(t)
 	shots := []struct{ name, url, scrollTo string }{
 		{"index", "/", ""},
 		{"lesson-top", "/lessons/perceptron", ""},
@@ -362,4 +355,20 @@ func TestScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// screensBrowser skips a screenshot test unless MARGIN_SCREENS is set (make
+// screens), and returns the shared browser, the server's base URL and the
+// folder the screenshots go to, out/screens.
+func screensBrowser(t *testing.T) (context.Context, string, string) {
+	t.Helper()
+	if os.Getenv("MARGIN_SCREENS") == "" {
+		t.Skip("set MARGIN_SCREENS=1 (make screens) to write screenshots")
+	}
+	ctx, base := newBrowser(t)
+	dir := filepath.Join("..", "..", "out", "screens")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, base, dir
 }

@@ -324,14 +324,7 @@ func stepIs(ctx context.Context, k int) error {
 // projector's sizes to out/screens (with MARGIN_SCREENS=1, as make screens
 // sets). It checks nothing: it is for eyes.
 func TestPresentScreens(t *testing.T) {
-	if os.Getenv("MARGIN_SCREENS") == "" {
-		t.Skip("set MARGIN_SCREENS=1 (make screens) to write screenshots")
-	}
-	ctx, base := newBrowser(t)
-	dir := filepath.Join("..", "..", "out", "screens")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	ctx, base, dir := screensBrowser(t)
 	for _, vp := range [][2]int64{{1280, 720}, {1920, 1080}} {
 		for name, u := range map[string]string{
 			"perceptron": "/present/perceptron?data=separable&n=60&step=12",
