@@ -42,10 +42,15 @@ check-generated: templ-cli
 # (every demo through HTTP; both exercise pure, single-threaded demo code
 # that the kit's own tests race-check), and the browser tests, which
 # drive Chromium.
+# The server's tests that loop over every demo (every figure as PNG, every
+# run to its end, every page's boxes) cost 10-20 times as much under -race
+# and share no state between requests, so they run without it, with the
+# browser tests and internal/course's loops.
+LOOPS := ^(TestBrowser.*|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts)$$
 unit:
-	$(GO) test -race -count=1 -skip '^(TestBrowser.*|TestEveryDemo)$$' $$($(GO) list ./... | grep -v '/internal/course$$')
+	$(GO) test -race -count=1 -skip '$(LOOPS)' $$($(GO) list ./... | grep -v '/internal/course$$')
 	$(GO) test -count=1 ./internal/course/
-	$(GO) test -count=1 -run '^(TestBrowser.*|TestEveryDemo)$$' ./cmd/web/
+	$(GO) test -count=1 -run '$(LOOPS)' ./cmd/web/
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
