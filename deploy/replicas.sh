@@ -52,8 +52,11 @@ victim=$(echo $PIDS | cut -d' ' -f2)
 echo "# three replicas on 127.0.0.1:$((base+1))-$((base+3)) behind nginx on :$base; replica pid $victim killed halfway through homework"
 "$T/loadgen" -target "http://127.0.0.1:$base" -mixes lecture,homework -dur "$DUR" -kill "$victim"
 log="$T/access.log"
+# A 503 is a replica shedding load with Retry-After, on purpose; any other
+# 5xx is a request lost.
 awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cache=/) c[$i]++; n++ }
-     $7 ~ /^5/ { lost++ }
-     END { printf "# nginx: %d requests, %d answered 5xx (lost); cache:", n, lost + 0
+     $7 ~ /^5/ && $7 != 503 { lost++ }
+     $7 == 503 { shed++ }
+     END { printf "# nginx: %d requests, %d answered 5xx other than 503 (lost), %d shed with 503; cache:", n, lost + 0, shed + 0
            for (k in c) printf " %s %d (%.1f%%)", k, c[k], 100 * c[k] / n; print "" }' "$log"
 grep -c 'upstream' "$T/error.log" | sed 's/^/# nginx error.log lines naming an upstream (the dead replica, retried): /'
