@@ -12,6 +12,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/serve"
+	"github.com/margin-edu/margin/web/static"
 )
 
 // NewServer returns Margin's HTTP handler for course, with every route
@@ -106,7 +107,8 @@ func useMiddleware(e *echo.Echo, logger *slog.Logger) {
 		Level:     5,
 		MinLength: 2048,
 		Skipper: func(c echo.Context) bool {
-			return strings.HasSuffix(c.Path(), ".png") || strings.HasSuffix(c.Request().URL.Path, ".woff2") ||
+			// Static files come gzipped already (static.Serve).
+			return strings.HasSuffix(c.Path(), ".png") || strings.HasPrefix(c.Request().URL.Path, static.Prefix) ||
 				c.Path() == gramPath
 		},
 	}))

@@ -1,8 +1,13 @@
 package static
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,4 +57,44 @@ func TestURLPanicsOnAMissingFile(t *testing.T) {
 		}
 	}()
 	URL("missing.css")
+}
+
+// TestServeGzipped: a stylesheet or script is sent gzipped to a client
+// that takes gzip (compressed once at start-up, so it decompresses to the
+// file) and whole to one that does not, with Vary: Accept-Encoding on
+// both; a font, compressed already, is sent as it is to both.
+func TestServeGzipped(t *testing.T) {
+	for _, name := range []string{"app.css", "app.js", "vendor/katex/katex.min.css"} {
+		want, err := fs.ReadFile(FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gz := serve(http.MethodGet, URL(name), "Accept-Encoding", "gzip, deflate, br")
+		plain := serve(http.MethodGet, URL(name))
+		if gz.Header().Get("Content-Encoding") != "gzip" || plain.Header().Get("Content-Encoding") != "" {
+			t.Errorf("%s: Content-Encoding %q with gzip, %q without", name, gz.Header().Get("Content-Encoding"), plain.Header().Get("Content-Encoding"))
+			continue
+		}
+		for _, w := range []*httptest.ResponseRecorder{gz, plain} {
+			if w.Header().Get("Vary") != "Accept-Encoding" || w.Header().Get("Content-Length") != strconv.Itoa(w.Body.Len()) {
+				t.Errorf("%s: Vary %q, Content-Length %q for %d bytes", name, w.Header().Get("Vary"), w.Header().Get("Content-Length"), w.Body.Len())
+			}
+		}
+		if gz.Body.Len() >= len(want)/2 {
+			t.Errorf("%s: gzipped to %d of %d bytes", name, gz.Body.Len(), len(want))
+		}
+		zr, err := gzip.NewReader(gz.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(got, want) || !bytes.Equal(plain.Body.Bytes(), want) {
+			t.Errorf("%s: the gzipped body decompresses to %d bytes (%v), the plain one is %d; the file is %d", name, len(got), err, plain.Body.Len(), len(want))
+		}
+	}
+	css := URL("vendor/katex/katex.min.css")
+	font := strings.TrimSuffix(css, "katex.min.css") + "fonts/KaTeX_Main-Regular.woff2"
+	if w := serve(http.MethodGet, font, "Accept-Encoding", "gzip"); w.Header().Get("Content-Encoding") != "" || w.Header().Get("Vary") != "" {
+		t.Errorf("the font: Content-Encoding %q, Vary %q; want it as it is", w.Header().Get("Content-Encoding"), w.Header().Get("Vary"))
+	}
 }
