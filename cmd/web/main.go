@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	addr := fs.String("addr", "", "listen address (default :8080, or :$PORT)")
 	cacheMiB := fs.Int("cache", demo.DefaultCacheBytes>>20, "MiB the demos may keep of sweeps, optima and runs between requests")
 	var lim limits
-	fs.IntVar(&lim.workPerCore, "work-per-core", 2, "expensive computations (pages, plots, CSV, the APIs) run at once per core")
+	fs.IntVar(&lim.workPerCore, "work-per-core", 1, "expensive computations (pages, plots, CSV, the APIs) run at once per core")
 	fs.IntVar(&lim.queue, "work-queue", 256, "expensive requests that may wait for a slot; more are refused with 503")
 	fs.DurationVar(&lim.wait, "work-wait", 500*time.Millisecond, "how long a request waits for a slot before a 503 with Retry-After")
 	respMiB := fs.Int("response-cache", 256, "MiB of rendered responses (pages, plots) kept between requests")
