@@ -54,9 +54,16 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	// /plots/ URL) does not quote it, so it does not pay for it.
 	var ref reference
 	if in.Figure != demo.PlotFigure {
-		if ref, err = newReference(optimumValue(primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda))); err != nil {
+		key := optimumKey("kernel-pegasos-optimum", x, y, p.Lambda, float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+		o, err := memoOptimum(ctx, in.Cache, key, func(ctx context.Context) (optimum, error) {
+			_, v, err := primal.KernelPegasosOptimum(ctx, x, y, k, p.Lambda)
+			ref, err := newReference(v, err)
+			return optimum{ref: ref}, err
+		})
+		if err != nil {
 			return demo.Result{}, err
 		}
+		ref = o.ref
 	}
 	tr := newKernelTracker(kp)
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -72,6 +73,31 @@ func (r reference) note(cure string) []demo.Note {
 		a.Solver, textfmt.Plural(a.Steps, a.Unit), textfmt.Sig(a.Lower), textfmt.Sig(a.Upper), textfmt.Sig(a.Lower), textfmt.Sig(a.Gap()), cure)}}
 }
 
-// optimumValue keeps an optimum solver's value and error, dropping the
-// point it reached.
-func optimumValue(_ []float64, value float64, err error) (float64, error) { return value, err }
+// optimum is the reference a run is charted against and the model at it
+// (θ for Pegasos, w and b for subgradient descent, none for kernel SGD).
+type optimum struct {
+	ref reference
+	w   []float64
+	b   float64
+}
+
+// memoOptimum returns the optimum of key from the course's cache, or
+// solves it and keeps it: it depends on the points and the objective's
+// numbers only, never on the step or the run's other parameters, so a
+// student stepping through a run (or the page, then its history chart)
+// pays for it once, not per request. An approximate optimum is an answer
+// (solve folds its *primal.ApproxError into the reference), so it is kept
+// too; a failure or a cancelled context is not.
+func memoOptimum(ctx context.Context, cache *demo.Cache, key demo.CacheKey, solve func(context.Context) (optimum, error)) (optimum, error) {
+	return demo.Memoise(ctx, cache, key, func(o optimum) int64 { return 128 + demo.FloatsBytes(o.w) }, solve)
+}
+
+// optimumKey names an optimum by its objective (kind), the points, their
+// ±1 labels and the objective's numbers.
+func optimumKey(kind string, x [][]float64, y []int, nums ...float64) demo.CacheKey {
+	yf := make([]float64, len(y))
+	for i, v := range y {
+		yf[i] = float64(v)
+	}
+	return demo.ProblemKey(kind, x, yf, nums...)
+}

@@ -146,11 +146,15 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	opt, optVal, err := primal.PegasosOptimum(ctx, x, y, p.Lambda)
-	ref, err := newReference(optVal, err)
+	o, err := memoOptimum(ctx, in.Cache, optimumKey("pegasos-optimum", x, y, p.Lambda), func(ctx context.Context) (optimum, error) {
+		theta, v, err := primal.PegasosOptimum(ctx, x, y, p.Lambda)
+		ref, err := newReference(v, err)
+		return optimum{ref: ref, w: theta}, err
+	})
 	if err != nil {
 		return primalRun{}, err
 	}
+	ref, opt := o.ref, o.w
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
 	ref.track(&rec.Approx, &rec.Gap)
 	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[primal.PegasosState](in, rec)...)
@@ -188,11 +192,15 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	optW, optB, optVal, err := primal.SubgradientOptimum(ctx, x, y, p.C)
-	ref, err := newReference(optVal, err)
+	o, err := memoOptimum(ctx, in.Cache, optimumKey("svm-optimum", x, y, p.C), func(ctx context.Context) (optimum, error) {
+		w, b, v, err := primal.SubgradientOptimum(ctx, x, y, p.C)
+		ref, err := newReference(v, err)
+		return optimum{ref: ref, w: w, b: b}, err
+	})
 	if err != nil {
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
+	ref, optW, optB := o.ref, o.w, o.b
 	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.SubgradientState) (int, float64) { return s.T, s.Objective })
 	ref.track(&rec.Approx, &rec.Gap)
 	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[primal.SubgradientState](in, rec)...)
