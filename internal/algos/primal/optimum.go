@@ -12,19 +12,18 @@ import (
 // optimumTol is PegasosOptimum's stopping rule, far tighter than a plot
 // needs, and OptWork its budget in work units: an SMO iteration on the 2n
 // mirrored points updates the gradient with two kernel columns of
-// d + 1 coordinates, 4n(d + 1) units, plus its fixed cost. On the lessons' data SMO needs a
-// few percent of it; points at |x| ≈ 10⁶ with a small λ reach it in about
-// a quarter of a second.
+// d + 1 coordinates, 4n(d + 1) units, plus its fixed cost. On the
+// lessons' data SMO needs a few percent of it; points at |x| ≈ 10⁶ with a
+// small λ reach it in about a quarter of a second.
 const (
 	optimumTol = 1e-9
 	OptWork    = 1.5e8
 )
 
-// optimumIter is the SMO iterations work pays for on n points of d
-// coordinates (at least one), counting an iteration's fixed cost as
-// passOverhead units.
-func optimumIter(work float64, n, d int) int {
-	return max(1, int(work/float64(4*n*(d+1)+passOverhead)))
+// smoIterations is the SMO iterations work pays for when an iteration
+// costs perIter units plus its fixed cost (passOverhead): at least one.
+func smoIterations(work float64, perIter int) int {
+	return max(1, int(work/float64(perIter+passOverhead)))
 }
 
 // PegasosOptimum returns the exact minimiser θ* of Pegasos' objective
@@ -54,7 +53,7 @@ func pegasosOptimum(ctx context.Context, x [][]float64, y []int, lambda, work fl
 		C:       1 / (4 * lambda * float64(len(x))),
 		Kernel:  svm.Kernel{Kind: svm.Linear},
 		Tol:     optimumTol,
-		MaxIter: optimumIter(work, len(x), len(x[0])),
+		MaxIter: smoIterations(work, 4*len(x)*(len(x[0])+1)),
 	}
 	pr, _, err := svm.New(mx, my, p)
 	if err != nil {
@@ -91,7 +90,7 @@ func SubgradientOptimum(ctx context.Context, x [][]float64, y []int, c float64) 
 	}
 	p := svm.DefaultParams()
 	p.C, p.Tol = c, optimumTol
-	p.MaxIter = max(1, int(OptWork/float64(2*len(x)*len(x[0])+passOverhead)))
+	p.MaxIter = smoIterations(OptWork, 2*len(x)*len(x[0]))
 	pr, _, err := svm.New(x, y, p)
 	if err != nil {
 		return nil, 0, 0, err
