@@ -152,6 +152,9 @@ type Spec struct {
 	// step's explanation to the lesson section defining it (explain.go).
 	Conventions *Conventions
 	Explain     Explain
+	// Predict, on a stepping demo, asks a question about the next step
+	// (predict.go): predict=1 turns Step into it.
+	Predict Predictor
 	// Compute runs the demo to in.Step. It passes ctx to every solver
 	// that takes one and stops with an error wrapping ctx.Err() when ctx
 	// ends. Its errors say what kind they are (errors.go): BadInput for a
