@@ -30,6 +30,9 @@ func main() {
 	mixes := flag.String("mixes", "static,lecture,homework,png,present,overload,slow,fitstorm", "mixes to run, in order")
 	target := flag.String("target", "", "base URL of a running server (default: build and start cmd/web on loopback)")
 	killPID := flag.Int("kill", 0, "pid to SIGKILL halfway through each mix's run (a replica)")
+	flag.Float64Var(&rateOverride, "rate", 0, "arrivals per second of the open-loop mixes (default: each mix's own)")
+	flag.BoolVar(&identity, "identity", false, "ask for uncompressed answers (to measure what gzip costs)")
+	flag.IntVar(&topN, "top", 0, "also print each mix's N slowest requests and its p99 by demo, to find what makes the tail")
 	flag.Parse()
 	if err := run(*dur, strings.Split(*mixes, ","), *target, *killPID); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
@@ -63,8 +66,12 @@ func run(dur time.Duration, mixes []string, target string, killPID int) error {
 		if name == mixes[len(mixes)-1] {
 			kill = killPID // the replica dies once, in the last mix
 		}
+		if m.Rate > 0 && rateOverride > 0 {
+			m.Rate = rateOverride
+		}
 		r := drive(target, m, dur, kill, pid)
 		fmt.Println(r.line(name, m))
+		r.printTop(topN)
 	}
 	return nil
 }
@@ -113,18 +120,31 @@ type mix struct {
 	Body    func(r *rand.Rand) []byte // when set, each request POSTs it
 }
 
+// The diagnostics' flags (-rate, -top).
+var (
+	identity     bool
+	rateOverride float64
+	topN         int
+)
+
 type result struct {
 	mu       sync.Mutex
 	lat      []time.Duration
+	paths    []string // the path of each lat, for -top
 	status   map[string]int
 	health   []time.Duration
 	retry503 int
 	elapsed  time.Duration
 	peakRSS  int64         // the server's peak resident memory during the mix, bytes
 	cpuAfter time.Duration // the server's CPU time in the 2 s after the clients left
+	cpuRun   time.Duration // the server's CPU time while the mix ran
 }
 
 func (r *result) add(code string, d time.Duration, retryAfter bool) {
+	r.addPath("", code, d, retryAfter)
+}
+
+func (r *result) addPath(path, code string, d time.Duration, retryAfter bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.status[code]++
@@ -133,6 +153,7 @@ func (r *result) add(code string, d time.Duration, retryAfter bool) {
 	}
 	if code != "err" && code != "503" {
 		r.lat = append(r.lat, d)
+		r.paths = append(r.paths, path)
 	}
 }
 
@@ -145,11 +166,22 @@ func do(base, path string, body []byte) (string, time.Duration, bool) {
 	t := time.Now()
 	var resp *http.Response
 	var err error
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
 	if body != nil {
-		resp, err = client.Post(base+path, "application/json", bytes.NewReader(body))
-	} else {
-		resp, err = client.Get(base + path)
+		req, err = http.NewRequest(http.MethodPost, base+path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 	}
+	if err != nil {
+		return "err", time.Since(t), false
+	}
+	if !identity {
+		// Asked for explicitly, gzip reaches us as sent: the client reads
+		// the bytes without inflating them, as a browser on another
+		// machine would, so the CPU it shares with the server here is not
+		// spent on the client's half of the work.
+		req.Header.Set("Accept-Encoding", "gzip")
+	}
+	resp, err = client.Do(req)
 	if err != nil {
 		return "err", time.Since(t), false
 	}
@@ -186,18 +218,23 @@ func drive(base string, m mix, dur time.Duration, killPID, pid int) *result {
 			}
 		}()
 	}
-	send := func(rng *rand.Rand) (string, time.Duration, bool) {
+	send := func(rng *rand.Rand) (string, string, time.Duration, bool) {
 		path := m.Next(rng)
 		var body []byte
 		if m.Body != nil {
 			body = m.Body(rng)
 		}
-		return do(base, path, body)
+		code, d, ra := do(base, path, body)
+		return path, code, d, ra
 	}
 	if killPID > 0 {
 		time.AfterFunc(dur/2, func() { syscall.Kill(killPID, syscall.SIGKILL) })
 	}
 	start := time.Now()
+	var cpu0 time.Duration
+	if pid > 0 {
+		cpu0 = cpu(pid)
+	}
 	if m.Clients > 0 {
 		for i := 0; i < m.Clients; i++ {
 			wg.Add(1)
@@ -205,9 +242,9 @@ func drive(base string, m mix, dur time.Duration, killPID, pid int) *result {
 				defer wg.Done()
 				rng := rand.New(rand.NewSource(seed))
 				for ctx.Err() == nil {
-					code, d, ra := send(rng)
+					path, code, d, ra := send(rng)
 					if ctx.Err() == nil || code != "err" {
-						r.add(code, d, ra)
+						r.addPath(path, code, d, ra)
 					}
 				}
 			}(int64(i))
@@ -221,14 +258,15 @@ func drive(base string, m mix, dur time.Duration, killPID, pid int) *result {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, d, ra := send(rand.New(rand.NewSource(seed)))
-				r.add(code, d, ra)
+				path, code, d, ra := send(rand.New(rand.NewSource(seed)))
+				r.addPath(path, code, d, ra)
 			}()
 		}
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
 	if pid > 0 {
+		r.cpuRun = cpu(pid) - cpu0
 		// Work must stop when its clients leave (issue 18 §3).
 		before := cpu(pid)
 		time.Sleep(2 * time.Second)
@@ -303,4 +341,43 @@ func (r *result) line(name string, m mix) string {
 		mem, after = fmt.Sprintf("%.0fMB", float64(r.peakRSS)/1e6), ms(r.cpuAfter)
 	}
 	return fmt.Sprintf("%-9s %6s %9.0f %8s %8s %10s %8s %8s  %s", name, load, ok, ms(pct(r.lat, .5)), ms(pct(r.lat, .99)), ms(pct(r.health, .99)), mem, after, sb.String())
+}
+
+// printTop prints the n slowest answered requests and the p99 of each
+// path's first element (the demo), slowest first: where a mix's tail
+// comes from.
+func (r *result) printTop(n int) {
+	if n <= 0 || len(r.lat) == 0 {
+		return
+	}
+	if r.cpuRun > 0 {
+		fmt.Printf("  server CPU %.2f s for %d answers: %.2f ms each\n", r.cpuRun.Seconds(), len(r.lat), r.cpuRun.Seconds()*1000/float64(len(r.lat)))
+	}
+	idx := make([]int, len(r.lat))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return r.lat[idx[a]] > r.lat[idx[b]] })
+	for _, i := range idx[:min(n, len(idx))] {
+		fmt.Printf("  %8s  %s\n", r.lat[i].Round(time.Millisecond), r.paths[i])
+	}
+	by := map[string][]time.Duration{}
+	for i, p := range r.paths {
+		k, _, _ := strings.Cut(p, "?")
+		by[k] = append(by[k], r.lat[i])
+	}
+	type row struct {
+		k        string
+		p50, p99 time.Duration
+		n        int
+	}
+	var rows []row
+	for k, ls := range by {
+		sort.Slice(ls, func(a, b int) bool { return ls[a] < ls[b] })
+		rows = append(rows, row{k, ls[len(ls)/2], ls[len(ls)*99/100], len(ls)})
+	}
+	sort.Slice(rows, func(a, b int) bool { return rows[a].p99 > rows[b].p99 })
+	for _, x := range rows {
+		fmt.Printf("  %-40s n=%5d p50 %8s p99 %8s\n", x.k, x.n, x.p50.Round(time.Millisecond/10), x.p99.Round(time.Millisecond/10))
+	}
 }
