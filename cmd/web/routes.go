@@ -50,7 +50,7 @@ func addRoutes(e *echo.Echo, course *demo.Course) {
 	e.POST("/lessons/perceptron/data", movedTo("/demos/perceptron/data", http.StatusPermanentRedirect))
 
 	e.POST("/api/v1/fit", handleFit())
-	e.POST(gramPath, handleGram(), gramFastGzip)
+	e.POST(gramPath, handleGram())
 	e.GET(openAPIPath, handleOpenAPI())
 
 	// Fingerprinted and unversioned static files, with ETags (static.Serve).
