@@ -156,13 +156,15 @@ func (p Pair) Hidden(except ...string) []Field {
 }
 
 // Settings says what run x (a or b) of the comparison sets apart from the
-// other: "C = 1, kernel = linear" with the parameters' labels, or "" when
-// the runs do not differ.
+// other: "C = 1, kernel = linear" with the parameters' labels (those
+// that apply in x), or "" when the runs do not differ.
 func (p Pair) Settings(x State) string {
 	var parts []string
 	for _, k := range p.Differs() {
-		i := p.A.d.index[k]
-		parts = append(parts, p.A.d.params[i].Label+" = "+x.vals[k])
+		if x.Applies(k) {
+			i := p.A.d.index[k]
+			parts = append(parts, p.A.d.params[i].Label+" = "+x.vals[k])
+		}
 	}
 	return strings.Join(parts, ", ")
 }
