@@ -54,6 +54,7 @@ func TestCompareEveryDemo(t *testing.T) {
 				checkComparePage(t, d, target, parse(t, rec))
 			}
 			checkCompareViews(t, h, d, key, value)
+			checkCompareLinks(t, h, d)
 			checkCompareCanonical(t, h, d, key)
 			checkCompareRefusals(t, h, d)
 		})
@@ -195,6 +196,26 @@ func checkCompareViews(t *testing.T, h http.Handler, d *demo.Demo, key, value st
 	}
 	if body := rec.Body.String(); !strings.HasPrefix(body, `<div id="panel-compare-`+d.ID+`"`) || strings.Contains(body, "<html") {
 		t.Errorf("htmx GET %s is not the panel alone: %.120s", target, body)
+	}
+}
+
+// checkCompareLinks: the demo's own panel links to the comparison of its
+// state with itself (run b a copy of run a), in the presenter view to the
+// presenter view's, and the link answers 200.
+func checkCompareLinks(t *testing.T, h http.Handler, d *demo.Demo) {
+	t.Helper()
+	s := demotest.MustParse(t, d, "step=2")
+	for page, want := range map[string]string{d.LessonPath(): d.ComparePath(), d.PresentPath(): d.PresentComparePath()} {
+		target := s.URL(page)
+		doc := parse(t, get(t, h, target))
+		href := doc.Find("#panel-" + d.ID + ` [data-testid="compare-link"]`).AttrOr("href", "")
+		if href != want+"?step=2" {
+			t.Errorf("%s: compare link %q, want %s?step=2", target, href, want)
+			continue
+		}
+		if rec := get(t, h, href); rec.Code != http.StatusOK {
+			t.Errorf("%s: compare link %s = %d", target, href, rec.Code)
+		}
 	}
 }
 

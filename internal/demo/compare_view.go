@@ -2,20 +2,19 @@ package demo
 
 import "strings"
 
-// compareLink is the comparison that starts from state s, in the mode of
-// page (the presenter and embed views keep theirs), or "" for a static
-// demo. Run b starts as a copy of run a: what to change is the reader's
-// choice, and the comparison page opens run b's form for it.
+// compareLink is the comparison that starts from state s, or "" for a
+// static demo: in the presenter view, the presenter view's; elsewhere the
+// page's (an embed's iframe, sized for one demo, opens it in a new tab;
+// /embed/compare/<ID> is there for a slide that embeds a comparison).
+// Run b starts as a copy of run a: what to change is the reader's choice,
+// and the comparison shows run b's form beside run a's for it.
 func (d *Demo) compareLink(s State, page string) string {
 	if d.Static {
 		return ""
 	}
 	p := Pair{A: s, B: s}
-	switch page {
-	case d.PresentPath():
+	if page == d.PresentPath() {
 		return p.URL(d.PresentComparePath())
-	case d.EmbedPath():
-		return p.URL(d.EmbedComparePath())
 	}
 	return p.URL(d.ComparePath())
 }
