@@ -11,7 +11,8 @@ import (
 // TestBrowserCompareSteps drives two runs side by side with their one set
 // of controls: a click on Step advances both runs and the address bar,
 // → steps both again, a change to run b's C starts both over with the
-// new b.C in the URL, and in the presenter view → steps both too.
+// new b.C in the URL, the timeline moves both, and in the presenter view
+// → steps both too.
 func TestBrowserCompareSteps(t *testing.T) {
 	ctx, base := newBrowser(t)
 	openPage(t, ctx, base, "/compare/svm-soft?b.C=10")
@@ -57,6 +58,16 @@ func TestBrowserCompareSteps(t *testing.T) {
 	if err := waitText(ctx, `[data-testid="head-b"]`, "b: C = 3"); err != nil {
 		t.Error(err)
 	}
+
+	// The timeline: a drag to step 6 shows both runs there.
+	drag := `(() => { const r = document.querySelector('[data-testid="compare-panel"] input[data-testid="scrub"]');
+		r.value = "6"; r.dispatchEvent(new Event("input", {bubbles: true}));
+		r.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](drag)); err != nil {
+		t.Fatal(err)
+	}
+	both(6)
+	address("/compare/svm-soft?b.C=3&step=6")
 
 	openPage(t, ctx, base, "/present/compare/svm-soft?b.C=10")
 	press(t, ctx, kb.ArrowRight)

@@ -200,11 +200,15 @@ func (d *Demo) ExecuteCompare(ctx context.Context, p Pair) (*Comparison, error) 
 	return c, nil
 }
 
-// prefixB says that run b's state was refused, naming b.<key>.
+// prefixB says that run b's state was refused, naming b.<key>, or that
+// run b cannot be computed.
 func prefixB(err error) error {
 	var in *InputError
-	if errors.As(err, &in) && in.Key != "" {
+	switch {
+	case errors.As(err, &in) && in.Key != "":
 		return &InputError{Key: BPrefix + in.Key, Err: in.Err}
+	case errors.Is(err, ErrUncomputable):
+		return Uncomputable(err, "run b: "+err.Error())
 	}
 	return err
 }
