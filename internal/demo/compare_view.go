@@ -34,7 +34,8 @@ type CompareView struct {
 	Same     bool // run b has run a's settings
 	Present  bool
 	Embed    bool
-	// Links to the comparison in its three views, and to the demo alone.
+	// Links to the comparison in its three views, and to run a alone (on
+	// its lesson page; in the presenter view, in the presenter view).
 	Self, Normal, PresentURL, EmbedURL, Lesson string
 }
 
@@ -85,6 +86,9 @@ func CompareViewOn(c *Comparison, page string) (*CompareView, error) {
 	v := &CompareView{ID: d.ID, Title: d.Title, Present: present, Embed: embed, Same: len(p.Differs()) == 0,
 		Self: p.URL(page), Normal: p.URL(d.ComparePath()), PresentURL: p.URL(d.PresentComparePath()),
 		EmbedURL: p.URL(d.EmbedComparePath()), Lesson: va.Links.Lesson}
+	if present {
+		v.Lesson = va.Links.Present // run a alone, in the presenter view too
+	}
 	v.A = CompareRun{Name: "a", Settings: p.Settings(p.A), View: va, Held: c.HeldText(c.A)}
 	v.B = CompareRun{Name: "b", Settings: p.Settings(p.B), View: vb, Held: c.HeldText(c.B)}
 	v.Table = compareTable(v.A, v.B)
