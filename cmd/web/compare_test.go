@@ -208,7 +208,7 @@ func checkCompareLinks(t *testing.T, h http.Handler, d *demo.Demo) {
 	for page, want := range map[string]string{d.LessonPath(): d.ComparePath(), d.PresentPath(): d.PresentComparePath()} {
 		target := s.URL(page)
 		doc := parse(t, get(t, h, target))
-		href := doc.Find("#panel-" + d.ID + ` [data-testid="compare-link"]`).AttrOr("href", "")
+		href := doc.Find("#panel-"+d.ID+` [data-testid="compare-link"]`).AttrOr("href", "")
 		if href != want+"?step=2" {
 			t.Errorf("%s: compare link %q, want %s?step=2", target, href, want)
 			continue
