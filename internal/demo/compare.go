@@ -40,7 +40,8 @@ type Pair struct {
 // ParseCompare validates a comparison query: run a's keys as the demo
 // page takes them (without point edits), and b.<key> for run b's
 // algorithm parameters. A b.<key> of a data or view parameter, of an
-// unknown key, or with a bad value is a problem naming b.<key>. A static
+// unknown key, or with a bad value is a problem naming b.<key>; a point
+// edit (op, px, …) is a problem naming its key. A static
 // demo has nothing to step, so nothing to compare: a problem under
 // "demo".
 func (d *Demo) ParseCompare(q url.Values) (Pair, Problems) {
@@ -50,7 +51,12 @@ func (d *Demo) ParseCompare(q url.Values) (Pair, Problems) {
 		return Pair{}, probs
 	}
 	aq, bq := url.Values{}, map[string]string{}
+	edits := editParams()
 	for k, vs := range q {
+		if slices.ContainsFunc(edits, func(p Param) bool { return p.Key == k }) {
+			probs[k] = "point edits belong on the demo page: add or remove the points there, then compare"
+			continue
+		}
 		if !strings.HasPrefix(k, BPrefix) {
 			aq[k] = vs
 			continue

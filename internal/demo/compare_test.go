@@ -78,6 +78,7 @@ func TestParseCompare(t *testing.T) {
 		{"b.len=2&b.len=3", "b.len", "more than once"},
 		{"b.kind=c", "b.kind", "not one of a, b"},
 		{"len=x&b.len=2", "len", "not a whole number"},
+		{"op=add&px=1&py=1&pl=1", "op", "point edits belong on the demo page"},
 	} {
 		q, _ := url.ParseQuery(c.in)
 		_, probs := d.ParseCompare(q)
