@@ -109,19 +109,23 @@ func (c *Comparison) controls(page string, present, embed bool) *DemoView {
 	}
 	v := &DemoView{ID: d.ID, Title: d.Title, SectionID: "compare-" + d.ID, PanelID: "panel-compare-" + d.ID, Page: page,
 		Present: present, Embed: embed, Step: c.Step, Speed: speedParam.Get(p.A), Links: l, MaxStep: MaxStep, Hidden: p.Hidden}
+	// Run a's form, run b's beside it, then the data both share.
 	b := p.BFields()
+	var data []Form
 	for _, f := range d.Forms(p.A) {
 		f.Hidden = append(f.Hidden, b...)
 		if f.Class == "data-form" {
 			f.Legend = "Data (both runs)"
-		} else {
-			f.Legend, f.Class = "Run a", "param-form a-form"
+			data = append(data, f)
+			continue
 		}
+		f.Legend, f.Class = "Run a", "param-form a-form"
 		v.Forms = append(v.Forms, f)
 	}
 	if bf := c.bForm(); len(bf.Controls) > 0 {
 		v.Forms = append(v.Forms, bf)
 	}
+	v.Forms = append(v.Forms, data...)
 	return v
 }
 
