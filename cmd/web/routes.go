@@ -44,6 +44,7 @@ func addRoutes(e *echo.Echo, course *demo.Course) {
 			e.POST(d.DataPath(), handleUpload(d), limitUpload(maxUpload))
 		}
 	}
+	addCompareRoutes(e, course) // two runs side by side: handle_compare.go
 	// The perceptron's CSV lived under its lesson before demos had their
 	// own paths; keep those links working.
 	e.GET("/lessons/perceptron/data.csv", movedTo("/demos/perceptron/data.csv", http.StatusMovedPermanently))

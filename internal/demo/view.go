@@ -127,6 +127,7 @@ type Links struct {
 	GIF             string
 	Lesson, Present string // this state on the lesson page and in the presenter view
 	Embed           string // this state in the embed view (EmbedPath)
+	Compare         string // this state as run a and b of a comparison, in the page's mode; "" if static
 	// Files are the names the downloads take: the download attribute of
 	// each link, and the Content-Disposition the server sends.
 	Files Files
@@ -323,6 +324,7 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	l.Lesson = s.URL(d.LessonPath()) + d.Anchor()
 	l.Present = s.URL(d.PresentPath())
 	l.Embed = s.URL(d.EmbedPath())
+	l.Compare = d.compareLink(s, page)
 	return l
 }
 
