@@ -283,6 +283,73 @@
     num.value = String(Number(Math.pow(10, Number(t.value)).toPrecision(3)));
   });
 
+  // ---- Sliders apply while dragged --------------------------------------
+  //
+  // A parameter's slider shows each value as the hand moves, as the
+  // timeline does: the plot and what is beside it (not the form, whose
+  // slider is under the hand), one request at a time and at most one
+  // every slideGap ms, the newest value winning; the first moves the
+  // address on (a history entry), the rest replace it. On release the
+  // whole panel comes, replacing the address: a drag is one history entry.
+  // htmx's own change trigger on the form does not fire for the slider
+  // (it would push the value a second time).
+  var slideGap = 80;
+  var slide = null; // {id, form, want, shown, pushed, inflight, released, last, timer}
+
+  function slideURL(form) {
+    var q = new URLSearchParams(new FormData(form)).toString();
+    return form.getAttribute("hx-get") + (q ? "?" + q : "");
+  }
+
+  function slidePump() {
+    var s = slide, p = s && document.getElementById(s.id);
+    if (!p || !p.contains(s.form)) { slide = null; return; }
+    if (s.inflight || s.timer) return;
+    var wait = Math.max(retryAt, s.last + slideGap) - Date.now();
+    if (wait > 0 && (s.want !== s.shown || Date.now() < retryAt)) {
+      s.timer = window.setTimeout(function () { s.timer = null; slidePump(); }, wait + 5);
+      return;
+    }
+    if (s.want !== s.shown) {
+      var u = s.want, push = !s.pushed;
+      s.inflight = true;
+      s.last = Date.now();
+      window.htmx.ajax("GET", u, {
+        target: "#" + s.id + "-plot", select: "#" + s.id + "-plot", swap: "outerHTML",
+        selectOOB: "#" + s.id + "-state", replace: !push
+      }).then(function () {
+        s.inflight = false;
+        if (Date.now() >= retryAt) { s.shown = u; if (push) s.pushed = true; }
+        slidePump();
+      }, function () { s.inflight = false; slide = null; });
+      return;
+    }
+    if (s.released) {
+      slide = null;
+      busy = true;
+      go(s.shown, s.id, s.pushed).then(done, done);
+    }
+  }
+
+  function slid(t, released) {
+    if (!window.htmx || !t.matches || !t.matches("form[hx-get] input.log-slider")) return false;
+    var p = t.closest(".demo-panel");
+    if (!p || !p.id) return false;
+    if (timer) setPlaying(false); // a step would swap the slider out of the hand
+    lastID = p.id;
+    if (!slide || slide.id !== p.id || slide.form !== t.form) {
+      slide = { id: p.id, form: t.form, want: null, shown: null, pushed: false, last: 0 };
+    }
+    slide.want = slideURL(t.form);
+    if (released) slide.released = true;
+    slidePump();
+    return true;
+  }
+  document.addEventListener("input", function (e) { slid(e.target, false); });
+  document.addEventListener("change", function (e) {
+    if (slid(e.target, true)) e.stopPropagation();
+  }, true);
+
   document.addEventListener("change", function (e) {
     if (!e.target.matches || !e.target.matches('select[data-role="speed"]')) return;
     var p = e.target.closest(".demo-panel");
