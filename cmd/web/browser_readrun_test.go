@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -185,7 +188,9 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	// about 8 px in at either end.
 	left, width, y, at, hist := g[0], g[1], g[2], g[3], g[4]
 	x := left + 8 + at*(width-16)
-	held := func(p *input.DispatchMouseEventParams) { p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1 }
+	held := func(p *input.DispatchMouseEventParams) {
+		p.Button, p.Buttons, p.ClickCount = input.MouseButtonLeft, 1, 1
+	}
 	mouse := func(typ input.DispatchMouseEventType, x float64) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.MouseEvent(typ, x, y, held)); err != nil {
@@ -240,3 +245,43 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	}
 }
 
+// TestReadRunScreens writes docs/screens/readrun-*.png, lessons read on
+// wide screens with their demo beside the prose, for eyes
+// (MARGIN_SCREENS=1, as make screens sets).
+func TestReadRunScreens(t *testing.T) {
+	if os.Getenv("MARGIN_SCREENS") == "" {
+		t.Skip("set MARGIN_SCREENS=1 (make screens) to write screenshots")
+	}
+	ctx, base := newBrowser(t)
+	dir := filepath.Join("..", "..", "docs", "screens")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		name, path, at string
+		w, h           int64
+	}{
+		{"readrun-perceptron-1400x1000", "/lessons/perceptron?step=24", "#convergence", 1400, 1000},
+		{"readrun-regression-1920x1080", "/lessons/linear-regression?demo=ridge&eps=0.01", "#losses", 1920, 1080},
+		{"readrun-kernels-1400x1000", "/lessons/kernels?demo=kernel-svm&step=40", "#kernel-sgd", 1400, 1000},
+	} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(s.w, s.h)); err != nil {
+			t.Fatal(err)
+		}
+		openPage(t, ctx, base, s.path)
+		js := fmt.Sprintf(`document.querySelector(%q).scrollIntoView(), true`, s.at)
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil {
+			t.Fatal(err)
+		}
+		if err := frames(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, s.name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
