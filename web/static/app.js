@@ -289,10 +289,12 @@
   // timeline does: the plot and what is beside it (not the form, whose
   // slider is under the hand), one request at a time and at most one
   // every slideGap ms, the newest value winning; the first moves the
-  // address on (a history entry), the rest replace it. On release the
-  // whole panel comes, replacing the address: a drag is one history entry.
-  // htmx's own change trigger on the form does not fire for the slider
-  // (it would push the value a second time).
+  // address on (a history entry, through htmx, which keeps the page left
+  // for Back), the rest replace it (history.replaceState: each would
+  // otherwise have htmx copy the whole page into its history cache). On
+  // release the whole panel comes, replacing the address: a drag is one
+  // history entry. htmx's own change trigger on the form does not fire for
+  // the slider (it would push the value a second time).
   var slideGap = 80;
   var slide = null; // {id, form, want, shown, pushed, inflight, released, last, timer}
 
@@ -301,27 +303,61 @@
     return form.getAttribute("hx-get") + (q ? "?" + q : "");
   }
 
+  // preview shows state u's plot and what is beside it in panel s.id and
+  // puts u's permalink in the address bar in place of the one there. It
+  // resolves true once u is shown, false when the server asked to wait.
+  // A value refused shows nothing: the release's request says why.
+  function preview(s, u) {
+    return window.fetch(u, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (r) {
+      var p = document.getElementById(s.id);
+      if (r.status === 503 && r.headers.get("Retry-After")) {
+        if (p) wait(p, null, { getResponseHeader: function (n) { return r.headers.get(n); } });
+        return false;
+      }
+      if (!r.ok) return true;
+      return r.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        [s.id + "-plot", s.id + "-state"].forEach(function (id) {
+          var n = doc.getElementById(id), o = document.getElementById(id);
+          if (!n || !o) return;
+          n = document.importNode(n, true);
+          o.replaceWith(n);
+          window.htmx.process(n);
+        });
+        var self = r.headers.get("HX-Push-Url");
+        if (self) window.history.replaceState(window.history.state, "", self);
+        return true;
+      });
+    });
+  }
+
   function slidePump() {
     var s = slide, p = s && document.getElementById(s.id);
     if (!p || !p.contains(s.form)) { slide = null; return; }
     if (s.inflight || s.timer) return;
-    var wait = Math.max(retryAt, s.last + slideGap) - Date.now();
-    if (wait > 0 && (s.want !== s.shown || Date.now() < retryAt)) {
-      s.timer = window.setTimeout(function () { s.timer = null; slidePump(); }, wait + 5);
+    var gap = Math.max(retryAt, s.last + slideGap) - Date.now();
+    if (gap > 0 && (s.want !== s.shown || Date.now() < retryAt)) {
+      s.timer = window.setTimeout(function () { s.timer = null; slidePump(); }, gap + 5);
       return;
     }
     if (s.want !== s.shown) {
       var u = s.want, push = !s.pushed;
       s.inflight = true;
       s.last = Date.now();
-      window.htmx.ajax("GET", u, {
-        target: "#" + s.id + "-plot", select: "#" + s.id + "-plot", swap: "outerHTML",
-        selectOOB: "#" + s.id + "-state", replace: !push
-      }).then(function () {
+      var shown = function (ok) {
         s.inflight = false;
-        if (Date.now() >= retryAt) { s.shown = u; if (push) s.pushed = true; }
+        if (ok && Date.now() >= retryAt) { s.shown = u; if (push) s.pushed = true; }
         slidePump();
-      }, function () { s.inflight = false; slide = null; });
+      };
+      var failed = function () { s.inflight = false; slide = null; };
+      if (push || !window.fetch) {
+        window.htmx.ajax("GET", u, {
+          target: "#" + s.id + "-plot", select: "#" + s.id + "-plot", swap: "outerHTML",
+          selectOOB: "#" + s.id + "-state"
+        }).then(function () { shown(true); }, failed);
+      } else {
+        preview(s, u).then(shown, failed);
+      }
       return;
     }
     if (s.released) {
