@@ -17,7 +17,12 @@
     if (u.origin !== window.location.origin || u.pathname !== window.location.pathname) return null;
     if (!/^#demo-/.test(u.hash)) return null;
     var section = document.getElementById(decodeURIComponent(u.hash.slice(1)));
-    var panel = section && section.querySelector(".demo-panel");
+    // The state must be that demo's: its demo key names it, or, without
+    // one, it is the page's first demo (the server's rule).
+    var first = document.querySelector("section.demo");
+    var id = u.searchParams.get("demo");
+    if (!section || !first || section.id !== (id ? "demo-" + id : first.id)) return null;
+    var panel = section.querySelector(".demo-panel");
     return panel && panel.id ? { panel: panel, section: section, path: u.pathname + u.search } : null;
   }
 
