@@ -117,18 +117,20 @@ func TestBrowserReadRunPinned(t *testing.T) {
 	}
 }
 
-// TestBrowserTryThisInPlace clicks a "try this" link in the perceptron's
-// prose: the demo beside it shows the link's step, the address is the
-// link's state (one history entry), the page did not reload and the
-// reader did not move. Then it drags the ridge demo's ε slider: the plot
-// follows before the release, and the drag leaves one history entry.
+// TestBrowserTryThisInPlace clicks a "try this" link in the linear
+// regression lesson's prose: the gradient-descent demo beside it shows the
+// link's step, the address is the link's state (one history entry), the
+// page did not reload and the reader did not move. Then it drags that
+// demo's η slider: the plot follows before the release, and the drag
+// leaves one history entry.
 func TestBrowserTryThisInPlace(t *testing.T) {
 	ctx, base := newBrowser(t)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(readrunWidth, readrunHeight)); err != nil {
 		t.Fatal(err)
 	}
-	openPage(t, ctx, base, "/lessons/perceptron")
-	link := `.prose a[href="/lessons/perceptron?step=24#demo-perceptron"]`
+	openPage(t, ctx, base, "/lessons/linear-regression")
+	state := "/lessons/linear-regression?demo=ls-gd&eta=0.5&step=66#demo-ls-gd"
+	link := `.prose a[href="` + state + `"]`
 	// The link in the middle of the window, as a reader comes to it.
 	before, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const a = document.querySelector('`+link+`');
 		window.scrollBy(0, a.getBoundingClientRect().top - innerHeight / 2); window.readrunMark = 1;
@@ -142,14 +144,14 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	if err := clickAt(ctx, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitStep(ctx, "perceptron", 24); err != nil {
+	if err := waitStep(ctx, "ls-gd", 66); err != nil {
 		t.Fatalf("after the try-this link: %v", err)
 	}
 	if err := settled(ctx); err != nil {
 		t.Fatal(err)
 	}
 	after, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[scrollY, history.length, location.pathname + location.search + location.hash, window.readrunMark === 1,
-		(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('#demo-perceptron [data-testid="plot"]').getBoundingClientRect())]`))
+		(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('#demo-ls-gd [data-testid="plot"]').getBoundingClientRect())]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,22 +161,20 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	if n := after[1].(float64); n != before[1]+1 {
 		t.Errorf("history grew from %.0f to %.0f entries, want one more", before[1], n)
 	}
-	if loc := after[2].(string); loc != "/lessons/perceptron?step=24#demo-perceptron" {
+	if loc := after[2].(string); loc != state {
 		t.Errorf("address %q, want the link's state", loc)
 	}
 	if !after[3].(bool) {
 		t.Errorf("the page reloaded: the link should load its state in place")
 	}
 	if !after[4].(bool) {
-		t.Errorf("the perceptron's plot is not wholly in the window beside the link")
+		t.Errorf("the demo's plot is not wholly in the window beside the link")
 	}
 
 	// A slider's drag: the plot follows the hand; one history entry.
-	openPage(t, ctx, base, "/lessons/linear-regression")
-	slider := `#panel-ridge input[data-log-for="eps"]`
-	js := `(() => { document.getElementById("demo-ridge").closest('[data-testid="readrun"]').scrollIntoView();
-		const s = document.querySelector('` + slider + `'); s.scrollIntoView({block: "nearest"});
-		window.plotBefore = document.querySelector("#panel-ridge-plot").innerHTML;
+	slider := `#panel-ls-gd input[data-log-for="eta"]`
+	js := `(() => { const s = document.querySelector('` + slider + `'); s.scrollIntoView({block: "nearest"});
+		window.plotBefore = document.querySelector("#panel-ls-gd-plot").innerHTML;
 		const r = s.getBoundingClientRect(), at = (s.value - s.min) / (s.max - s.min);
 		return [r.left, r.width, r.top + r.height / 2, at, history.length]; })()`
 	g, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](js))
@@ -199,9 +199,9 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	}
 	mouse(input.DispatchMouseEventTypeMousePressed, x)
 	to := x
-	plotChanged := `document.querySelector("#panel-ridge-plot").innerHTML !== window.plotBefore`
+	plotChanged := `document.querySelector("#panel-ls-gd-plot").innerHTML !== window.plotBefore`
 	for i := 1; i <= 8; i++ {
-		to = x - float64(i)*6 // towards a smaller ε
+		to = x - float64(i)*6 // towards a smaller η
 		mouse(input.DispatchMouseEventTypeMouseMoved, to)
 		time.Sleep(40 * time.Millisecond)
 	}
@@ -225,7 +225,7 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	if err := settled(ctx); err != nil {
 		t.Fatal(err)
 	}
-	end, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[history.length, location.search, document.querySelector('#panel-ridge input[name="eps"]').value]`))
+	end, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[history.length, location.search, document.querySelector('#panel-ls-gd input[name="eta"]').value]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,12 +236,12 @@ func TestBrowserTryThisInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps, err := strconv.ParseFloat(q.Get("eps"), 64)
-	if err != nil || eps >= 0.1 || q.Get("demo") != "ridge" {
-		t.Errorf("after the drag the address is %q, want the ridge demo with ε below its default 0.1 (the form shows %v)", end[1], end[2])
+	eta, err := strconv.ParseFloat(q.Get("eta"), 64)
+	if err != nil || eta >= 0.5 || q.Get("demo") != "ls-gd" {
+		t.Errorf("after the drag the address is %q, want the demo with η below the link's 0.5 (the form shows %v)", end[1], end[2])
 	}
-	if got := end[2].(string); got != q.Get("eps") {
-		t.Errorf("the form shows ε = %s, the address %s", got, q.Get("eps"))
+	if got := end[2].(string); got != q.Get("eta") {
+		t.Errorf("the form shows η = %s, the address %s", got, q.Get("eta"))
 	}
 }
 
