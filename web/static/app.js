@@ -283,6 +283,109 @@
     num.value = String(Number(Math.pow(10, Number(t.value)).toPrecision(3)));
   });
 
+  // ---- Sliders apply while dragged --------------------------------------
+  //
+  // A parameter's slider shows each value as the hand moves, as the
+  // timeline does: the plot and what is beside it (not the form, whose
+  // slider is under the hand), one request at a time and at most one
+  // every slideGap ms, the newest value winning; the first moves the
+  // address on (a history entry, through htmx, which keeps the page left
+  // for Back), the rest replace it (history.replaceState: each would
+  // otherwise have htmx copy the whole page into its history cache). On
+  // release the whole panel comes, replacing the address: a drag is one
+  // history entry. htmx's own change trigger on the form does not fire for
+  // the slider (it would push the value a second time).
+  var slideGap = 80;
+  var slide = null; // {id, form, want, shown, pushed, inflight, released, last, timer}
+
+  function slideURL(form) {
+    var q = new URLSearchParams(new FormData(form)).toString();
+    return form.getAttribute("hx-get") + (q ? "?" + q : "");
+  }
+
+  // preview shows state u's plot and what is beside it in panel s.id and
+  // puts u's permalink in the address bar in place of the one there. It
+  // resolves true once u is shown, false when the server asked to wait.
+  // A value refused shows nothing: the release's request says why.
+  function preview(s, u) {
+    return window.fetch(u, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (r) {
+      var p = document.getElementById(s.id);
+      if (r.status === 503 && r.headers.get("Retry-After")) {
+        if (p) wait(p, null, { getResponseHeader: function (n) { return r.headers.get(n); } });
+        return false;
+      }
+      if (!r.ok) return true;
+      return r.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        [s.id + "-plot", s.id + "-state"].forEach(function (id) {
+          var n = doc.getElementById(id), o = document.getElementById(id);
+          if (!n || !o) return;
+          n = document.importNode(n, true);
+          o.replaceWith(n);
+          window.htmx.process(n);
+        });
+        var self = r.headers.get("HX-Push-Url");
+        if (self) window.history.replaceState(window.history.state, "", self);
+        return true;
+      });
+    });
+  }
+
+  function slidePump() {
+    var s = slide, p = s && document.getElementById(s.id);
+    if (!p || !p.contains(s.form)) { slide = null; return; }
+    if (s.inflight || s.timer) return;
+    var gap = Math.max(retryAt, s.last + slideGap) - Date.now();
+    if (gap > 0 && (s.want !== s.shown || Date.now() < retryAt)) {
+      s.timer = window.setTimeout(function () { s.timer = null; slidePump(); }, gap + 5);
+      return;
+    }
+    if (s.want !== s.shown) {
+      var u = s.want, push = !s.pushed;
+      s.inflight = true;
+      s.last = Date.now();
+      var shown = function (ok) {
+        s.inflight = false;
+        if (ok && Date.now() >= retryAt) { s.shown = u; if (push) s.pushed = true; }
+        slidePump();
+      };
+      var failed = function () { s.inflight = false; slide = null; };
+      if (push || !window.fetch) {
+        window.htmx.ajax("GET", u, {
+          target: "#" + s.id + "-plot", select: "#" + s.id + "-plot", swap: "outerHTML",
+          selectOOB: "#" + s.id + "-state"
+        }).then(function () { shown(true); }, failed);
+      } else {
+        preview(s, u).then(shown, failed);
+      }
+      return;
+    }
+    if (s.released) {
+      slide = null;
+      busy = true;
+      go(s.shown, s.id, s.pushed).then(done, done);
+    }
+  }
+
+  function slid(t, released) {
+    if (!window.htmx || !t.matches || !t.matches("form[hx-get] input.log-slider")) return false;
+    var p = t.closest(".demo-panel");
+    if (!p || !p.id) return false;
+    if (timer) setPlaying(false); // a step would swap the slider out of the hand
+    lastID = p.id;
+    if (!slide || slide.id !== p.id || slide.form !== t.form) {
+      slide = { id: p.id, form: t.form, want: null, shown: null, pushed: false, last: 0 };
+    }
+    slide.want = slideURL(t.form);
+    if (released) slide.released = true;
+    slidePump();
+    return true;
+  }
+  document.addEventListener("input", function (e) { slid(e.target, false); });
+  document.addEventListener("change", function (e) {
+    if (slid(e.target, true)) e.stopPropagation();
+  }, true);
+
   document.addEventListener("change", function (e) {
     if (!e.target.matches || !e.target.matches('select[data-role="speed"]')) return;
     var p = e.target.closest(".demo-panel");
