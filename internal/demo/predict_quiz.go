@@ -30,7 +30,9 @@ func (d *Demo) Question(ctx context.Context, s State, pts []Point, step int) (*Q
 	if d.Predict == nil {
 		return nil, BadInput(KeyPredict, "this demo asks no questions about its next step; leave predict out")
 	}
-	q, err := d.Predict(ctx, Input{State: s, Points: pts, Step: step, Cache: d.Cache})
+	// The state given is the one shown at step, so a question reads the
+	// same state whether it is asked or revealed.
+	q, err := d.Predict(ctx, Input{State: s.AtStep(step), Points: pts, Step: step, Cache: d.Cache})
 	if err != nil || q == nil {
 		return nil, err
 	}

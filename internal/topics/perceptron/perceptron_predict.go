@@ -46,9 +46,9 @@ func predictPerceptron(_ context.Context, in demo.Input) (*demo.Question, error)
 			return q, nil
 		}
 	}
-	prompt := fmt.Sprintf("Step %d examines %s. Will it cause an update?", next.T, point)
+	prompt := fmt.Sprintf("Next, step %d looks at %s. Will it cause an update?", next.T, point)
 	if len(pr.Tasks) > 1 {
-		prompt = fmt.Sprintf("Step %d examines %s. Will it update any of the %d classifiers?", next.T, point, len(pr.Tasks))
+		prompt = fmt.Sprintf("Next, step %d looks at %s. Will it update any of the %d classifiers?", next.T, point, len(pr.Tasks))
 	}
 	return &demo.Question{Prompt: prompt, Choices: demo.YesNo(), Right: demo.YesOrNo(updated), Why: why}, nil
 }
@@ -88,7 +88,7 @@ func weightsQuestion(pr *perceptron.Problem, s, next perceptron.State, point, wh
 	}
 	choices, r := demo.LetteredChoices(labels, right)
 	return &demo.Question{
-		Prompt:  fmt.Sprintf("Step %d examines %s. What are w and b after it?", next.T, point),
+		Prompt:  fmt.Sprintf("Next, step %d looks at %s. What are w and b after it?", next.T, point),
 		Choices: choices, Right: r, Why: why,
 	}
 }

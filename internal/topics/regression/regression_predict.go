@@ -23,7 +23,7 @@ var stepSets = [3][3]float64{{0.25, 0.5, 1}, {0.5, 1, 2}, {1, 2, 4}}
 // question a step asks.
 func seedOf(st demo.State, k int) uint32 {
 	h := fnv.New32a()
-	h.Write([]byte(st.Encode(demo.ForPlot)))
+	h.Write([]byte(st.AtStep(0).Encode(demo.ForPlot)))
 	return h.Sum32() + uint32(k)*2654435761
 }
 
