@@ -9,6 +9,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
@@ -43,11 +44,10 @@ func predictGD(_ context.Context, in demo.Input) (*demo.Question, error) {
 	next := m.Step(s)
 	h := seedOf(st, in.Step)
 	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", supDigits(k), vec2(s.X), textfmt.Sig(s.F))
-	// Three marks a quarter of the step apart must stand apart on the
-	// plot, so a step too small for that asks whether f goes down.
-	visible := math.Hypot(next.X[0]-s.X[0], next.X[1]-s.X[1]) >= 0.08*(1+math.Hypot(s.X[0], s.X[1]))
-	if h%2 == 1 && visible && next.Status != algos.Diverged {
-		return whereQuestion(s, next, k, at, stepSets[(h/2)%3]), nil
+	if h%2 == 1 && next.Status != algos.Diverged {
+		if set := stepSets[(h/2)%3]; marksApart(obj.view, s.X, next.X, set) {
+			return whereQuestion(s, next, k, at, set), nil
+		}
 	}
 	down := next.F < s.F
 	rel := "≥"
@@ -64,6 +64,23 @@ func predictGD(_ context.Context, in demo.Input) (*demo.Question, error) {
 		Prompt:  fmt.Sprintf("Iteration %d starts at %s. Will f go down?", k+1, at),
 		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,
 	}, nil
+}
+
+// marksApart reports whether the candidates x + c·(x⁺ − x), c in set,
+// lie in the plot's view at least a twentieth of its width apart, so their
+// marks stand apart; else the step asks whether f goes down.
+func marksApart(v render.View, x, next []float64, set [3]float64) bool {
+	d := math.Hypot(next[0]-x[0], next[1]-x[1])
+	if (set[1]-set[0])*d < 0.05*(v.XMax-v.XMin) {
+		return false
+	}
+	for _, c := range set {
+		p1, p2 := x[0]+c*(next[0]-x[0]), x[1]+c*(next[1]-x[1])
+		if p1 < v.XMin || p1 > v.XMax || p2 < v.YMin || p2 > v.YMax {
+			return false
+		}
+	}
+	return true
 }
 
 // whereQuestion asks where x⁽ᵏ⁺¹⁾ lands among x⁽ᵏ⁾ + c·(x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾)

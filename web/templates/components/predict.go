@@ -22,7 +22,7 @@ func markR(a *demo.Ask) string {
 	if _, err := fmtSscan(a.ViewBox, &w); err != nil || w <= 0 {
 		w = 400
 	}
-	return num(max(7, w/45))
+	return num(max(6, w/55))
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
