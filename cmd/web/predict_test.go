@@ -40,6 +40,14 @@ func TestPredictAnswer(t *testing.T) {
 			t.Errorf("GET %s: %d to %q, want 303 to %q", tc.target, rec.Code, rec.Header().Get("Location"), tc.want)
 		}
 	}
+	// A demo after the first on its lesson page keeps demo= and its anchor.
+	ls := testCourse(t).Demo("ls-gd")
+	ls0 := ls.Default().WithPredicting(demo.Predicting{On: true})
+	lq := question(t, ls, ls0)
+	want := "/lessons/linear-regression?demo=ls-gd&last=right&predict=1&score=1-1&step=1#demo-ls-gd"
+	if rec := get(t, h, ls0.URL(ls.LessonPath())+"&answer="+lq.Right); rec.Header().Get("Location") != want {
+		t.Errorf("ls-gd on its lesson page: %d to %q, want %q", rec.Code, rec.Header().Get("Location"), want)
+	}
 	// htmx follows the redirect with its header and gets the panel of the
 	// next step, whose permalink it pushes.
 	rec := do(t, h, http.MethodGet, s.URL(d.PresentPath())+"&answer="+q.Right, nil, map[string]string{hxRequest: "true"})

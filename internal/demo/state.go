@@ -134,6 +134,9 @@ func (s State) def(p Param) string {
 
 func (d *Demo) keys() []string {
 	ks := []string{KeyAdd, keyDel, KeyStep}
+	if d.Predict != nil {
+		ks = append(ks, KeyPredict, KeyScore, KeyLast)
+	}
 	for _, p := range d.params {
 		ks = append(ks, p.Key)
 	}
