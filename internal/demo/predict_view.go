@@ -46,8 +46,10 @@ type Ask struct {
 	Action  string // the page (with the demo's anchor on a lesson page)
 	Fields  []Field
 	ShowURL string
-	// ViewBox is the plot's "0 0 W H", for the marks' overlay.
+	// ViewBox is the plot's "0 0 W H", for the marks' overlay, and
+	// MarkR the marks' radius in its units: about the plot's own markers.
 	ViewBox string
+	MarkR   float64
 }
 
 // MarkView is a Mark placed in the plot's viewBox coordinates.
@@ -90,7 +92,8 @@ func predictView(r *Run, page string, f render.Frame) *PredictView {
 	}
 	a := &Ask{Prompt: z.Ask.Prompt, Action: page + anchor,
 		ShowURL: s.AtStep(s.Step+1).WithPredicting(Predicting{On: true, Right: p.Right, Asked: p.Asked, Last: LastShown}).URL(page) + anchor,
-		ViewBox: "0 0 " + strconv.FormatFloat(f.ViewBoxWidth, 'f', -1, 64) + " " + strconv.FormatFloat(f.ViewBoxHeight, 'f', -1, 64)}
+		ViewBox: "0 0 " + strconv.FormatFloat(f.ViewBoxWidth, 'f', -1, 64) + " " + strconv.FormatFloat(f.ViewBoxHeight, 'f', -1, 64),
+		MarkR:   round2(max(6, f.ViewBoxWidth/55))}
 	for _, i := range z.Order {
 		a.Choices = append(a.Choices, z.Ask.Choices[i])
 	}
