@@ -88,6 +88,9 @@ func handleDemoPage(course *demo.Course, lesson *demo.Lesson, present *demo.Demo
 		} else {
 			page = d.PresentPath()
 		}
+		if hasAnswer(q) {
+			return answerPredict(c, d, q, page)
+		}
 		run, edited, err := demoRun(r.Context(), d, q, demo.ForPage, "")
 		if err != nil {
 			return err

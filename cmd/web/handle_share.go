@@ -90,6 +90,9 @@ func serveDemo(c echo.Context, d *demo.Demo, page string, full func(*demo.DemoVi
 	if err != nil {
 		return err
 	}
+	if hasAnswer(q) {
+		return answerPredict(c, d, q, page)
+	}
 	run, edited, err := demoRun(r.Context(), d, q, demo.ForPage, "")
 	if err != nil {
 		return err

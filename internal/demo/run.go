@@ -18,6 +18,9 @@ type Run struct {
 	State  State // Step resolved to the state shown
 	Points []Point
 	Result
+	// Quiz is what a page in predict mode asks (predict_quiz.go); nil
+	// for a figure and when predicting is off.
+	Quiz *Quiz
 }
 
 // ExecuteFigure builds the data s describes and runs the demo to s.Step
@@ -59,7 +62,13 @@ func (d *Demo) ExecuteFigure(ctx context.Context, s State, name string) (*Run, e
 	if !res.Done && res.Step >= MaxStep && res.Panel != nil {
 		res.Panel = atStepLimit(res.Panel)
 	}
-	return &Run{State: s, Points: pts, Result: res}, nil
+	r := &Run{State: s, Points: pts, Result: res}
+	if name == "" && s.Predict.On {
+		if r.Quiz, err = d.quiz(ctx, r); err != nil {
+			return nil, d.kindOf(s, err)
+		}
+	}
+	return r, nil
 }
 
 // StepLimitStatus is the status of a run the demo stops showing at

@@ -21,6 +21,8 @@ type State struct {
 	Add  []Point
 	Del  []int // indices of data-set points removed, ascending, no repeats
 	Step int   // StepToEnd, or 0…MaxStep
+	// Predict is the page's predict-then-reveal state (predict_state.go).
+	Predict Predicting
 }
 
 // Problems maps a query key to what is wrong with it. It is empty when the
@@ -78,6 +80,7 @@ func (d *Demo) Parse(q url.Values) (State, Problems) {
 			probs[KeyStep] = "this demo shows one state and has no steps; leave step out"
 		}
 	}
+	s.Predict = d.parsePredict(one, probs, s.Step)
 	if raw, ok := one(KeyAdd); ok {
 		s.Add = d.parsePoints(raw, probs)
 	}
@@ -91,7 +94,7 @@ func (d *Demo) Parse(q url.Values) (State, Problems) {
 		probs[KeyDemo] = fmt.Sprintf("%s does not name this demo", textfmt.Quote(id))
 	}
 	for k := range q {
-		if _, known := d.index[k]; !known && k != KeyStep && k != KeyAdd && k != keyDel && k != KeyDemo {
+		if _, known := d.index[k]; !known && k != KeyStep && k != KeyAdd && k != keyDel && k != KeyDemo && k != KeyPredict && (d.Predict == nil || !isPredictKey(k)) {
 			probs[k] = "unknown parameter; known ones are " + strings.Join(d.keys(), ", ")
 		}
 	}
@@ -131,6 +134,9 @@ func (s State) def(p Param) string {
 
 func (d *Demo) keys() []string {
 	ks := []string{KeyAdd, keyDel, KeyStep}
+	if d.Predict != nil {
+		ks = append(ks, KeyPredict, KeyScore, KeyLast)
+	}
 	for _, p := range d.params {
 		ks = append(ks, p.Key)
 	}
@@ -237,8 +243,9 @@ func (s State) With(key, value string) (State, error) {
 	return c, nil
 }
 
-// AtStep returns s showing step k.
-func (s State) AtStep(k int) State { s.Step = k; return s }
+// AtStep returns s showing step k, reached by a plain step (no answer:
+// Predict.Last is cleared).
+func (s State) AtStep(k int) State { s.Step, s.Predict.Last = k, ""; return s }
 
 func (s State) clone() State {
 	c := s
@@ -293,6 +300,9 @@ func (s State) Values(scope Scope) url.Values {
 	case s.Step != 0:
 		v.Set(KeyStep, strconv.Itoa(s.Step))
 	}
+	if scope == ForPage {
+		s.Predict.encode(v, s.Step)
+	}
 	return v
 }
 
@@ -338,6 +348,7 @@ type Field struct{ Key, Value string }
 func (s State) Hidden(except ...string) []Field {
 	v := s.Values(ForPage)
 	v.Del(KeyStep)
+	v.Del(KeyLast)
 	for _, k := range except {
 		v.Del(k)
 	}

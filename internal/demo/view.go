@@ -100,6 +100,9 @@ type DemoView struct {
 	// step's explanation to the lesson section defining it.
 	Conventions []ConventionLine
 	Explain     ExplainLink
+	// Predict is predict-then-reveal (predict_view.go); nil for a demo
+	// that asks no questions.
+	Predict *PredictView
 }
 
 // Figure is an extra panel, inline, with its standalone URLs (URL the
@@ -227,6 +230,7 @@ func NewViewWith(r *Run, page string, o ViewOptions) (*DemoView, error) {
 		v.Classes = classChoices(d, r.Points, classParam.Get(s))
 	}
 	v.Embed = page == d.EmbedPath()
+	v.Predict = predictView(r, page, frame)
 	return v, nil
 }
 

@@ -86,7 +86,7 @@ func GDSpec() demo.Spec {
 		Examples: []demo.Example{{Name: "quadratic", Query: "step=15"}, {Name: "doublewell", Query: "objective=double-well&step=30"},
 			{Name: "minibatch", Query: "objective=least-squares&batch=2&step=40"}},
 		Conventions: gdConventions(), Explain: demo.Explain{Section: "definition"},
-		Compute: computeGD,
+		Compute: computeGD, Predict: predictGD,
 	}
 }
 

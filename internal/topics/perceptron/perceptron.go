@@ -41,7 +41,7 @@ func PerceptronSpec() demo.Spec {
 			demo.Params(order, orderSeed, variant, gamma, eta, multi, epochs, stop)...),
 		Examples:    []demo.Example{{Name: "step3", Query: "step=3"}},
 		Conventions: perceptronConventions(), Explain: demo.Explain{Section: "perceptron-algorithm"},
-		Compute: computePerceptron,
+		Compute: computePerceptron, Predict: predictPerceptron,
 	}
 }
 

@@ -46,7 +46,7 @@ func LassoSpec() demo.Spec {
 			{Name: "zigzag", Query: "alpha=0.1&corr=0.9&step=6"}, // correlated features: steps along the axes zigzag
 		},
 		Conventions: lassoConventions(), Explain: demo.Explain{Section: "lasso"},
-		Compute: computeLasso,
+		Compute: computeLasso, Predict: predictLasso,
 	}
 }
 

@@ -27,7 +27,7 @@ func LSGDSpec() demo.Spec {
 		Params:      demo.Params(append(curveParams(20, 200, 0.2), lsgdEta, lsgdLambda)...),
 		Examples:    []demo.Example{{Name: "step20", Query: "step=20"}},
 		Conventions: lsgdConventions(), Explain: demo.Explain{Section: "gradient-descent"},
-		Compute: computeLSGD,
+		Compute: computeLSGD, Predict: predictLSGD,
 	}
 }
 

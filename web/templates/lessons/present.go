@@ -5,7 +5,8 @@ import "strings"
 // keyTable lists the keys the demos take, for the help dialog (KeysHelp):
 // the keys, space-separated, and what they do. app.js acts on them.
 var keyTable = [][2]string{
-	{"→ PageDown", "step (at the end of a run, PageDown goes on to the next demo)"},
+	{"→ PageDown", "step (at the end of a run, PageDown goes on to the next demo); while a question about the next step waits, reveal it"},
+	{"Enter", "reveal the next step without answering its question (presenter view, predict mode)"},
 	{"← PageUp", "step back"},
 	{"Space", "play / pause"},
 	{"r", "reset to step 0"},

@@ -1,0 +1,131 @@
+package gd
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// stepSets are the three ways the "where does it land" question spreads
+// its candidates along the step x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾ the run takes: the true
+// iterate is the multiple 1, and which set a state uses is seeded by the
+// state, so it is the nearest, middle or farthest candidate alike.
+var stepSets = [3][3]float64{{0.25, 0.5, 1}, {0.5, 1, 2}, {1, 2, 4}}
+
+// predictGD asks about the iteration after in.Step (issue 20 §1): will f
+// go down, or, on every other step, where will x⁽ᵏ⁺¹⁾ land among three
+// marked points a, b, c on the line of the step, lettered by their
+// distance from x⁽ᵏ⁾.
+func predictGD(_ context.Context, in demo.Input) (*demo.Question, error) {
+	st := in.State
+	obj, err := newObjective(st)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newStepper(st, obj)
+	if err != nil {
+		return nil, err
+	}
+	s0, err := m.Init([]float64{startX1.Get(st), startX2.Get(st)})
+	if err != nil {
+		return nil, err
+	}
+	s, k, err := algos.Replay[gd.State](m, s0, in.Step)
+	if err != nil || k < in.Step || s.Status.Done() {
+		return nil, err
+	}
+	next := m.Step(s)
+	h := seedOf(st, in.Step)
+	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", supDigits(k), vec2(s.X), textfmt.Sig(s.F))
+	if h%2 == 1 && next.Status != algos.Diverged {
+		if set := stepSets[(h/2)%3]; marksApart(obj.view, s.X, next.X, set) {
+			return whereQuestion(s, next, k, at, set), nil
+		}
+	}
+	down := next.F < s.F
+	rel := "≥"
+	if down {
+		rel = "<"
+	}
+	why := fmt.Sprintf("x⁽%s⁾ = %s, and f(x⁽%s⁾) = %s %s f(x⁽%s⁾) = %s.",
+		supDigits(k+1), vec2(next.X), supDigits(k+1), textfmt.Sig(next.F), rel, supDigits(k), textfmt.Sig(s.F))
+	if next.Status == algos.Diverged {
+		why = "The step leaves the numbers float64 holds: the run diverges, and f does not go down."
+		down = false
+	}
+	return &demo.Question{
+		Prompt:  fmt.Sprintf("Iteration %d starts at %s. Will f go down?", k+1, at),
+		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,
+	}, nil
+}
+
+// marksApart reports whether the candidates x + c·(x⁺ − x), c in set,
+// lie in the plot's view at least a twentieth of its width apart, so their
+// marks stand apart; else the step asks whether f goes down.
+func marksApart(v render.View, x, next []float64, set [3]float64) bool {
+	d := math.Hypot(next[0]-x[0], next[1]-x[1])
+	if (set[1]-set[0])*d < 0.05*(v.XMax-v.XMin) {
+		return false
+	}
+	for _, c := range set {
+		p1, p2 := x[0]+c*(next[0]-x[0]), x[1]+c*(next[1]-x[1])
+		if p1 < v.XMin || p1 > v.XMax || p2 < v.YMin || p2 > v.YMax {
+			return false
+		}
+	}
+	return true
+}
+
+// whereQuestion asks where x⁽ᵏ⁺¹⁾ lands among x⁽ᵏ⁾ + c·(x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾)
+// for the three multiples c of set.
+func whereQuestion(s, next gd.State, k int, at string, set [3]float64) *demo.Question {
+	d := [2]float64{next.X[0] - s.X[0], next.X[1] - s.X[1]}
+	pts := make([][2]float64, 3)
+	right := 0
+	for i, c := range set {
+		pts[i] = [2]float64{s.X[0] + c*d[0], s.X[1] + c*d[1]}
+		if c == 1 {
+			pts[i] = [2]float64{next.X[0], next.X[1]}
+			right = i
+		}
+	}
+	letters := demo.Letters(3, func(i, j int) int { return int(math.Copysign(1, set[i]-set[j])) })
+	q := &demo.Question{
+		Prompt: fmt.Sprintf("Iteration %d starts at %s. Where does x⁽%s⁾ land: a, b or c?", k+1, at, supDigits(k+1)),
+		Right:  letters[right],
+		Why: fmt.Sprintf("x⁽%s⁾ = %s; the other marks are the steps %s and %s times as long.",
+			supDigits(k+1), vec2(next.X), textfmt.Num(set[(right+1)%3]), textfmt.Num(set[(right+2)%3])),
+	}
+	for i := range 3 {
+		q.Choices = append(q.Choices, demo.Option{Value: letters[i], Label: letters[i] + ": " + vec2(pts[i][:])})
+		q.Marks = append(q.Marks, demo.Mark{Label: letters[i], X1: pts[i][0], X2: pts[i][1]})
+	}
+	return q
+}
+
+// seedOf hashes the state's data and step: which question a step asks.
+func seedOf(st demo.State, k int) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(st.Encode(demo.ForData)))
+	return h.Sum32() + uint32(k)*2654435761
+}
+
+func vec2(x []float64) string { return "(" + textfmt.Sig(x[0]) + ", " + textfmt.Sig(x[1]) + ")" }
+
+// supDigits writes k in superscript digits.
+func supDigits(k int) string {
+	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	digits := []rune(sup)
+	out := []rune{}
+	for _, c := range fmt.Sprint(k) {
+		out = append(out, digits[c-'0'])
+	}
+	return string(out)
+}
