@@ -14,6 +14,30 @@ type grid struct {
 	v      render.View
 	z      []float64
 	edgeAt [][2]int32 // contour's scratch, kept between levels
+	// lo and hi are each cell's smallest and largest corner, NaN for a
+	// cell with a missing corner: a level outside [lo, hi] crosses no
+	// edge of the cell, so contour skips it at the cost of two loads
+	// (computed at the first level, kept for the others).
+	lo, hi []float64
+}
+
+// ranges fills lo and hi.
+func (g *grid) ranges() {
+	if len(g.lo) == g.nx*g.ny {
+		return
+	}
+	g.lo, g.hi = make([]float64, g.nx*g.ny), make([]float64, g.nx*g.ny)
+	for j := 0; j < g.ny; j++ {
+		for i := 0; i < g.nx; i++ {
+			a, b, c, d := g.at(i, j), g.at(i+1, j), g.at(i+1, j+1), g.at(i, j+1)
+			k := j*g.nx + i
+			if math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(c) || math.IsNaN(d) {
+				g.lo[k], g.hi[k] = math.NaN(), math.NaN()
+				continue
+			}
+			g.lo[k], g.hi[k] = min(a, b, c, d), max(a, b, c, d)
+		}
+	}
 }
 
 // sample evaluates f on an nx×ny-cell grid over v; nx, ny ≥ 1.
@@ -108,11 +132,17 @@ func (g *grid) contour(level float64) [][]render.Vec {
 	var segs []seg
 	if len(g.edgeAt) != g.edges() {
 		g.edgeAt = make([][2]int32, g.edges())
+		for e := range g.edgeAt {
+			g.edgeAt[e] = [2]int32{-1, -1}
+		}
 	}
-	at := g.edgeAt // the pieces on each edge (at most two)
-	for e := range at {
-		at[e] = [2]int32{-1, -1}
-	}
+	g.ranges()
+	at := g.edgeAt // the pieces on each edge (at most two); all unset between calls
+	defer func() { // unset the edges this level set, for the next
+		for _, sg := range segs {
+			at[sg.a], at[sg.b] = [2]int32{-1, -1}, [2]int32{-1, -1}
+		}
+	}()
 	link := func(e int, s int32) {
 		if at[e][0] < 0 {
 			at[e][0] = s
@@ -122,6 +152,12 @@ func (g *grid) contour(level float64) [][]render.Vec {
 	}
 	for j := 0; j < g.ny; j++ {
 		for i := 0; i < g.nx; i++ {
+			// Missing corners (NaN range), all below the level (case 0) or
+			// all at or above it (case 15): no pieces. The negated
+			// comparisons are false for NaN, so a missing cell skips too.
+			if k := j*g.nx + i; !(g.hi[k] >= level) || !(g.lo[k] < level) {
+				continue
+			}
 			z := [4]float64{g.at(i, j), g.at(i+1, j), g.at(i+1, j+1), g.at(i, j+1)}
 			cs := 0
 			missing := false
