@@ -3,7 +3,6 @@ package main
 import (
 	"log/slog"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -57,7 +56,7 @@ func crowdHandler(e *echo.Echo, l limits) http.Handler {
 		return r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/")
 	}
 	e.Use(keepRendered)
-	lim := serve.NewLimiter(l.workPerCore*runtime.GOMAXPROCS(0), l.queue, l.wait)
+	lim := serve.NewLimiter(l.workPerCore*cores, l.queue, l.wait)
 	keys := []serve.KeyHeader{serve.AcceptsGzip, serve.Exact(hxRequest), serve.Exact(hxHistoryRestore)}
 	return serve.NewCache(lim.Wrap(e, cheap), l.cacheBytes, keys, cheap)
 }
