@@ -81,8 +81,8 @@ func kernelSignQuestion(kp *primal.KernelPegasos, s, next primal.KernelPegasosSt
 			pointAt(qi, kp.X[qi]), textfmt.Sig(f0), next.T),
 		Choices: signChoices(),
 		Right:   signOf(f1),
-		Why: fmt.Sprintf("After iteration %d, ᾱ is the average of α⁽¹⁾, …, α⁽%d⁾ and f(%s) = Σᵢ ᾱᵢK(xᵢ, %s) = %s %s (it was %s).",
-			next.T, next.T, name, name, textfmt.Sig(f1), relation(f1), textfmt.Sig(f0)),
+		Why: fmt.Sprintf("After iteration %d, ᾱ is the average of α⁽¹⁾, …, α⁽%s⁾ and f(%s) = Σᵢ ᾱᵢK(xᵢ, %s) = %s %s (it was %s).",
+			next.T, textfmt.Sup(next.T), name, name, textfmt.Sig(f1), relation(f1), textfmt.Sig(f0)),
 		Marks: []demo.Mark{markOf("q", kp.X[qi])},
 	}
 }

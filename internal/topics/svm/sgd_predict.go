@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/primal"
@@ -101,12 +102,16 @@ func subgradientQuestion(x [][]float64, y []int, in demo.Input) (*demo.Question,
 		q.Why = "The step leaves the range of float64: with η_t this large the objective blows up (the run stops, diverged)."
 		return q, nil
 	}
-	how := "goes down"
-	if !down {
-		how = "does not go down: a subgradient step is not a descent step, and η_t overshot"
+	update := fmt.Sprintf("w ← w − η_t (w − C Σ yᵢxᵢ), b ← b + η_t C Σ yᵢ, both sums over the %s with yᵢf(xᵢ) ≤ 1, gives w = %s, b = %s",
+		textfmt.Plural(s.Violators, "points"), textfmt.Vec(next.W), textfmt.Num(next.B))
+	switch {
+	case down:
+		q.Why = fmt.Sprintf("%s, and the objective goes down from %s to %s.", update, textfmt.Sig(s.Objective), textfmt.Sig(next.Objective))
+	case slices.Equal(next.W, s.W) && next.B == s.B:
+		q.Why = fmt.Sprintf("%s: the subgradient is 0 here, so (w, b) does not move and the objective stays %s.", update, textfmt.Sig(s.Objective))
+	default:
+		q.Why = fmt.Sprintf("%s, and the objective does not go down: from %s to %s. A subgradient step is not a descent step, and with η_t = %s this one overshoots.",
+			update, textfmt.Sig(s.Objective), textfmt.Sig(next.Objective), textfmt.Sig(eta))
 	}
-	q.Why = fmt.Sprintf("w ← w − η_t (w − C Σ yᵢxᵢ), b ← b + η_t C Σ yᵢ over the %s with yᵢf(xᵢ) ≤ 1 gives w = %s, b = %s; "+
-		"the objective %s, from %s to %s.", textfmt.Plural(s.Violators, "points"), textfmt.Vec(next.W), textfmt.Num(next.B),
-		how, textfmt.Sig(s.Objective), textfmt.Sig(next.Objective))
 	return q, nil
 }

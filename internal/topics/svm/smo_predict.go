@@ -3,7 +3,6 @@ package svm
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -88,21 +87,28 @@ func inLow(pr *svm.Problem, s svm.State, t int) bool {
 	return pr.P.Hard || s.Alpha[t] < pr.P.C
 }
 
+// curvature is aᵢⱼ = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ), or LIBSVM's
+// TAU = 10⁻¹² where it is not positive (duplicate points), as the solver
+// takes it.
+func curvature(pr *svm.Problem, i, j int) float64 {
+	k := pr.P.Kernel
+	a := k.Eval(pr.X[i], pr.X[i]) + k.Eval(pr.X[j], pr.X[j]) - float64(2*k.Eval(pr.X[i], pr.X[j]))
+	if a <= 0 {
+		a = 1e-12
+	}
+	return a
+}
+
 // partners ranks the j ∈ I_low with vⱼ < vᵢ by the second-order rule,
 // best first (the later index first on ties, as LIBSVM's scan).
 func partners(pr *svm.Problem, s svm.State, v []float64, i int) []smoPair {
-	k := pr.P.Kernel
-	kii := k.Eval(pr.X[i], pr.X[i])
 	var out []smoPair
 	for t := range v {
 		diff := v[i] - v[t]
 		if !inLow(pr, s, t) || diff <= 0 {
 			continue
 		}
-		a := kii + k.Eval(pr.X[t], pr.X[t]) - float64(2*k.Eval(pr.X[i], pr.X[t]))
-		if a <= 0 {
-			a = 1e-12 // LIBSVM's TAU, as the solver
-		}
+		a := curvature(pr, i, t)
 		out = append(out, smoPair{i: i, j: t, vi: v[i], vj: v[t], a: a, gain: diff * diff / a})
 	}
 	// Insertion sort, stable from the last index down: best gain first,
@@ -192,13 +198,13 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 		return nil
 	}
 	best := cs[0]
-	dist := "‖xᵢ − xⱼ‖²"
+	dist := "aᵢⱼ = ‖xᵢ − xⱼ‖²"
 	if pr.P.Kernel.Kind != svm.Linear {
-		dist = "K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ)"
+		dist = "aᵢⱼ = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ)"
 	}
 	q.Why = fmt.Sprintf("i = %s: the point of I_up with the largest vₜ = yₜ − Σₖ αₖyₖK(xₖ, xₜ), v = m(α) = %s. "+
 		"Among the j ∈ I_low with vⱼ < vᵢ, the second-order rule takes the one whose full step lowers D the most, "+
-		"(vᵢ − vⱼ)²/(2%s): for j = %s that is (%s − %s)²/(2·%s) = %s",
+		"(vᵢ − vⱼ)²/(2aᵢⱼ) with %s: for j = %s that is (%s − %s)²/(2·%s) = %s",
 		render.PointName(best.i), textfmt.Sig(best.vi), dist, render.PointName(best.j),
 		textfmt.Sig(best.vi), textfmt.Paren(textfmt.Sig(best.vj)), textfmt.Sig(best.a), textfmt.Sig(best.gain/2))
 	for _, c := range cs[1:] {
@@ -207,6 +213,11 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 		}
 	}
 	q.Why += "."
+	for _, c := range cs[1:] {
+		if c.i != best.i {
+			q.Why += fmt.Sprintf(" %s, with v = %s, comes after %s for i.", render.PointName(c.i), textfmt.Sig(c.vi), render.PointName(best.i))
+		}
+	}
 	return q
 }
 
@@ -215,9 +226,9 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 // hard margin).
 func clipQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 	i, j := next.I, next.J
-	bound, box := "0 or C", fmt.Sprintf("[0, C] with C = %s", textfmt.Sig(pr.P.C))
+	bound, box, where := "0 or C", fmt.Sprintf("[0, C] with C = %s", textfmt.Sig(pr.P.C)), "a bound of the box [0, C]"
 	if pr.P.Hard {
-		bound, box = "0", "α ≥ 0"
+		bound, box, where = "0", "α ≥ 0", "0"
 	}
 	atBound := func(a float64) bool { return a <= 0 || !pr.P.Hard && a >= pr.P.C }
 	n := 0
@@ -227,17 +238,16 @@ func clipQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 		}
 	}
 	v := smoV(pr, s)
-	k := pr.P.Kernel
-	a := k.Eval(pr.X[i], pr.X[i]) + k.Eval(pr.X[j], pr.X[j]) - float64(2*k.Eval(pr.X[i], pr.X[j]))
+	a := curvature(pr, i, j)
 	tauStar := (v[i] - v[j]) / a
 	tau := pr.Y[i] * (next.Alpha[i] - s.Alpha[i])
 	q := &demo.Question{
 		Prompt: fmt.Sprintf("Step %d optimises the pair i = %s, y = %s, αᵢ = %s and j = %s, y = %s, αⱼ = %s. "+
-			"How many of αᵢ and αⱼ will end at a bound (%s) of the box?",
+			"How many of αᵢ and αⱼ will end at %s?",
 			s.T+1, pointAt(i, pr.X[i]), textfmt.Signed(pr.Y[i]), textfmt.Sig(s.Alpha[i]),
-			pointAt(j, pr.X[j]), textfmt.Signed(pr.Y[j]), textfmt.Sig(s.Alpha[j]), bound),
+			pointAt(j, pr.X[j]), textfmt.Signed(pr.Y[j]), textfmt.Sig(s.Alpha[j]), where),
 		Choices: []demo.Option{
-			{Value: "none", Label: "neither: both end strictly inside the box"},
+			{Value: "none", Label: "neither: both end strictly between the bounds"},
 			{Value: "one", Label: "one of them ends at " + bound},
 			{Value: "both", Label: "both end at " + bound},
 		},
@@ -246,7 +256,10 @@ func clipQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 	}
 	step := fmt.Sprintf("αᵢ ← αᵢ + yᵢτ and αⱼ ← αⱼ − yⱼτ; the full step is τ* = (vᵢ − vⱼ)/aᵢⱼ = (%s − %s)/%s = %s",
 		textfmt.Sig(v[i]), textfmt.Paren(textfmt.Sig(v[j])), textfmt.Sig(a), textfmt.Sig(tauStar))
-	if math.Abs(tau-tauStar) <= 1e-12*math.Max(1, math.Abs(tauStar)) {
+	// The full step leaves the box exactly when the solver clips it.
+	ui, uj := s.Alpha[i]+pr.Y[i]*tauStar, s.Alpha[j]-pr.Y[j]*tauStar
+	inBox := func(a float64) bool { return a >= 0 && (pr.P.Hard || a <= pr.P.C) }
+	if inBox(ui) && inBox(uj) {
 		q.Why = fmt.Sprintf("%s, which stays in the box %s: αᵢ = %s, αⱼ = %s.", step, box,
 			textfmt.Sig(next.Alpha[i]), textfmt.Sig(next.Alpha[j]))
 	} else {

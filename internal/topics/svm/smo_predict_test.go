@@ -104,6 +104,9 @@ func TestPredictSMOMatchesTheStep(t *testing.T) {
 			if want := []string{"none", "one", "both"}[n]; a.q.Right != want {
 				t.Errorf("%s: Right = %q, want %q (α = %v, %v after the step)", where, a.q.Right, want, s.Alpha[s.I], s.Alpha[s.J])
 			}
+			if strings.Contains(a.q.Why, "clipped") && a.q.Right == "none" {
+				t.Errorf("%s: a clipped step that leaves both α inside the box: %s", where, a.q.Why)
+			}
 			kinds["clip "+a.q.Right]++
 		}
 	}
