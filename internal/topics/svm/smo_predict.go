@@ -123,9 +123,12 @@ func partners(pr *svm.Problem, s svm.State, v []float64, i int) []smoPair {
 
 // smoCandidates are the pairs the pair question offers, the one SMO's
 // rule picks first: i, the last point of I_up with the largest vᵢ, with
-// its best partner; then i with the partner of the maximal violating pair
-// (the smallest vⱼ) and with its second-best partner; then the runner-up
-// for i with its best partner. Pairs are unique as sets; at most four.
+// its best partner a by the second-order rule. The others are built so
+// that no index stands out by how often it appears: i with a second
+// partner b (the maximal violating pair's j, the smallest vⱼ, when it is
+// not a; else i's second-best partner), and the runner-up i₂ for the
+// first index with the same a and b where they are partners of i₂ (else
+// with i₂'s own best ones). Pairs are unique as sets; at most four.
 func smoCandidates(pr *svm.Problem, s svm.State) []smoPair {
 	v := smoV(pr, s)
 	first, second := -1, -1
@@ -147,29 +150,48 @@ func smoCandidates(pr *svm.Problem, s svm.State) []smoPair {
 	if len(ps) == 0 {
 		return nil
 	}
-	out := []smoPair{ps[0]}
 	mvp := ps[0]
 	for _, p := range ps {
 		if p.vj < mvp.vj || p.vj == mvp.vj && p.j > mvp.j {
 			mvp = p
 		}
 	}
-	more := []smoPair{mvp}
-	if len(ps) > 1 {
-		more = append(more, ps[1])
+	mine := []smoPair{ps[0]}
+	if mvp.j != ps[0].j {
+		mine = append(mine, mvp)
+	} else if len(ps) > 1 {
+		mine = append(mine, ps[1])
 	}
-	if second >= 0 {
-		if p2 := partners(pr, s, v, second); len(p2) > 0 {
-			more = append(more, p2[0])
-		}
-	}
-	for _, p := range more {
-		dup := false
+	var out []smoPair
+	add := func(p smoPair) bool {
 		for _, q := range out {
-			dup = dup || (p.i == q.i && p.j == q.j) || (p.i == q.j && p.j == q.i)
+			if (p.i == q.i && p.j == q.j) || (p.i == q.j && p.j == q.i) {
+				return false
+			}
 		}
-		if !dup {
-			out = append(out, p)
+		out = append(out, p)
+		return true
+	}
+	for _, p := range mine {
+		add(p)
+	}
+	if second < 0 {
+		return out
+	}
+	// The runner-up's pairs: with i's partners where it can take them,
+	// then with its own best ones, as many as i has.
+	theirs := partners(pr, s, v, second)
+	n := 0
+	for _, m := range mine {
+		for _, p := range theirs {
+			if p.j == m.j && n < len(mine) && add(p) {
+				n++
+			}
+		}
+	}
+	for _, p := range theirs {
+		if n < len(mine) && add(p) {
+			n++
 		}
 	}
 	return out
@@ -213,8 +235,8 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 		}
 	}
 	q.Why += "."
-	for _, c := range cs[1:] {
-		if c.i != best.i {
+	for k, c := range cs[1:] {
+		if c.i != best.i && cs[k].i == best.i { // the runner-up's first pair
 			q.Why += fmt.Sprintf(" %s, with v = %s, comes after %s for i.", render.PointName(c.i), textfmt.Sig(c.vi), render.PointName(best.i))
 		}
 	}

@@ -85,6 +85,12 @@ func TestPredictSMOMatchesTheStep(t *testing.T) {
 					t.Errorf("%s: the rule ranks %q first, the solver takes %q", where, got, right)
 				}
 				kinds["pair"]++
+				if strictMode(a.q.Choices, 0, a.q.Right) {
+					kinds["right i stands out"]++
+				}
+				if strictMode(a.q.Choices, 1, a.q.Right) {
+					kinds["right j stands out"]++
+				}
 				kinds[fmt.Sprintf("pair of %d", len(a.q.Choices))]++
 				continue
 			}
@@ -111,11 +117,35 @@ func TestPredictSMOMatchesTheStep(t *testing.T) {
 		}
 	}
 	t.Logf("answers: %v", kinds)
-	for _, k := range []string{"pair", "pair of 3", "clip none", "clip one"} {
+	for _, k := range []string{"pair", "pair of 4", "clip none", "clip one", "clip both"} {
 		if kinds[k] == 0 {
 			t.Errorf("no question answered %q: the cases do not exercise it", k)
 		}
 	}
+	// The distractors are built like the answer: counting how often an
+	// index appears among the choices must not find the right pair.
+	for _, k := range []string{"right i stands out", "right j stands out"} {
+		if 5*kinds[k] > kinds["pair"] {
+			t.Errorf("%s in %d of %d pair questions", k, kinds[k], kinds["pair"])
+		}
+	}
+}
+
+// strictMode reports whether the right choice's index (part 0 for i, 1
+// for j of a value "i-j") appears among the choices more often than any
+// other index in that part.
+func strictMode(choices []demo.Option, part int, right string) bool {
+	count := map[string]int{}
+	for _, c := range choices {
+		count[strings.Split(c.Value, "-")[part]]++
+	}
+	r := strings.Split(right, "-")[part]
+	for k, n := range count {
+		if k != r && n >= count[r] {
+			return false
+		}
+	}
+	return true
 }
 
 // On the notes' OR (the lesson's worked example), step 1 pairs x₄ (the
