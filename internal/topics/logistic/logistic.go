@@ -76,6 +76,7 @@ func LogisticSpec() demo.Spec {
 		Examples:    []demo.Example{{Name: "separable", Query: "data=separable&n=30&step=50"}, {Name: "newton", Query: "data=moons&method=newton&step=6"}},
 		Conventions: logisticConventions(), Explain: demo.Explain{Section: "fitting"},
 		Compute: computeLogistic,
+		Predict: predictLogistic,
 	}
 }
 

@@ -47,6 +47,7 @@ func SoftmaxSpec() demo.Spec {
 		Examples:    []demo.Example{{Name: "step100", Query: "n=30&step=100&q1=1&q2=1"}},
 		Conventions: softmaxConventions(), Explain: demo.Explain{Section: "softmax"},
 		Compute: computeSoftmax,
+		Predict: predictSoftmax,
 	}
 }
 

@@ -31,6 +31,7 @@ func KernelPegasosSpec() demo.Spec {
 	return demo.Spec{
 		ID: "kernel-pegasos", Title: "Kernelized SGD (001's procedure)", Lesson: "kernels",
 		Data: kernelData(), Params: params, Compute: computeKernelPegasos,
+		Predict:     predictKernelPegasos,
 		Examples:    []demo.Example{{Name: "end", Query: "step=end"}},
 		Conventions: kernelPegasosConventions(), Explain: demo.Explain{Section: "kernel-sgd"},
 	}

@@ -33,6 +33,7 @@ func KernelSVMSpec() demo.Spec {
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, kernelSVMParams(in.State), false, kernelExtra)
 		},
+		Predict: smoPredictor(kernelSVMParams),
 	}
 }
 

@@ -48,6 +48,7 @@ func SVMSpec(hard bool) demo.Spec {
 		Compute: func(ctx context.Context, in demo.Input) (demo.Result, error) {
 			return computeSVM(ctx, in, SvmParams(in.State, hard), compare.Is(in.State, "perceptron"), nil)
 		},
+		Predict: smoPredictor(func(s demo.State) svm.Params { return SvmParams(s, hard) }),
 	}
 	sp.Conventions, sp.Explain = smoConventions(hard, false), demo.Explain{Section: "soft-dual"}
 	if hard {

@@ -46,6 +46,7 @@ func SGDSpec() demo.Spec {
 		Examples:    []demo.Example{{Name: "step200", Query: "step=200"}},
 		Conventions: sgdConventions(), Explain: demo.Explain{Section: "sgd"},
 		Compute: computeSGD,
+		Predict: predictSGD,
 	}
 }
 

@@ -1,0 +1,133 @@
+package logistic
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/textfmt"
+)
+
+// checkLoss checks a "will J go down" answer against the objective the
+// panel shows at t and at t+1; it returns the answer.
+func checkLoss(t *testing.T, where string, a asked) string {
+	t.Helper()
+	before := demotest.ParseSig(t, demotest.Counter(a.now.Panel(), "objective"))
+	after := demotest.ParseSig(t, demotest.Counter(a.after.Panel(), "objective"))
+	if before != after {
+		if want := map[bool]string{true: "yes", false: "no"}[after < before]; a.q.Right != want {
+			t.Errorf("%s: Right = %q, want %q (J = %v then %v)", where, a.q.Right, want, before, after)
+		}
+		noLeak(t, where, a.q, textfmt.Sig(after))
+	}
+	return "loss " + a.q.Right
+}
+
+// The logistic demo asks, by the parity of t (gradient descent) or always
+// (Newton), whether J falls, checked against the panel at t+1, or the
+// class of the point nearest the boundary, checked against a replay of
+// the solver to t+1.
+func TestPredictLogisticMatchesTheStep(t *testing.T) {
+	kinds := map[string]int{}
+	for _, query := range []string{"", "eta=20", "eta=100&data=separable", "method=newton", "data=moons&eta=5&lambda=0.1",
+		"data=separable&n=30&method=newton", "eta=8&seed=4"} {
+		for step := 0; step < 24; step++ {
+			a := askAt(t, LogisticSpec(), query, step)
+			where := fmt.Sprintf("?%s step %d", query, step)
+			if a.q == nil {
+				if !a.now.Done {
+					t.Fatalf("%s: no question before the end", where)
+				}
+				break
+			}
+			if strings.Contains(a.q.Prompt, "go down") {
+				if !usesGD(a.in.State) || step%2 != 0 {
+					t.Errorf("%s: a loss question at an odd step or for Newton", where)
+				}
+				kinds[checkLoss(t, where, a)]++
+				continue
+			}
+			if len(a.q.Marks) != 1 || a.q.Marks[0].Label != "q" {
+				t.Fatalf("%s: marks %v, want q", where, a.q.Marks)
+			}
+			f := logisticScoreAfter(t, a.in, a.q.Marks[0])
+			if want := map[int]string{1: "pos", -1: "neg"}[demo.Predict(f)]; a.q.Right != want {
+				t.Errorf("%s: Right = %q, want %q (f(q) = %v after the step)", where, a.q.Right, want, f)
+			}
+			kinds["class "+a.q.Right]++
+		}
+	}
+	t.Logf("answers: %v", kinds)
+	for _, k := range []string{"loss yes", "loss no", "class pos", "class neg"} {
+		if kinds[k] == 0 {
+			t.Errorf("no question answered %q: the cases do not exercise it", k)
+		}
+	}
+}
+
+// logisticScoreAfter is f(q) after step in.Step+1, replayed from state 0.
+func logisticScoreAfter(t *testing.T, in demo.Input, q demo.Mark) float64 {
+	t.Helper()
+	x, yf := demo.Columns(in.Points)
+	pr, err := logistic.New(x, pointset.FloatLabels(pointset.SignLabels(yf)), logisticLambda.Get(in.State))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m algos.Method[logistic.State] = logistic.Newton{P: pr}
+	if usesGD(in.State) {
+		m = logistic.GD{P: pr, Eta: logisticEta.Get(in.State)}
+	}
+	s, _, err := algos.Replay(m, pr.Start(), in.Step+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Model.Score([]float64{q.X1, q.X2})
+}
+
+// The softmax demo asks whether J falls (even t) or the probe's class
+// (odd t), checked against the panel at t+1.
+func TestPredictSoftmaxMatchesTheStep(t *testing.T) {
+	kinds := map[string]int{}
+	for _, query := range []string{"", "eta=30", "q1=1&q2=1&eta=3", "n=30&q1=-2&q2=0.5&eta=10", "eta=100&seed=2&q1=0.3", "lambda=0.5&q2=-1"} {
+		for step := 0; step < 24; step++ {
+			a := askAt(t, SoftmaxSpec(), query, step)
+			where := fmt.Sprintf("?%s step %d", query, step)
+			if a.q == nil {
+				if !a.now.Done {
+					t.Fatalf("%s: no question before the end", where)
+				}
+				break
+			}
+			if step%2 == 0 {
+				kinds[checkLoss(t, where, a)]++
+				continue
+			}
+			if got, want := "class "+a.q.Right, demotest.Counter(a.after.Panel(), "probe-class"); got != want {
+				t.Errorf("%s: Right is %s, the panel at t+1 says %s", where, got, want)
+			}
+			if len(a.q.Marks) != 1 || a.q.Marks[0] != (demo.Mark{Label: "q", X1: probe(a.in.State)[0], X2: probe(a.in.State)[1]}) {
+				t.Errorf("%s: marks %v, want the probe q", where, a.q.Marks)
+			}
+			kinds["class "+a.q.Right]++
+		}
+	}
+	t.Logf("answers: %v", kinds)
+	for _, k := range []string{"loss yes", "loss no", "class 0", "class 1", "class 2"} {
+		if kinds[k] == 0 {
+			t.Errorf("no question answered %q: the cases do not exercise it", k)
+		}
+	}
+}
+
+// At the end of a run (converged or diverged) there is no question.
+func TestPredictLogisticEnds(t *testing.T) {
+	a := askAt(t, LogisticSpec(), "method=newton", 100)
+	if a.q != nil || !a.now.Done {
+		t.Errorf("Newton at step 100: question %v, done %v; want none and a finished run", a.q, a.now.Done)
+	}
+}
