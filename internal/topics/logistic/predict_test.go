@@ -15,17 +15,17 @@ import (
 
 // checkLoss checks a "will J go down" answer against the objective the
 // panel shows at t and at t+1; it returns the answer.
-func checkLoss(t *testing.T, where string, a asked) string {
+func checkLoss(t *testing.T, where string, a demotest.Asked) string {
 	t.Helper()
-	before := demotest.ParseSig(t, demotest.Counter(a.now.Panel(), "objective"))
-	after := demotest.ParseSig(t, demotest.Counter(a.after.Panel(), "objective"))
+	before := demotest.ParseSig(t, demotest.Counter(a.Now.Panel(), "objective"))
+	after := demotest.ParseSig(t, demotest.Counter(a.After.Panel(), "objective"))
 	if before != after {
-		if want := map[bool]string{true: "yes", false: "no"}[after < before]; a.q.Right != want {
-			t.Errorf("%s: Right = %q, want %q (J = %v then %v)", where, a.q.Right, want, before, after)
+		if want := map[bool]string{true: "yes", false: "no"}[after < before]; a.Q.Right != want {
+			t.Errorf("%s: Right = %q, want %q (J = %v then %v)", where, a.Q.Right, want, before, after)
 		}
-		noLeak(t, where, a.q, textfmt.Sig(after))
+		demotest.NoLeak(t, where, a.Q, textfmt.Sig(after))
 	}
-	return "loss " + a.q.Right
+	return "loss " + a.Q.Right
 }
 
 // The logistic demo asks, by the parity of t (gradient descent) or always
@@ -37,29 +37,29 @@ func TestPredictLogisticMatchesTheStep(t *testing.T) {
 	for _, query := range []string{"", "eta=20", "eta=100&data=separable", "method=newton", "data=moons&eta=5&lambda=0.1",
 		"data=separable&n=30&method=newton", "eta=8&seed=4"} {
 		for step := 0; step < 24; step++ {
-			a := askAt(t, LogisticSpec(), query, step)
+			a := demotest.AskAt(t, LogisticSpec(), query, step)
 			where := fmt.Sprintf("?%s step %d", query, step)
-			if a.q == nil {
-				if !a.now.Done {
+			if a.Q == nil {
+				if !a.Now.Done {
 					t.Fatalf("%s: no question before the end", where)
 				}
 				break
 			}
-			if strings.Contains(a.q.Prompt, "go down") {
-				if !usesGD(a.in.State) || step%2 != 0 {
+			if strings.Contains(a.Q.Prompt, "go down") {
+				if !usesGD(a.In.State) || step%2 != 0 {
 					t.Errorf("%s: a loss question at an odd step or for Newton", where)
 				}
 				kinds[checkLoss(t, where, a)]++
 				continue
 			}
-			if len(a.q.Marks) != 1 || a.q.Marks[0].Label != "q" {
-				t.Fatalf("%s: marks %v, want q", where, a.q.Marks)
+			if len(a.Q.Marks) != 1 || a.Q.Marks[0].Label != "q" {
+				t.Fatalf("%s: marks %v, want q", where, a.Q.Marks)
 			}
-			f := logisticScoreAfter(t, a.in, a.q.Marks[0])
-			if want := map[int]string{1: "pos", -1: "neg"}[demo.Predict(f)]; a.q.Right != want {
-				t.Errorf("%s: Right = %q, want %q (f(q) = %v after the step)", where, a.q.Right, want, f)
+			f := logisticScoreAfter(t, a.In, a.Q.Marks[0])
+			if want := map[int]string{1: "pos", -1: "neg"}[demo.Predict(f)]; a.Q.Right != want {
+				t.Errorf("%s: Right = %q, want %q (f(q) = %v after the step)", where, a.Q.Right, want, f)
 			}
-			kinds["class "+a.q.Right]++
+			kinds["class "+a.Q.Right]++
 		}
 	}
 	t.Logf("answers: %v", kinds)
@@ -95,10 +95,10 @@ func TestPredictSoftmaxMatchesTheStep(t *testing.T) {
 	kinds := map[string]int{}
 	for _, query := range []string{"", "eta=30", "q1=1&q2=1&eta=3", "n=30&q1=-2&q2=0.5&eta=10", "eta=100&seed=2&q1=0.3", "lambda=0.5&q2=-1"} {
 		for step := 0; step < 24; step++ {
-			a := askAt(t, SoftmaxSpec(), query, step)
+			a := demotest.AskAt(t, SoftmaxSpec(), query, step)
 			where := fmt.Sprintf("?%s step %d", query, step)
-			if a.q == nil {
-				if !a.now.Done {
+			if a.Q == nil {
+				if !a.Now.Done {
 					t.Fatalf("%s: no question before the end", where)
 				}
 				break
@@ -107,13 +107,13 @@ func TestPredictSoftmaxMatchesTheStep(t *testing.T) {
 				kinds[checkLoss(t, where, a)]++
 				continue
 			}
-			if got, want := "class "+a.q.Right, demotest.Counter(a.after.Panel(), "probe-class"); got != want {
+			if got, want := "class "+a.Q.Right, demotest.Counter(a.After.Panel(), "probe-class"); got != want {
 				t.Errorf("%s: Right is %s, the panel at t+1 says %s", where, got, want)
 			}
-			if len(a.q.Marks) != 1 || a.q.Marks[0] != (demo.Mark{Label: "q", X1: probe(a.in.State)[0], X2: probe(a.in.State)[1]}) {
-				t.Errorf("%s: marks %v, want the probe q", where, a.q.Marks)
+			if len(a.Q.Marks) != 1 || a.Q.Marks[0] != (demo.Mark{Label: "q", X1: probe(a.In.State)[0], X2: probe(a.In.State)[1]}) {
+				t.Errorf("%s: marks %v, want the probe q", where, a.Q.Marks)
 			}
-			kinds["class "+a.q.Right]++
+			kinds["class "+a.Q.Right]++
 		}
 	}
 	t.Logf("answers: %v", kinds)
@@ -126,8 +126,8 @@ func TestPredictSoftmaxMatchesTheStep(t *testing.T) {
 
 // At the end of a run (converged or diverged) there is no question.
 func TestPredictLogisticEnds(t *testing.T) {
-	a := askAt(t, LogisticSpec(), "method=newton", 100)
-	if a.q != nil || !a.now.Done {
-		t.Errorf("Newton at step 100: question %v, done %v; want none and a finished run", a.q, a.now.Done)
+	a := demotest.AskAt(t, LogisticSpec(), "method=newton", 100)
+	if a.Q != nil || !a.Now.Done {
+		t.Errorf("Newton at step 100: question %v, done %v; want none and a finished run", a.Q, a.Now.Done)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 )
 
@@ -19,34 +20,34 @@ func TestPredictKernelPegasosMatchesTheStep(t *testing.T) {
 	kinds := map[string]int{}
 	for _, query := range []string{"", "kernel=poly&degree=2", "data=xor&lambda=0.01", "kernel=linear&data=moons", "data=checkerboard&kernel=laplace", "aseed=5&lambda=1&T=25"} {
 		for step := 0; step < 30; step++ {
-			a := askAt(t, KernelPegasosSpec(), query, step)
+			a := demotest.AskAt(t, KernelPegasosSpec(), query, step)
 			where := fmt.Sprintf("?%s step %d", query, step)
-			if a.q == nil {
-				if !a.now.Done {
+			if a.Q == nil {
+				if !a.Now.Done {
 					t.Fatalf("%s: no question before the end", where)
 				}
 				break
 			}
 			if step%2 == 0 {
-				p := a.after.Panel()
+				p := a.After.Panel()
 				name := strings.Fields(strings.SplitN(p.Examined, "samples j = ", 2)[1])[0]
-				if !strings.Contains(a.q.Prompt, name+" = ") {
-					t.Errorf("%s: prompt %q does not name %s, which the step samples (%q)", where, a.q.Prompt, name, p.Examined)
+				if !strings.Contains(a.Q.Prompt, name+" = ") {
+					t.Errorf("%s: prompt %q does not name %s, which the step samples (%q)", where, a.Q.Prompt, name, p.Examined)
 				}
-				if want := yesIf(strings.Contains(p.Lines[0], "< 1")); a.q.Right != want {
-					t.Errorf("%s: Right = %q, want %q (%q)", where, a.q.Right, want, p.Lines[0])
+				if want := yesIf(strings.Contains(p.Lines[0], "< 1")); a.Q.Right != want {
+					t.Errorf("%s: Right = %q, want %q (%q)", where, a.Q.Right, want, p.Lines[0])
 				}
-				kinds["margin "+a.q.Right]++
+				kinds["margin "+a.Q.Right]++
 				continue
 			}
-			if len(a.q.Marks) != 1 || a.q.Marks[0].Label != "q" {
-				t.Fatalf("%s: marks %v, want q", where, a.q.Marks)
+			if len(a.Q.Marks) != 1 || a.Q.Marks[0].Label != "q" {
+				t.Fatalf("%s: marks %v, want q", where, a.Q.Marks)
 			}
-			f := scoreAfter(t, a.in, a.q.Marks[0])
-			if want := signOf(f); a.q.Right != want {
-				t.Errorf("%s: Right = %q, want %q (f(q) = %v after the step)", where, a.q.Right, want, f)
+			f := scoreAfter(t, a.In, a.Q.Marks[0])
+			if want := signOf(f); a.Q.Right != want {
+				t.Errorf("%s: Right = %q, want %q (f(q) = %v after the step)", where, a.Q.Right, want, f)
 			}
-			kinds["sign "+a.q.Right]++
+			kinds["sign "+a.Q.Right]++
 		}
 	}
 	t.Logf("answers: %v", kinds)

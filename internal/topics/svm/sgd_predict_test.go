@@ -16,21 +16,21 @@ func TestPredictPegasosMatchesTheStep(t *testing.T) {
 	for _, query := range []string{"", "data=separable&seed=3", "data=xor&lambda=0.001", "lambda=1&aseed=7", "data=or&lambda=0.1&T=30"} {
 		yes, no := 0, 0
 		for step := 0; step < 40; step++ {
-			a := askAt(t, SGDSpec(), query, step)
-			if a.q == nil {
-				if !a.now.Done {
+			a := demotest.AskAt(t, SGDSpec(), query, step)
+			if a.Q == nil {
+				if !a.Now.Done {
 					t.Fatalf("?%s step %d: no question before the end", query, step)
 				}
 				break
 			}
-			p := a.after.Panel()
+			p := a.After.Panel()
 			name := strings.Fields(strings.SplitN(p.Examined, "samples i = ", 2)[1])[0]
-			if !strings.Contains(a.q.Prompt, name+" = ") {
-				t.Errorf("?%s step %d: prompt %q does not name %s, which the step samples (%q)", query, step, a.q.Prompt, name, p.Examined)
+			if !strings.Contains(a.Q.Prompt, name+" = ") {
+				t.Errorf("?%s step %d: prompt %q does not name %s, which the step samples (%q)", query, step, a.Q.Prompt, name, p.Examined)
 			}
 			inside := strings.Contains(p.Lines[0], "< 1")
-			if want := yesIf(inside); a.q.Right != want {
-				t.Errorf("?%s step %d: Right = %q, want %q (%q)", query, step, a.q.Right, want, p.Lines[0])
+			if want := yesIf(inside); a.Q.Right != want {
+				t.Errorf("?%s step %d: Right = %q, want %q (%q)", query, step, a.Q.Right, want, p.Lines[0])
 			}
 			if inside {
 				yes++
@@ -39,11 +39,11 @@ func TestPredictPegasosMatchesTheStep(t *testing.T) {
 			}
 			// The prompt gives W_t and the point, from which the student
 			// works out the score: that is the exercise, not a leak.
-			if m := strings.Fields(p.Lines[0])[3]; !strings.Contains(a.q.Why, "= "+m+" ") {
-				t.Errorf("?%s step %d: Why %q lacks the panel's y·W·X̃ = %s (%q)", query, step, a.q.Why, m, p.Lines[0])
+			if m := strings.Fields(p.Lines[0])[3]; !strings.Contains(a.Q.Why, "= "+m+" ") {
+				t.Errorf("?%s step %d: Why %q lacks the panel's y·W·X̃ = %s (%q)", query, step, a.Q.Why, m, p.Lines[0])
 			}
-			if len(a.q.Marks) != 1 || a.q.Marks[0].Label != "i" {
-				t.Errorf("?%s step %d: marks %v, want the sampled point i", query, step, a.q.Marks)
+			if len(a.Q.Marks) != 1 || a.Q.Marks[0].Label != "i" {
+				t.Errorf("?%s step %d: marks %v, want the sampled point i", query, step, a.Q.Marks)
 			}
 		}
 		t.Logf("?%s: %d yes, %d no", query, yes, no)
@@ -62,20 +62,20 @@ func TestPredictSubgradientMatchesTheStep(t *testing.T) {
 		"method=subgradient&data=separable&eta=0.5&T=12"} {
 		kinds := map[string]int{}
 		for step := 0; step < 30; step++ {
-			a := askAt(t, SGDSpec(), query, step)
-			if a.q == nil {
+			a := demotest.AskAt(t, SGDSpec(), query, step)
+			if a.Q == nil {
 				break
 			}
-			before := demotest.ParseSig(t, demotest.Counter(a.now.Panel(), "objective"))
-			after := demotest.ParseSig(t, demotest.Counter(a.after.Panel(), "objective"))
-			kinds[a.q.Right]++
+			before := demotest.ParseSig(t, demotest.Counter(a.Now.Panel(), "objective"))
+			after := demotest.ParseSig(t, demotest.Counter(a.After.Panel(), "objective"))
+			kinds[a.Q.Right]++
 			if before == after {
 				continue // equal to the panel's precision: nothing to compare
 			}
-			if want := yesIf(after < before); a.q.Right != want {
-				t.Errorf("?%s step %d: Right = %q, want %q (objective %v then %v)", query, step, a.q.Right, want, before, after)
+			if want := yesIf(after < before); a.Q.Right != want {
+				t.Errorf("?%s step %d: Right = %q, want %q (objective %v then %v)", query, step, a.Q.Right, want, before, after)
 			}
-			noLeak(t, fmt.Sprintf("?%s step %d", query, step), a.q, textfmt.Sig(after))
+			demotest.NoLeak(t, fmt.Sprintf("?%s step %d", query, step), a.Q, textfmt.Sig(after))
 		}
 		t.Logf("?%s: %v", query, kinds)
 		all["yes"], all["no"] = all["yes"]+kinds["yes"], all["no"]+kinds["no"]
@@ -89,11 +89,11 @@ func TestPredictSubgradientMatchesTheStep(t *testing.T) {
 // one.
 func TestPredictSGDEnds(t *testing.T) {
 	for _, query := range []string{"T=5", "method=subgradient&T=5"} {
-		if a := askAt(t, SGDSpec(), query, 4); a.q == nil {
+		if a := demotest.AskAt(t, SGDSpec(), query, 4); a.Q == nil {
 			t.Errorf("?%s step 4: no question before the last step", query)
 		}
-		if a := askAt(t, SGDSpec(), query, 5); a.q != nil {
-			t.Errorf("?%s step 5: a question %q after the run's end", query, a.q.Prompt)
+		if a := demotest.AskAt(t, SGDSpec(), query, 5); a.Q != nil {
+			t.Errorf("?%s step 5: a question %q after the run's end", query, a.Q.Prompt)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 )
 
@@ -58,23 +59,23 @@ func TestPredictSMOMatchesTheStep(t *testing.T) {
 	kinds := map[string]int{}
 	for _, c := range smoCases() {
 		for step := 0; step < 30; step++ {
-			a := askAt(t, c.spec, c.query, step)
+			a := demotest.AskAt(t, c.spec, c.query, step)
 			where := fmt.Sprintf("%s?%s step %d", c.spec.ID, c.query, step)
-			if a.q == nil {
-				if !a.now.Done {
+			if a.Q == nil {
+				if !a.Now.Done {
 					t.Fatalf("%s: no question before the end", where)
 				}
 				break
 			}
-			p := a.after.Panel()
+			p := a.After.Panel()
 			pair := strings.Fields(p.Examined)
 			// "Step k optimises the pair i = x₃ (y = +1) and j = x₇ (y = −1): …"
 			names := pair[7] + "-" + pair[14]
-			if strings.HasPrefix(a.q.Prompt, "After step") {
-				got := a.q.Choices[0].Label
+			if strings.HasPrefix(a.Q.Prompt, "After step") {
+				got := a.Q.Choices[0].Label
 				var right string
-				for _, ch := range a.q.Choices {
-					if ch.Value == a.q.Right {
+				for _, ch := range a.Q.Choices {
+					if ch.Value == a.Q.Right {
 						right = ch.Label
 					}
 				}
@@ -85,35 +86,35 @@ func TestPredictSMOMatchesTheStep(t *testing.T) {
 					t.Errorf("%s: the rule ranks %q first, the solver takes %q", where, got, right)
 				}
 				kinds["pair"]++
-				if strictMode(a.q.Choices, 0, a.q.Right) {
+				if strictMode(a.Q.Choices, 0, a.Q.Right) {
 					kinds["right i stands out"]++
 				}
-				if strictMode(a.q.Choices, 1, a.q.Right) {
+				if strictMode(a.Q.Choices, 1, a.Q.Right) {
 					kinds["right j stands out"]++
 				}
-				kinds[fmt.Sprintf("pair of %d", len(a.q.Choices))]++
+				kinds[fmt.Sprintf("pair of %d", len(a.Q.Choices))]++
 				continue
 			}
-			if step%2 == 0 && len(smoCandidates(replayTo(t, a.in, c.params, step))) >= 2 {
+			if step%2 == 0 && len(smoCandidates(replayTo(t, a.In, c.params, step))) >= 2 {
 				t.Errorf("%s: a clip question at an even step with a choice of pairs", where)
 			}
-			if !strings.Contains(a.q.Prompt, "pair i = "+strings.Split(names, "-")[0]+" = ") {
-				t.Errorf("%s: prompt %q does not name the pair of the panel at t+1 (%q)", where, a.q.Prompt, p.Examined)
+			if !strings.Contains(a.Q.Prompt, "pair i = "+strings.Split(names, "-")[0]+" = ") {
+				t.Errorf("%s: prompt %q does not name the pair of the panel at t+1 (%q)", where, a.Q.Prompt, p.Examined)
 			}
-			pr, s := replayTo(t, a.in, c.params, step+1)
+			pr, s := replayTo(t, a.In, c.params, step+1)
 			n := 0
 			for _, v := range []float64{s.Alpha[s.I], s.Alpha[s.J]} {
 				if v <= 0 || !pr.P.Hard && v >= pr.P.C {
 					n++
 				}
 			}
-			if want := []string{"none", "one", "both"}[n]; a.q.Right != want {
-				t.Errorf("%s: Right = %q, want %q (α = %v, %v after the step)", where, a.q.Right, want, s.Alpha[s.I], s.Alpha[s.J])
+			if want := []string{"none", "one", "both"}[n]; a.Q.Right != want {
+				t.Errorf("%s: Right = %q, want %q (α = %v, %v after the step)", where, a.Q.Right, want, s.Alpha[s.I], s.Alpha[s.J])
 			}
-			if strings.Contains(a.q.Why, "clipped") && a.q.Right == "none" {
-				t.Errorf("%s: a clipped step that leaves both α inside the box: %s", where, a.q.Why)
+			if strings.Contains(a.Q.Why, "clipped") && a.Q.Right == "none" {
+				t.Errorf("%s: a clipped step that leaves both α inside the box: %s", where, a.Q.Why)
 			}
-			kinds["clip "+a.q.Right]++
+			kinds["clip "+a.Q.Right]++
 		}
 	}
 	t.Logf("answers: %v", kinds)
@@ -153,21 +154,21 @@ func strictMode(choices []demo.Option, part int, right string) bool {
 // runner-up x₃ with x₁; step 2 pairs x₃ with x₄, and α₄ lands on 0. The
 // run ends at step 4, with no question after it.
 func TestPredictSMOOnOR(t *testing.T) {
-	a := askAt(t, SVMSpec(true), "data=or", 0)
-	if a.q == nil || a.q.Right != "4-1" || len(a.q.Choices) != 2 || a.q.Choices[1].Value != "3-1" {
-		t.Fatalf("OR step 0: %+v, want the pair question, right 4-1 against 3-1", a.q)
+	a := demotest.AskAt(t, SVMSpec(true), "data=or", 0)
+	if a.Q == nil || a.Q.Right != "4-1" || len(a.Q.Choices) != 2 || a.Q.Choices[1].Value != "3-1" {
+		t.Fatalf("OR step 0: %+v, want the pair question, right 4-1 against 3-1", a.Q)
 	}
-	a = askAt(t, SVMSpec(true), "data=or", 1)
-	if a.q == nil || !strings.Contains(a.q.Prompt, "i = x₃ = (0, 1)") || !strings.Contains(a.q.Prompt, "j = x₄ = (1, 1)") {
-		t.Fatalf("OR step 1: %+v, want the clip question on the pair (x₃, x₄)", a.q)
+	a = demotest.AskAt(t, SVMSpec(true), "data=or", 1)
+	if a.Q == nil || !strings.Contains(a.Q.Prompt, "i = x₃ = (0, 1)") || !strings.Contains(a.Q.Prompt, "j = x₄ = (1, 1)") {
+		t.Fatalf("OR step 1: %+v, want the clip question on the pair (x₃, x₄)", a.Q)
 	}
-	if a.q.Right != "one" || !strings.Contains(a.q.Why, "(vᵢ − vⱼ)/aᵢⱼ = (0 − (−1))/1 = 1") {
-		t.Errorf("OR step 1: Right = %q, want one (α₄ lands on 0 by the full step τ* = 1): %s", a.q.Right, a.q.Why)
+	if a.Q.Right != "one" || !strings.Contains(a.Q.Why, "(vᵢ − vⱼ)/aᵢⱼ = (0 − (−1))/1 = 1") {
+		t.Errorf("OR step 1: Right = %q, want one (α₄ lands on 0 by the full step τ* = 1): %s", a.Q.Right, a.Q.Why)
 	}
-	if a := askAt(t, SVMSpec(true), "data=or", 4); a.q != nil {
-		t.Errorf("OR step 4: a question %q after the end", a.q.Prompt)
+	if a := demotest.AskAt(t, SVMSpec(true), "data=or", 4); a.Q != nil {
+		t.Errorf("OR step 4: a question %q after the end", a.Q.Prompt)
 	}
-	if a := askAt(t, SVMSpec(true), "data=xor", 0); a.q != nil {
-		t.Errorf("XOR, hard margin: a question %q on an infeasible problem", a.q.Prompt)
+	if a := demotest.AskAt(t, SVMSpec(true), "data=xor", 0); a.Q != nil {
+		t.Errorf("XOR, hard margin: a question %q on an infeasible problem", a.Q.Prompt)
 	}
 }
