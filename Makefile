@@ -43,10 +43,11 @@ check-generated: templ-cli
 # that the kit's own tests race-check), and the browser tests, which
 # drive Chromium.
 # The server's tests that loop over every demo (every figure as PNG, every
-# run to its end, every page's boxes) cost 10-20 times as much under -race
+# run to its end, every page's boxes, both runs of every comparison, every
+# question page) cost 10-20 times as much under -race
 # and share no state between requests, so they run without it, with the
 # browser tests and internal/course's loops.
-LOOPS := ^(TestBrowser.*|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts)$$
+LOOPS := ^(TestBrowser.*|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts|TestCompareEveryDemo|TestPredictPagesDoNotLeak)$$
 unit:
 	$(GO) test -race -count=1 -skip '$(LOOPS)' $$($(GO) list ./... | grep -v '/internal/course$$')
 	$(GO) test -count=1 ./internal/course/
