@@ -1,0 +1,128 @@
+package demo
+
+import (
+	"context"
+	"sync"
+
+	"github.com/margin-edu/margin/internal/algos"
+)
+
+// Kept runs: a demo whose Compute would replay its run from step 0 for
+// every step a student asks for keeps the run in the course's Cache
+// instead, as checkpoints (a copy of the state every `every` steps), the
+// furthest state reached, and a few scalars of every state so far (what
+// its history charts). State k then costs at most every − 1 steps from
+// the checkpoint before it. The steppers are deterministic (their seeded
+// generators live in their states), so a state resumed from a checkpoint
+// is the one a replay from 0 reaches, to the last bit: a URL gives the
+// same bytes whatever the cache holds.
+
+// keptMarkBytes is what a run's checkpoints may take at MaxStep: a run of
+// large states spaces them further apart than markEvery.
+const keptMarkBytes = 2 << 20
+
+// KeptEvery is the spacing of the checkpoints of a run whose states take
+// stateBytes each: markEvery, or more when MaxStep/markEvery of them would
+// take over 2 MiB (the SMO state of 500 points, 8 KB, is kept every 77
+// steps).
+func KeptEvery(stateBytes int64) int {
+	every := markEvery
+	if n := (int64(MaxStep)*stateBytes + keptMarkBytes - 1) / keptMarkBytes; n > int64(every) {
+		every = int(n)
+	}
+	return every
+}
+
+// keptRun is a run kept between requests, used under its lock.
+type keptRun[S any] struct {
+	mu    sync.Mutex
+	every int
+	width int
+	marks []S // marks[i] is state i·every
+	last  S   // state end, where the run stopped if done
+	end   int
+	done  bool
+	v     []float64 // width scalars of each of the states 0…end
+}
+
+// RunKept returns state k of m's run from start (or the last, if the run
+// stops before k), its step, and width scalars of each state 0…step
+// (state i's at v[i·width : (i+1)·width], as scalars wrote them), from the
+// run kept under key in cache, which it starts or extends as needed. key
+// must name everything the run depends on (the points, labels, method and
+// its numbers), never the step or the view. stateBytes estimates one
+// state's memory; the entry is charged for its checkpoints, its last state
+// and its scalars (8 bytes each), so the cache's byte bound holds. The
+// returned scalars never change: the caller may read them after others
+// extend the run. A nil cache keeps nothing (every call replays from
+// start). ctx ends a long extension early with its error.
+func RunKept[S any](ctx context.Context, cache *Cache, key CacheKey, m algos.Method[S], start S, k int, stateBytes int64,
+	width int, scalars func(S, []float64)) (s S, step int, v []float64, err error) {
+	r, err := Memoise(ctx, cache, key, func(*keptRun[S]) int64 { return 0 },
+		func(context.Context) (*keptRun[S], error) {
+			return &keptRun[S]{every: KeptEvery(stateBytes), width: width}, nil
+		})
+	if err != nil {
+		return s, 0, nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, step, err = r.at(ctx, m, start, k, scalars)
+	cache.recharge(key, r.bytes(stateBytes))
+	if err != nil {
+		return s, 0, nil, err
+	}
+	n := (step + 1) * width
+	return s, step, r.v[:n:n], nil
+}
+
+// bytes is what the run holds.
+func (r *keptRun[S]) bytes(stateBytes int64) int64 {
+	return 160 + 8*int64(cap(r.v)) + stateBytes*int64(len(r.marks)+1)
+}
+
+// ctxCheckEvery spaces the context checks of a long extension.
+const ctxCheckEvery = 256
+
+// at returns state k (or the last) and its step, extending the run as far
+// as k first.
+func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, scalars func(S, []float64)) (S, int, error) {
+	w := r.width
+	if r.marks == nil {
+		r.v = make([]float64, w)
+		scalars(start, r.v)
+		r.marks, r.last, r.done = []S{start}, start, m.Status(start).Done()
+	}
+	rec := algos.RecorderFunc[S](func(i int, s S) error {
+		if i == 0 {
+			return nil
+		}
+		if i%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		n := len(r.v)
+		r.v = append(r.v, make([]float64, w)...)
+		scalars(s, r.v[n:n+w])
+		return nil
+	})
+	for r.end < k && !r.done {
+		want := min(k, (r.end/r.every+1)*r.every) - r.end
+		s, i, err := algos.Replay(m, r.last, want, rec)
+		if err != nil {
+			r.v = r.v[:(r.end+1)*w] // the states recorded past end are dropped with it
+			return s, 0, err
+		}
+		r.last, r.end, r.done = s, r.end+i, m.Status(s).Done()
+		if r.end%r.every == 0 && r.end/r.every == len(r.marks) {
+			r.marks = append(r.marks, s)
+		}
+	}
+	if k >= r.end {
+		return r.last, r.end, nil
+	}
+	base := k / r.every * r.every
+	s, i, err := algos.Replay(m, r.marks[k/r.every], k-base)
+	return s, base + i, err
+}
