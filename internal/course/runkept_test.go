@@ -1,0 +1,115 @@
+package course
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"testing"
+
+	"github.com/margin-edu/margin/internal/demo"
+)
+
+// keptDemos are the demos that keep their runs between requests
+// (demo.RunKept or demo.RunTracked), with states that exercise them: each
+// is stepped through in several orders and compared with a cold cache.
+var keptDemos = map[string][]string{
+	"svm-hard":       {"", "n=120&seed=3", "data=or", "data=noisy"},
+	"svm-soft":       {"", "C=1000&n=200&tol=1e-06", "C=0.01&data=xor"},
+	"kernel-svm":     {"", "kernel=poly&degree=3&C=10&n=150", "kernel=laplace&gamma=5"},
+	"svm-sgd":        {"", "method=subgradient&C=10&decay=constant&eta=0.01", "lambda=0.001&aseed=9&n=150"},
+	"kernel-pegasos": {"", "kernel=poly&degree=3&lambda=0.001&n=150"},
+}
+
+// stateBytes is everything a state's page shows: each figure's SVG and
+// the side panel.
+func stateBytes(t *testing.T, d *demo.Demo, s demo.State, figure string) string {
+	t.Helper()
+	r, err := d.ExecuteFigure(context.Background(), s, figure)
+	if err != nil {
+		t.Fatalf("%s %s: %v", d.ID, s.QueryAt(""), err)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "step %d done %v\n", r.Step, r.Done)
+	for _, name := range d.Figures() {
+		if figure != "" && name != figure {
+			continue
+		}
+		if _, err := r.WriteFigure(&b, name, false); err != nil {
+			t.Fatalf("%s %s %s: %v", d.ID, s.QueryAt(""), name, err)
+		}
+	}
+	if figure == "" && r.Panel != nil {
+		fmt.Fprintf(&b, "%#v", r.Panel())
+	}
+	return b.String()
+}
+
+// TestKeptRunsAreReplays: for each demo that keeps its runs, a state's
+// figures and panel are the same bytes whether the run was replayed from
+// step 0 (a cold cache), stepped to one by one, reached in a random order
+// or after the cache dropped the run.
+func TestKeptRunsAreReplays(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, queries := range keptDemos {
+		d := c.Demo(id)
+		if d == nil {
+			t.Fatalf("no demo %s", id)
+		}
+		for qi, q := range queries {
+			v, err := url.ParseQuery(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, probs := d.Parse(v)
+			if len(probs) > 0 {
+				t.Fatalf("%s?%s: %v", id, q, probs)
+			}
+			r := rand.New(rand.NewPCG(uint64(qi), 2))
+			steps := []int{}
+			for k := 0; k <= 40; k++ {
+				steps = append(steps, k)
+			}
+			for range 12 {
+				steps = append(steps, r.IntN(1200))
+			}
+			steps = append(steps, 7, 1999, 64, 65, 0, 3)
+			cold := map[int]string{}
+			for _, k := range steps {
+				if _, ok := cold[k]; !ok {
+					c.Cache.Reset()
+					cold[k] = stateBytes(t, d, s.AtStep(k), "")
+				}
+			}
+			c.Cache.Reset()
+			for i, k := range steps {
+				if i == len(steps)/2 {
+					c.Cache.Reset() // the run is dropped halfway
+				}
+				fig := ""
+				if i%5 == 4 {
+					fig = demo.PlotFigure // a plot URL extends the run too
+					if got, want := stateBytes(t, d, s.AtStep(k), fig), plotPart(t, d, s.AtStep(k)); got != want {
+						t.Fatalf("%s?%s step %d: the plot differs from a replay's", id, q, k)
+					}
+					continue
+				}
+				if got := stateBytes(t, d, s.AtStep(k), fig); got != cold[k] {
+					t.Fatalf("%s?%s step %d (request %d): the page differs from a replay's", id, q, k, i)
+				}
+			}
+		}
+	}
+}
+
+// plotPart is the plot of s from a cold cache.
+func plotPart(t *testing.T, d *demo.Demo, s demo.State) string {
+	saved := d.Cache
+	d.Cache = nil
+	defer func() { d.Cache = saved }()
+	return stateBytes(t, d, s, demo.PlotFigure)
+}
