@@ -126,3 +126,21 @@ func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, 
 	s, i, err := algos.Replay(m, r.marks[k/r.every], k-base)
 	return s, base + i, err
 }
+
+// KeptObjective is an objective recorder (NewObjectiveRecorder) fed from
+// the scalars RunKept kept of a run's states 0…k, width numbers a state of
+// which the first two are its iteration T and its objective: it sees each
+// state's numbers as a replay's recorder would have computed them, so its
+// history has the same bits. Its states are step numbers: call History
+// with the step RunKept returned. It records only when the request draws
+// the history.
+func KeptObjective(in Input, v []float64, width int) *objectiveRecorder[int] {
+	rec := NewObjectiveRecorder(in.Step, func(i int) (int, float64) { return int(v[i*width]), v[i*width+1] })
+	if in.Wants(HistoryFigure) {
+		rec.On = true
+		for i := range len(v) / width {
+			rec.Record(i, i)
+		}
+	}
+	return rec
+}
