@@ -65,25 +65,28 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 		}
 		ref = o.ref
 	}
-	tr := newKernelTracker(kp)
-	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
-	ref.track(&rec.Approx, &rec.Gap)
-	var recs []algos.Recorder[primal.KernelPegasosState]
-	if in.Wants(demo.HistoryFigure) {
-		rec.On = true
-		recs = []algos.Recorder[primal.KernelPegasosState]{tr, rec}
-	}
-	s, _, err := algos.Replay(kp, s0, in.Step, recs...)
+	// The run is kept in the course's cache with its tracker (Kᾱ, for the
+	// objective the history charts), so the next step costs a few
+	// iterations, not a replay from 0.
+	m := &trackedKP{tr: newKernelTracker(kp)}
+	n := int64(len(x))
+	key := optimumKey("kernel-pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed),
+		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+	ts, step, v, err := demo.RunKept(ctx, in.Cache, key, m, trackedKPState{s: s0, g: make([]float64, n), sum: make([]float64, n)},
+		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) })
 	if err != nil {
 		return demo.Result{}, err
 	}
+	s := ts.s
+	rec := demo.KeptObjective(in, v, 2)
+	ref.track(&rec.Approx, &rec.Gap)
 	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: ref.value, ref: ref}
 	run.objective = kp.Objective(s.Avg)
 	return demo.Result{
 		Step:    s.T,
 		Done:    s.Status.Done(),
 		Plot:    demo.SceneDrawer(run.scene()),
-		History: rec.History(s, "objective of ᾱ", ref.value),
+		History: rec.History(step, "objective of ᾱ", ref.value),
 		Panel:   func() demo.Panel { return run.panel(st) },
 	}, nil
 }
@@ -276,4 +279,39 @@ func (t *kernelTracker) objective(s primal.KernelPegasosState) float64 {
 		hinge += math.Max(0, 1-t.kp.Y[i]*ka)
 	}
 	return t.kp.P.Lambda*quad + hinge/float64(len(s.Avg))
+}
+
+// trackedKP steps a kernelized SGD run and its kernelTracker together, so
+// that a run kept between requests carries the tracker's Kᾱ with each
+// state: it is an algos.Method of trackedKPState. The tracker's numbers are
+// computed as its Record would compute them on a replay, in the same
+// order, so they have the same bits.
+type trackedKP struct {
+	tr *kernelTracker // its g and sum are unused: each state has its own
+}
+
+// trackedKPState is a state of the run with the tracker's g = Kβ and the
+// sum of Kα⁽ᵗ⁾ over the iterations so far. Its slices are read-only.
+type trackedKPState struct {
+	s      primal.KernelPegasosState
+	g, sum []float64
+}
+
+func (m *trackedKP) Status(ts trackedKPState) algos.Status { return m.tr.kp.Status(ts.s) }
+
+func (m *trackedKP) Step(ts trackedKPState) trackedKPState {
+	next := m.tr.kp.Step(ts.s)
+	if next.T == ts.s.T {
+		return ts // done: unchanged
+	}
+	t := &kernelTracker{kp: m.tr.kp, g: slices.Clone(ts.g), sum: slices.Clone(ts.sum), col: m.tr.col}
+	t.Record(next.T, next)
+	m.tr.col = t.col
+	return trackedKPState{s: next, g: t.g, sum: t.sum}
+}
+
+// objective is the tracker's objective of ᾱ at ts.
+func (m *trackedKP) objective(ts trackedKPState) float64 {
+	t := kernelTracker{kp: m.tr.kp, g: ts.g, sum: ts.sum}
+	return t.objective(ts.s)
 }
