@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/demo"
@@ -161,5 +162,53 @@ func BenchmarkStepThrough(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestKeptRunsConcurrent: requests for steps of one run at once (a hall
+// stepping together; run with -race) each get the bytes of a replay.
+func TestKeptRunsConcurrent(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"svm-soft", "kernel-pegasos"} {
+		d := c.Demo(id)
+		s, _ := d.Parse(url.Values{})
+		steps := []int{3, 40, 41, 90, 7, 150}
+		cold := map[int]string{}
+		for _, k := range steps {
+			c.Cache.Reset()
+			cold[k] = stateBytes(t, d, s.AtStep(k), "")
+		}
+		c.Cache.Reset()
+		var wg sync.WaitGroup
+		got := make([]string, len(steps))
+		for i, k := range steps {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := d.ExecuteFigure(context.Background(), s.AtStep(k), "")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				var b bytes.Buffer
+				fmt.Fprintf(&b, "step %d done %v\n", r.Step, r.Done)
+				for _, name := range d.Figures() {
+					if _, err := r.WriteFigure(&b, name, false); err != nil {
+						t.Error(err)
+					}
+				}
+				fmt.Fprintf(&b, "%#v", r.Panel())
+				got[i] = b.String()
+			}()
+		}
+		wg.Wait()
+		for i, k := range steps {
+			if got[i] != cold[k] {
+				t.Errorf("%s step %d: a concurrent request's page differs from a replay's", id, k)
+			}
+		}
 	}
 }
