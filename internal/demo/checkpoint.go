@@ -103,7 +103,9 @@ func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, 
 			}
 		}
 		n := len(r.v)
-		r.v = append(r.v, make([]float64, w)...)
+		for range w {
+			r.v = append(r.v, 0)
+		}
 		scalars(s, r.v[n:n+w])
 		return nil
 	})
