@@ -46,7 +46,7 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	k := kernelOf(st)
 	p := primal.KernelPegasosParams{Kernel: k, Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
 		Seed: uint64(demo.Aseed.Get(st))}
-	kp, s0, err := primal.NewKernelPegasos(x, y, p)
+	kp, s0, err := primal.NewKernelPegasosGram(x, y, p, keptGram(ctx, in.Cache, x, y, p))
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
@@ -314,4 +314,26 @@ func (m *trackedKP) Step(ts trackedKPState) trackedKPState {
 func (m *trackedKP) objective(ts trackedKPState) float64 {
 	t := kernelTracker{kp: m.tr.kp, g: ts.g, sum: ts.sum}
 	return t.objective(ts.s)
+}
+
+// keptGram is the Gram matrix of x under p's kernel, kept in the course's
+// cache so that each step of a run does not compute its n² kernel values
+// again; nil when there is none to keep (more than the trainer's
+// fullGramMax points, or a problem NewKernelPegasos refuses, which the
+// caller then reports).
+func keptGram(ctx context.Context, cache *demo.Cache, x [][]float64, y []int, p primal.KernelPegasosParams) []float64 {
+	k := p.Kernel
+	key := optimumKey("kernel-pegasos-gram", x, y, float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+	g, err := demo.Memoise(ctx, cache, key, func(g []float64) int64 { return demo.FloatsBytes(g) },
+		func(context.Context) ([]float64, error) {
+			kp, _, err := primal.NewKernelPegasos(x, y, p)
+			if err != nil {
+				return nil, err
+			}
+			return kp.Gram(), nil
+		})
+	if err != nil {
+		return nil
+	}
+	return g
 }
