@@ -18,7 +18,7 @@ import (
 // (demo.RunKept or demo.RunTracked), with states that exercise them: each
 // is stepped through in several orders and compared with a cold cache.
 var keptDemos = map[string][]string{
-	"svm-hard":       {"", "n=120&seed=3", "data=or", "data=noisy"},
+	"svm-hard":       {"", "n=120&seed=3&compare=perceptron", "data=or", "data=noisy"},
 	"svm-soft":       {"", "C=1000&n=200&tol=1e-06", "C=0.01&data=xor"},
 	"kernel-svm":     {"", "kernel=poly&degree=3&C=10&n=150"},
 	"svm-sgd":        {"", "method=subgradient&C=10&decay=constant&eta=0.01", "lambda=0.001&aseed=9&n=150"},

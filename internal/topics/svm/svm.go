@@ -126,7 +126,14 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	}
 	var cmp *scenes.SceneLine
 	if withPerceptron {
-		cmp = perceptronLine(x, y)
+		// The perceptron's whole run (up to MaxStep steps) does not depend
+		// on the step shown: it is kept in the course's cache.
+		line, err := demo.Memoise(ctx, in.Cache, optimumKey("svm-perceptron-line", x, y),
+			func(*scenes.SceneLine) int64 { return 256 }, func(context.Context) (*scenes.SceneLine, error) { return perceptronLine(x, y), nil })
+		if err != nil {
+			return demo.Result{}, err
+		}
+		cmp = line
 	}
 	scene := svmScene(pr, s, cmp)
 	res := demo.Result{
