@@ -212,3 +212,43 @@ func TestKeptRunsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKeptColdPlot is one plot URL deep in a run nobody has asked
+// for (a homework state): what keeping the run costs over a replay that
+// keeps nothing (every state's scalars are computed for the history a
+// later page may show). The optimum and sweeps stay cached.
+func BenchmarkKeptColdPlot(b *testing.B) {
+	c, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ id, q string }{
+		{"svm-soft", "n=500&C=1000&step=20000"}, {"svm-sgd", "n=500&T=20000&step=20000"},
+		{"svm-sgd", "n=500&T=20000&method=subgradient&step=20000"}, {"kernel-pegasos", "n=500&T=20000&step=20000"},
+	} {
+		d := c.Demo(bc.id)
+		v, _ := url.ParseQuery(bc.q)
+		s, probs := d.Parse(v)
+		if len(probs) > 0 {
+			b.Fatal(probs)
+		}
+		b.Run(bc.id+"/"+bc.q, func(b *testing.B) {
+			b.ReportAllocs()
+			c.Cache.Reset()
+			if _, err := d.ExecuteFigure(context.Background(), s.AtStep(0), ""); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				b.StopTimer()
+				c.Cache.Reset()
+				if _, err := d.ExecuteFigure(context.Background(), s.AtStep(0), ""); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := d.ExecuteFigure(context.Background(), s, demo.PlotFigure); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -300,14 +300,28 @@ type trackedKPState struct {
 func (m *trackedKP) Status(ts trackedKPState) algos.Status { return m.tr.kp.Status(ts.s) }
 
 func (m *trackedKP) Step(ts trackedKPState) trackedKPState {
-	next := m.tr.kp.Step(ts.s)
-	if next.T == ts.s.T {
-		return ts // done: unchanged
+	if ts.s.Status.Done() {
+		return ts
 	}
-	t := &kernelTracker{kp: m.tr.kp, g: slices.Clone(ts.g), sum: slices.Clone(ts.sum), col: m.tr.col}
-	t.Record(next.T, next)
+	next := m.Clone(ts)
+	m.Advance(&next)
+	return next
+}
+
+// Clone and Advance make trackedKP an algos.InPlace, so that a long
+// extension of the run reuses one state's storage, as a replay does.
+func (m *trackedKP) Clone(ts trackedKPState) trackedKPState {
+	return trackedKPState{s: m.tr.kp.Clone(ts.s), g: slices.Clone(ts.g), sum: slices.Clone(ts.sum)}
+}
+
+func (m *trackedKP) Advance(ts *trackedKPState) {
+	if ts.s.Status.Done() {
+		return
+	}
+	m.tr.kp.Advance(&ts.s)
+	t := kernelTracker{kp: m.tr.kp, g: ts.g, sum: ts.sum, col: m.tr.col}
+	t.Record(ts.s.T, ts.s)
 	m.tr.col = t.col
-	return trackedKPState{s: next, g: t.g, sum: t.sum}
 }
 
 // objective is the tracker's objective of ᾱ at ts.
