@@ -42,35 +42,41 @@ type keptRun[S any] struct {
 	last  S   // state end, where the run stopped if done
 	end   int
 	done  bool
-	v     []float64 // width scalars of each of the states 0…end
+	v     []float64 // width scalars of each of the states 0…vEnd
+	vEnd  int       // −1 before any
 }
 
 // RunKept returns state k of m's run from start (or the last, if the run
-// stops before k), its step, and width scalars of each state 0…step
-// (state i's at v[i·width : (i+1)·width], as scalars wrote them), from the
-// run kept under key in cache, which it starts or extends as needed. key
-// must name everything the run depends on (the points, labels, method and
-// its numbers), never the step or the view. stateBytes estimates one
-// state's memory; the entry is charged for its checkpoints, its last state
-// and its scalars (8 bytes each), so the cache's byte bound holds. The
-// returned scalars never change: the caller may read them after others
-// extend the run. A nil cache keeps nothing (every call replays from
-// start). ctx ends a long extension early with its error.
+// stops before k) and its step, from the run kept under key in cache,
+// which it starts or extends as needed; with want, also width scalars of
+// each state 0…step (state i's at v[i·width : (i+1)·width], as scalars
+// wrote them), else v is nil. The scalars (what a history charts) are
+// computed only for requests that want them, so a plot URL deep in a new
+// run costs what a replay costs; a later request that wants them fills
+// them in from the checkpoint before the first missing one. scalars must
+// depend on its state alone. key must name everything the run depends on
+// (the points, labels, method and its numbers), never the step or the
+// view. stateBytes estimates one state's memory; the entry is charged for
+// its checkpoints, its last state and its scalars (8 bytes each), so the
+// cache's byte bound holds. The returned scalars never change: the caller
+// may read them after others extend the run. A nil cache keeps nothing
+// (every call replays from start). ctx ends a long extension early with
+// its error.
 func RunKept[S any](ctx context.Context, cache *Cache, key CacheKey, m algos.Method[S], start S, k int, stateBytes int64,
-	width int, scalars func(S, []float64)) (s S, step int, v []float64, err error) {
+	width int, scalars func(S, []float64), want bool) (s S, step int, v []float64, err error) {
 	r, err := Memoise(ctx, cache, key, func(*keptRun[S]) int64 { return 0 },
 		func(context.Context) (*keptRun[S], error) {
-			return &keptRun[S]{every: KeptEvery(stateBytes), width: width}, nil
+			return &keptRun[S]{every: KeptEvery(stateBytes), width: width, vEnd: -1}, nil
 		})
 	if err != nil {
 		return s, 0, nil, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s, step, err = r.at(ctx, m, start, k, scalars)
+	s, step, err = r.at(ctx, m, start, k, scalars, want)
 	cache.recharge(key, r.bytes(stateBytes))
-	if err != nil {
-		return s, 0, nil, err
+	if err != nil || !want {
+		return s, step, nil, err
 	}
 	n := (step + 1) * width
 	return s, step, r.v[:n:n], nil
@@ -84,36 +90,55 @@ func (r *keptRun[S]) bytes(stateBytes int64) int64 {
 // ctxCheckEvery spaces the context checks of a long extension.
 const ctxCheckEvery = 256
 
-// at returns state k (or the last) and its step, extending the run as far
-// as k first.
-func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, scalars func(S, []float64)) (S, int, error) {
-	w := r.width
-	if r.marks == nil {
-		r.v = make([]float64, w)
-		scalars(start, r.v)
-		r.marks, r.last, r.done = []S{start}, start, m.Status(start).Done()
-	}
-	rec := algos.RecorderFunc[S](func(i int, s S) error {
-		if i == 0 {
-			return nil
-		}
-		if i%ctxCheckEvery == 0 {
+// record returns a recorder of a replay from state base that appends the
+// scalars of each state after vEnd (when want) and checks ctx now and
+// then.
+func (r *keptRun[S]) record(ctx context.Context, base int, scalars func(S, []float64), want bool) algos.Recorder[S] {
+	return algos.RecorderFunc[S](func(i int, s S) error {
+		if i > 0 && i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
+		if !want || base+i <= r.vEnd {
+			return nil
+		}
 		n := len(r.v)
-		for range w {
+		for range r.width {
 			r.v = append(r.v, 0)
 		}
-		scalars(s, r.v[n:n+w])
+		scalars(s, r.v[n:n+r.width])
+		r.vEnd = base + i
 		return nil
 	})
+}
+
+// at returns state k (or the last) and its step, extending the run as far
+// as k first, and the scalars as far as the run when want.
+func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, scalars func(S, []float64), want bool) (S, int, error) {
+	if r.marks == nil {
+		r.marks, r.last, r.done = []S{start}, start, m.Status(start).Done()
+	}
+	if want && r.vEnd < r.end {
+		// Fill in the scalars a plot-only request skipped (all of them,
+		// state 0's included, in a new run), from the checkpoint before
+		// the first missing state.
+		j := (r.vEnd + 1) / r.every
+		base := j * r.every
+		if _, _, err := algos.Replay(m, r.marks[j], r.end-base, r.record(ctx, base, scalars, want)); err != nil {
+			r.v = r.v[:(r.vEnd+1)*r.width]
+			var zero S
+			return zero, 0, err
+		}
+	}
 	for r.end < k && !r.done {
-		want := min(k, (r.end/r.every+1)*r.every) - r.end
-		s, i, err := algos.Replay(m, r.last, want, rec)
+		want := want && r.vEnd == r.end
+		want0 := r.vEnd
+		stepTo := min(k, (r.end/r.every+1)*r.every) - r.end
+		s, i, err := algos.Replay(m, r.last, stepTo, r.record(ctx, r.end, scalars, want))
 		if err != nil {
-			r.v = r.v[:(r.end+1)*w] // the states recorded past end are dropped with it
+			r.vEnd = want0
+			r.v = r.v[:(r.vEnd+1)*r.width]
 			return s, 0, err
 		}
 		r.last, r.end, r.done = s, r.end+i, m.Status(s).Done()

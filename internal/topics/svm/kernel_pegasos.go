@@ -73,7 +73,7 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	key := optimumKey("kernel-pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed),
 		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
 	ts, step, v, err := demo.RunKept(ctx, in.Cache, key, m, trackedKPState{s: s0, g: make([]float64, n), sum: make([]float64, n)},
-		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) })
+		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}

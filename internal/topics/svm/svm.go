@@ -111,13 +111,13 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	}
 	// The run is kept in the course's cache (checkpoints and each state's
 	// scalars), so stepping through it costs a few SMO iterations.
+	recorded := in.Wants(demo.HistoryFigure)
 	s, k, v, err := demo.RunKept(ctx, in.Cache, smoRunKey(x, y, p), pr, s0, in.Step, smoStateBytes(len(x)), smoWidth,
-		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) })
+		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) }, recorded)
 	if err != nil {
 		return demo.Result{}, err
 	}
 	rec := newSVMRecorder(pr, in.Step)
-	recorded := in.Wants(demo.HistoryFigure)
 	if recorded {
 		for i := 0; i <= k; i++ {
 			w := v[i*smoWidth : (i+1)*smoWidth]

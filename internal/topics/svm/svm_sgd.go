@@ -157,7 +157,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 	ref, opt := o.ref, o.w
 	key := optimumKey("pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed))
 	s, k, v, err := demo.RunKept(ctx, in.Cache, key, pg, s0, in.Step, primalStateBytes(len(x[0]), 4), 2,
-		func(s primal.PegasosState, v []float64) { v[0], v[1] = float64(s.T), pg.Objective(s.Avg) })
+		func(s primal.PegasosState, v []float64) { v[0], v[1] = float64(s.T), pg.Objective(s.Avg) }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
@@ -205,7 +205,7 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 	ref, optW, optB := o.ref, o.w, o.b
 	key := optimumKey("subgradient-run", x, y, p.C, p.Eta, demo.B2f(p.Decay), float64(p.T))
 	s, k, v, err := demo.RunKept(ctx, in.Cache, key, sg, s0, in.Step, primalStateBytes(len(x[0]), 1), 2,
-		func(s primal.SubgradientState, v []float64) { v[0], v[1] = float64(s.T), s.Objective })
+		func(s primal.SubgradientState, v []float64) { v[0], v[1] = float64(s.T), s.Objective }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
