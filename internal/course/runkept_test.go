@@ -217,6 +217,7 @@ func TestKeptRunsConcurrent(t *testing.T) {
 // for (a homework state): what keeping the run costs over a replay that
 // keeps nothing (every state's scalars are computed for the history a
 // later page may show). The optimum and sweeps stay cached.
+// MARGIN_COLD_PAGE=1 computes the whole page instead (the history too).
 func BenchmarkKeptColdPlot(b *testing.B) {
 	c, err := Default()
 	if err != nil {
@@ -232,6 +233,10 @@ func BenchmarkKeptColdPlot(b *testing.B) {
 		if len(probs) > 0 {
 			b.Fatal(probs)
 		}
+		figure := demo.PlotFigure
+		if os.Getenv("MARGIN_COLD_PAGE") != "" {
+			figure = "" // the whole page: the history's numbers of every state
+		}
 		b.Run(bc.id+"/"+bc.q, func(b *testing.B) {
 			b.ReportAllocs()
 			c.Cache.Reset()
@@ -245,7 +250,7 @@ func BenchmarkKeptColdPlot(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if _, err := d.ExecuteFigure(context.Background(), s, demo.PlotFigure); err != nil {
+				if _, err := d.ExecuteFigure(context.Background(), s, figure); err != nil {
 					b.Fatal(err)
 				}
 			}
