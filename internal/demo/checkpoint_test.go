@@ -1,7 +1,11 @@
 package demo
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"sync"
@@ -162,4 +166,19 @@ func TestKeptCancelled(t *testing.T) {
 		t.Log("cancelled request answered")
 	}
 	checkKept(t, c, CacheKey{8}, pg, g0, []int{3000, 10, 2999}, 100, 1, sc)
+}
+
+// TestFloatsKeyBytes: FloatsKey hashes what binary.Write would write, so
+// the keys of everything the cache holds are what they were.
+func TestFloatsKeyBytes(t *testing.T) {
+	parts := [][]float64{{1, -0.5, math.Inf(1)}, nil, {math.SmallestNonzeroFloat64}}
+	h := sha256.New()
+	h.Write([]byte("tag\x00"))
+	for _, p := range parts {
+		binary.Write(h, binary.LittleEndian, int64(len(p)))
+		binary.Write(h, binary.LittleEndian, p)
+	}
+	if got := FloatsKey("tag", parts...); !bytes.Equal(got[:], h.Sum(nil)) {
+		t.Errorf("FloatsKey = %x, want %x", got, h.Sum(nil))
+	}
 }
