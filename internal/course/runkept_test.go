@@ -257,3 +257,37 @@ func BenchmarkKeptColdPlot(b *testing.B) {
 		})
 	}
 }
+
+// TestKeptRunsGIF: a GIF whose frames step a kept run once is the GIF
+// whose frames each replay the run from 0 (no cache), byte for byte,
+// whether the cache held the run or not.
+func TestKeptRunsGIF(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, from := range map[string]int{"svm-soft": 20, "svm-sgd": 150, "kernel-pegasos": 150} {
+		d := c.Demo(id)
+		g, err := d.ParseGIF(url.Values{"from": {strconv.Itoa(from)}, "to": {strconv.Itoa(from + 7)}, "w": {"200"}, "h": {"200"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		draw := func() string {
+			var b bytes.Buffer
+			if _, err := d.WriteGIF(context.Background(), g, &b); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		saved := d.Cache
+		d.Cache = nil
+		replayed := draw()
+		d.Cache = saved
+		c.Cache.Reset()
+		cold := draw()
+		warm := draw()
+		if cold != replayed || warm != replayed {
+			t.Errorf("%s: the GIF from a kept run differs from the replayed one (cold %v, warm %v)", id, cold == replayed, warm == replayed)
+		}
+	}
+}
