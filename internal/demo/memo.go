@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"sync"
 
@@ -215,9 +216,15 @@ func FloatsBytes(parts ...[]float64) int64 {
 func FloatsKey(tag string, parts ...[]float64) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write([]byte(tag + "\x00"))
+	// The bytes binary.Write would write (little-endian int64 lengths and
+	// float64s), through one buffer rather than an allocation a part.
+	var buf []byte
 	for _, p := range parts {
-		binary.Write(h, binary.LittleEndian, int64(len(p)))
-		binary.Write(h, binary.LittleEndian, p)
+		buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(int64(len(p))))
+		for _, v := range p {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		}
+		h.Write(buf)
 	}
 	var k [sha256.Size]byte
 	h.Sum(k[:0])

@@ -77,6 +77,19 @@ type KernelPegasosState struct {
 // with β = α = ᾱ = 0. Errors wrap ErrParameters for p and the kernel, and
 // ErrNotFinite when a kernel value overflows.
 func NewKernelPegasos(x [][]float64, y []int, p KernelPegasosParams) (*KernelPegasos, KernelPegasosState, error) {
+	return NewKernelPegasosGram(x, y, p, nil)
+}
+
+// Gram returns the Gram matrix the trainer keeps (nil beyond fullGramMax
+// points), column j at [j·n, (j+1)·n). It is shared: do not modify it.
+func (kp *KernelPegasos) Gram() []float64 { return kp.gram }
+
+// NewKernelPegasosGram is NewKernelPegasos given the Gram matrix of the
+// same points and kernel, as Gram returned it for an earlier trainer, so
+// that a caller keeping it between runs skips its n² kernel values; nil,
+// or a matrix of another size, is computed. The run is the same either
+// way. gram is shared, never modified.
+func NewKernelPegasosGram(x [][]float64, y []int, p KernelPegasosParams, gram []float64) (*KernelPegasos, KernelPegasosState, error) {
 	if err := validKernelProblem(x, y, p.Kernel, p.Lambda); err != nil {
 		return nil, KernelPegasosState{}, err
 	}
@@ -84,10 +97,12 @@ func NewKernelPegasos(x [][]float64, y []int, p KernelPegasosParams) (*KernelPeg
 		return nil, KernelPegasosState{}, fmt.Errorf("%w: T is %d; it must be at least 1", svm.ErrParameters, p.T)
 	}
 	kp := &KernelPegasos{X: x, Y: labels(y), P: p}
-	if err := kp.setGram(); err != nil {
+	n := len(x)
+	if n <= fullGramMax && len(gram) == n*n {
+		kp.gram = gram
+	} else if err := kp.setGram(); err != nil {
 		return nil, KernelPegasosState{}, err
 	}
-	n := len(x)
 	s := KernelPegasosState{
 		I:     -1,
 		Beta:  make([]float64, n),

@@ -47,7 +47,7 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	k := kernelOf(st)
 	p := primal.KernelPegasosParams{Kernel: k, Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
 		Seed: uint64(demo.Aseed.Get(st))}
-	kp, s0, err := primal.NewKernelPegasos(x, y, p)
+	kp, s0, err := primal.NewKernelPegasosGram(x, y, p, keptGram(ctx, in.Cache, x, y, p))
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
@@ -66,25 +66,28 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 		}
 		ref = o.ref
 	}
-	tr := newKernelTracker(kp)
-	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.KernelPegasosState) (int, float64) { return s.T, tr.objective(s) })
-	ref.track(&rec.Approx, &rec.Gap)
-	var recs []algos.Recorder[primal.KernelPegasosState]
-	if in.Wants(demo.HistoryFigure) {
-		rec.On = true
-		recs = []algos.Recorder[primal.KernelPegasosState]{tr, rec}
-	}
-	s, _, err := algos.Replay(kp, s0, in.Step, recs...)
+	// The run is kept in the course's cache with its tracker (Kᾱ, for the
+	// objective the history charts), so the next step costs a few
+	// iterations, not a replay from 0.
+	m := &trackedKP{tr: newKernelTracker(kp)}
+	n := int64(len(x))
+	key := optimumKey("kernel-pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed),
+		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+	ts, step, v, err := demo.RunKept(ctx, in.Cache, key, m, trackedKPState{s: s0, g: make([]float64, n), sum: make([]float64, n)},
+		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}
+	s := ts.s
+	rec := demo.KeptObjective(in, v, 2)
+	ref.track(&rec.Approx, &rec.Gap)
 	run := kernelRun{kp: kp, s: s, margins: kp.Margins(s.Avg), optimum: ref.value, ref: ref}
 	run.objective = kp.Objective(s.Avg)
 	return demo.Result{
 		Step:    s.T,
 		Done:    s.Status.Done(),
 		Plot:    demo.SceneDrawer(run.scene()),
-		History: rec.History(s, "objective of ᾱ", ref.value),
+		History: rec.History(step, "objective of ᾱ", ref.value),
 		Panel:   func() demo.Panel { return run.panel(st) },
 	}, nil
 }
@@ -277,4 +280,75 @@ func (t *kernelTracker) objective(s primal.KernelPegasosState) float64 {
 		hinge += math.Max(0, 1-t.kp.Y[i]*ka)
 	}
 	return t.kp.P.Lambda*quad + hinge/float64(len(s.Avg))
+}
+
+// trackedKP steps a kernelized SGD run and its kernelTracker together, so
+// that a run kept between requests carries the tracker's Kᾱ with each
+// state: it is an algos.Method of trackedKPState. The tracker's numbers are
+// computed as its Record would compute them on a replay, in the same
+// order, so they have the same bits.
+type trackedKP struct {
+	tr *kernelTracker // its g and sum are unused: each state has its own
+}
+
+// trackedKPState is a state of the run with the tracker's g = Kβ and the
+// sum of Kα⁽ᵗ⁾ over the iterations so far. Its slices are read-only.
+type trackedKPState struct {
+	s      primal.KernelPegasosState
+	g, sum []float64
+}
+
+func (m *trackedKP) Status(ts trackedKPState) algos.Status { return m.tr.kp.Status(ts.s) }
+
+func (m *trackedKP) Step(ts trackedKPState) trackedKPState {
+	if ts.s.Status.Done() {
+		return ts
+	}
+	next := m.Clone(ts)
+	m.Advance(&next)
+	return next
+}
+
+// Clone and Advance make trackedKP an algos.InPlace, so that a long
+// extension of the run reuses one state's storage, as a replay does.
+func (m *trackedKP) Clone(ts trackedKPState) trackedKPState {
+	return trackedKPState{s: m.tr.kp.Clone(ts.s), g: slices.Clone(ts.g), sum: slices.Clone(ts.sum)}
+}
+
+func (m *trackedKP) Advance(ts *trackedKPState) {
+	if ts.s.Status.Done() {
+		return
+	}
+	m.tr.kp.Advance(&ts.s)
+	t := kernelTracker{kp: m.tr.kp, g: ts.g, sum: ts.sum, col: m.tr.col}
+	t.Record(ts.s.T, ts.s)
+	m.tr.col = t.col
+}
+
+// objective is the tracker's objective of ᾱ at ts.
+func (m *trackedKP) objective(ts trackedKPState) float64 {
+	t := kernelTracker{kp: m.tr.kp, g: ts.g, sum: ts.sum}
+	return t.objective(ts.s)
+}
+
+// keptGram is the Gram matrix of x under p's kernel, kept in the course's
+// cache so that each step of a run does not compute its n² kernel values
+// again; nil when there is none to keep (more than the trainer's
+// fullGramMax points, or a problem NewKernelPegasos refuses, which the
+// caller then reports).
+func keptGram(ctx context.Context, cache *demo.Cache, x [][]float64, y []int, p primal.KernelPegasosParams) []float64 {
+	k := p.Kernel
+	key := optimumKey("kernel-pegasos-gram", x, y, float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+	g, err := demo.Memoise(ctx, cache, key, func(g []float64) int64 { return demo.FloatsBytes(g) },
+		func(context.Context) ([]float64, error) {
+			kp, _, err := primal.NewKernelPegasos(x, y, p)
+			if err != nil {
+				return nil, err
+			}
+			return kp.Gram(), nil
+		})
+	if err != nil {
+		return nil
+	}
+	return g
 }

@@ -110,18 +110,31 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	var recs []algos.Recorder[svm.State]
-	rec := newSVMRecorder(pr, in.Step)
-	if in.Wants(demo.HistoryFigure) {
-		recs = append(recs, rec)
-	}
-	s, k, err := algos.Replay(pr, s0, in.Step, recs...)
+	// The run is kept in the course's cache (checkpoints and each state's
+	// scalars), so stepping through it costs a few SMO iterations.
+	recorded := in.Wants(demo.HistoryFigure)
+	s, k, v, err := demo.RunKept(ctx, in.Cache, smoRunKey(x, y, p), pr, s0, in.Step, smoStateBytes(len(x)), smoWidth,
+		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) }, recorded)
 	if err != nil {
 		return demo.Result{}, err
 	}
+	rec := newSVMRecorder(pr, in.Step)
+	if recorded {
+		for i := 0; i <= k; i++ {
+			w := v[i*smoWidth : (i+1)*smoWidth]
+			rec.add(i, int(w[0]), w[1], w[2], func() float64 { return w[3] })
+		}
+	}
 	var cmp *scenes.SceneLine
 	if withPerceptron {
-		cmp = perceptronLine(x, y)
+		// The perceptron's whole run (up to MaxStep steps) does not depend
+		// on the step shown: it is kept in the course's cache.
+		line, err := demo.Memoise(ctx, in.Cache, optimumKey("svm-perceptron-line", x, y),
+			func(*scenes.SceneLine) int64 { return 256 }, func(context.Context) (*scenes.SceneLine, error) { return perceptronLine(x, y), nil })
+		if err != nil {
+			return demo.Result{}, err
+		}
+		cmp = line
 	}
 	scene := svmScene(pr, s, cmp)
 	res := demo.Result{
@@ -136,7 +149,7 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 				return render.Frame{}, chart.BarsSVG(w, kktBars(pr, s), barOptions(opt))
 			},
 		},
-		History: rec.history(pr, s, len(recs) > 0),
+		History: rec.history(pr, s, recorded),
 		Panel:   func() demo.Panel { return svmPanel(pr, s, in.State, cmp) },
 	}
 	if s.Status == algos.Infeasible {
@@ -146,6 +159,20 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	}
 	return res, nil
 }
+
+// smoWidth is the scalars a kept SMO run holds of each state: T, D(α),
+// m − M and the primal objective (what its history charts).
+const smoWidth = 4
+
+// smoRunKey names an SMO run by everything it depends on.
+func smoRunKey(x [][]float64, y []int, p svm.Params) demo.CacheKey {
+	k := p.Kernel
+	return optimumKey("smo-run", x, y, p.C, demo.B2f(p.Hard), p.Tol, float64(p.MaxIter),
+		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+}
+
+// smoStateBytes is the memory of an SMO state of n points: α and G.
+func smoStateBytes(n int) int64 { return 128 + 16*int64(n) }
 
 // barOptions draws a bar chart at the plot's width and its own short
 // height.

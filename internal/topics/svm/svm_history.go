@@ -34,19 +34,29 @@ func (r *svmRecorder) Record(k int, s svm.State) error {
 	if s.Status == algos.Infeasible {
 		return nil
 	}
-	t := float64(s.T)
-	r.dual.T, r.dual.Y = append(r.dual.T, t), append(r.dual.Y, -s.Dual)
-	r.kkt.T, r.kkt.Y = append(r.kkt.T, t), append(r.kkt.Y, s.Gap)
-	if r.clock.Due(k) {
-		r.sample(s)
-	}
+	r.add(k, s.T, s.Dual, s.Gap, func() float64 { return r.pr.Primal(s) })
 	return nil
 }
 
+// add records state k of a run, from its scalars: its SMO iteration t,
+// D(α), the gap m − M and the primal objective (called only when sampled).
+// A run kept between requests (smoScalars) feeds the values it kept.
+func (r *svmRecorder) add(k, t int, dual, gap float64, primal func() float64) {
+	tf := float64(t)
+	r.dual.T, r.dual.Y = append(r.dual.T, tf), append(r.dual.Y, -dual)
+	r.kkt.T, r.kkt.Y = append(r.kkt.T, tf), append(r.kkt.Y, gap)
+	if r.clock.Due(k) {
+		r.addPrimal(tf, primal(), dual)
+	}
+}
+
 func (r *svmRecorder) sample(s svm.State) {
-	p, t := r.pr.Primal(s), float64(s.T)
+	r.addPrimal(float64(s.T), r.pr.Primal(s), s.Dual)
+}
+
+func (r *svmRecorder) addPrimal(t, p, dual float64) {
 	r.primal.T, r.primal.Y = append(r.primal.T, t), append(r.primal.Y, p)
-	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+s.Dual))
+	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+dual))
 }
 
 // finish samples the last state when the spacing skipped it.

@@ -156,17 +156,19 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 		return primalRun{}, err
 	}
 	ref, opt := o.ref, o.w
-	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.PegasosState) (int, float64) { return s.T, pg.Objective(s.Avg) })
-	ref.track(&rec.Approx, &rec.Gap)
-	s, _, err := algos.Replay(pg, s0, in.Step, demo.Recorders[primal.PegasosState](in, rec)...)
+	key := optimumKey("pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed))
+	s, k, v, err := demo.RunKept(ctx, in.Cache, key, pg, s0, in.Step, primalStateBytes(len(x[0]), 4), 2,
+		func(s primal.PegasosState, v []float64) { v[0], v[1] = float64(s.T), pg.Objective(s.Avg) }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
+	rec := demo.KeptObjective(in, v, 2)
+	ref.track(&rec.Approx, &rec.Gap)
 	d := len(x[0])
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: ref.value, ref: ref,
 		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + textfmt.Sig(p.Lambda),
-		history: rec.History(s, "objective of W̄", ref.value), cure: "a larger λ",
+		history: rec.History(k, "objective of W̄", ref.value), cure: "a larger λ",
 		model: []demo.ModelLine{
 			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []demo.Fact{{"w", textfmt.Vec(s.Avg[:d]), "w"}, {"b", textfmt.Num(s.Avg[d]), "b"}}},
 			{Prefix: "current:", Facts: []demo.Fact{{"θ", textfmt.Vec(s.Theta), "theta"}}},
@@ -202,16 +204,18 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
 	ref, optW, optB := o.ref, o.w, o.b
-	rec := demo.NewObjectiveRecorder(in.Step, func(s primal.SubgradientState) (int, float64) { return s.T, s.Objective })
-	ref.track(&rec.Approx, &rec.Gap)
-	s, _, err := algos.Replay(sg, s0, in.Step, demo.Recorders[primal.SubgradientState](in, rec)...)
+	key := optimumKey("subgradient-run", x, y, p.C, p.Eta, demo.B2f(p.Decay), float64(p.T))
+	s, k, v, err := demo.RunKept(ctx, in.Cache, key, sg, s0, in.Step, primalStateBytes(len(x[0]), 1), 2,
+		func(s primal.SubgradientState, v []float64) { v[0], v[1] = float64(s.T), s.Objective }, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
+	rec := demo.KeptObjective(in, v, 2)
+	ref.track(&rec.Approx, &rec.Gap)
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: ref.value, ref: ref, cure: "a smaller C",
 		optW: optW, optB: optB, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
-		history: rec.History(s, "primal (1.6.a)", ref.value),
+		history: rec.History(k, "primal (1.6.a)", ref.value),
 		model:   []demo.ModelLine{{Facts: []demo.Fact{{"w", textfmt.Vec(s.W), "w"}, {"b", textfmt.Num(s.B), "b"}}}},
 	}
 	if s.T > 0 {
@@ -228,6 +232,10 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 	}
 	return r, nil
 }
+
+// primalStateBytes is the memory of a primal trainer's state with vecs
+// vectors of d+1 numbers.
+func primalStateBytes(d, vecs int) int64 { return 128 + int64(vecs)*(32+8*int64(d+1)) }
 
 // sgdPanel describes the primal trainer's state; margins are the points'
 // yᵢf(xᵢ), which the loss chart draws too.
