@@ -69,12 +69,7 @@ func computeKernelPegasos(ctx context.Context, in demo.Input) (demo.Result, erro
 	// The run is kept in the course's cache with its tracker (Kᾱ, for the
 	// objective the history charts), so the next step costs a few
 	// iterations, not a replay from 0.
-	m := &trackedKP{tr: newKernelTracker(kp)}
-	n := int64(len(x))
-	key := optimumKey("kernel-pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed),
-		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
-	ts, step, v, err := demo.RunKept(ctx, in.Cache, key, m, trackedKPState{s: s0, g: make([]float64, n), sum: make([]float64, n)},
-		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) }, in.Wants(demo.HistoryFigure))
+	ts, step, v, err := keptKernelPegasos(ctx, in, x, y, p, kp, s0, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}
@@ -336,6 +331,21 @@ func (m *trackedKP) objective(ts trackedKPState) float64 {
 // again; nil when there is none to keep (more than the trainer's
 // fullGramMax points, or a problem NewKernelPegasos refuses, which the
 // caller then reports).
+// keptKernelPegasos returns state in.Step of kp's run from s0 (or its
+// last), with its tracker, and its step from the run the course's cache
+// keeps, with each state's T and objective when recorded: the one way the
+// demo and its questions reach a step.
+func keptKernelPegasos(ctx context.Context, in demo.Input, x [][]float64, y []int, p primal.KernelPegasosParams,
+	kp *primal.KernelPegasos, s0 primal.KernelPegasosState, recorded bool) (trackedKPState, int, []float64, error) {
+	k := p.Kernel
+	m := &trackedKP{tr: newKernelTracker(kp)}
+	n := int64(len(x))
+	key := optimumKey("kernel-pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed),
+		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+	return demo.RunKept(ctx, in.Cache, key, m, trackedKPState{s: s0, g: make([]float64, n), sum: make([]float64, n)},
+		in.Step, 256+48*n, 2, func(ts trackedKPState, v []float64) { v[0], v[1] = float64(ts.s.T), m.objective(ts) }, recorded)
+}
+
 func keptGram(ctx context.Context, cache *demo.Cache, x [][]float64, y []int, p primal.KernelPegasosParams) []float64 {
 	k := p.Kernel
 	key := optimumKey("kernel-pegasos-gram", x, y, float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))

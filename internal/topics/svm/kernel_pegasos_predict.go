@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
@@ -26,11 +25,12 @@ func predictKernelPegasos(ctx context.Context, in demo.Input) (*demo.Question, e
 	st := in.State
 	p := primal.KernelPegasosParams{Kernel: kernelOf(st), Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st),
 		Seed: uint64(demo.Aseed.Get(st))}
-	kp, s0, err := primal.NewKernelPegasos(x, y, p)
+	kp, s0, err := primal.NewKernelPegasosGram(x, y, p, keptGram(ctx, in.Cache, x, y, p))
 	if err != nil {
 		return nil, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	s, k, err := algos.Replay(kp, s0, in.Step)
+	ts, k, _, err := keptKernelPegasos(ctx, in, x, y, p, kp, s0, false)
+	s := ts.s
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}

@@ -25,22 +25,22 @@ func predictSGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		return nil, nil
 	}
 	if pegasos(in.State) {
-		return pegasosQuestion(x, y, in)
+		return pegasosQuestion(ctx, x, y, in)
 	}
-	return subgradientQuestion(x, y, in)
+	return subgradientQuestion(ctx, x, y, in)
 }
 
 // pegasosQuestion asks whether the point iteration t+1 samples has
 // yᵢ W_t·X̃ᵢ < 1 (001's procedure), naming the point it really samples:
 // the stepper's own next draw.
-func pegasosQuestion(x [][]float64, y []int, in demo.Input) (*demo.Question, error) {
+func pegasosQuestion(ctx context.Context, x [][]float64, y []int, in demo.Input) (*demo.Question, error) {
 	st := in.State
 	p := primal.PegasosParams{Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st), Seed: uint64(demo.Aseed.Get(st))}
 	pg, s0, err := primal.NewPegasos(x, y, p)
 	if err != nil {
 		return nil, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	s, k, err := algos.Replay(pg, s0, in.Step)
+	s, k, _, err := keptPegasos(ctx, in, x, y, p, pg, s0, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}
@@ -72,14 +72,14 @@ func pegasosQuestion(x [][]float64, y []int, in demo.Input) (*demo.Question, err
 
 // subgradientQuestion asks whether the objective of (1.6.a) goes down at
 // iteration t+1: a step along minus a subgradient need not lower it.
-func subgradientQuestion(x [][]float64, y []int, in demo.Input) (*demo.Question, error) {
+func subgradientQuestion(ctx context.Context, x [][]float64, y []int, in demo.Input) (*demo.Question, error) {
 	st := in.State
 	p := primal.SubgradientParams{C: subC.Get(st), Eta: subEta.Get(st), Decay: subDecay.Is(st, "sqrt"), T: demo.Iterations.Get(st)}
 	sg, s0, err := primal.NewSubgradient(x, y, p)
 	if err != nil {
 		return nil, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
-	s, k, err := algos.Replay(sg, s0, in.Step)
+	s, k, _, err := keptSubgradient(ctx, in, x, y, p, sg, s0, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}

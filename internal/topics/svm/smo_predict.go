@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
@@ -27,11 +26,12 @@ func smoPredictor(params func(demo.State) svm.Params) demo.Predictor {
 		if !pointset.BothClasses(y) || in.Step >= demo.MaxStep {
 			return nil, nil
 		}
-		pr, s0, err := svm.New(x, y, params(in.State))
+		p := params(in.State)
+		pr, s0, err := svm.New(x, y, p)
 		if err != nil {
 			return nil, demo.UncomputableIf(err, svm.ErrNotFinite)
 		}
-		s, k, err := algos.Replay(pr, s0, in.Step)
+		s, k, _, err := keptSMO(ctx, in, x, y, p, pr, s0, false)
 		if err != nil || k < in.Step || s.Status.Done() {
 			return nil, err
 		}

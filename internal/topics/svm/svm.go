@@ -113,8 +113,7 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	// The run is kept in the course's cache (checkpoints and each state's
 	// scalars), so stepping through it costs a few SMO iterations.
 	recorded := in.Wants(demo.HistoryFigure)
-	s, k, v, err := demo.RunKept(ctx, in.Cache, smoRunKey(x, y, p), pr, s0, in.Step, smoStateBytes(len(x)), smoWidth,
-		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) }, recorded)
+	s, k, v, err := keptSMO(ctx, in, x, y, p, pr, s0, recorded)
 	if err != nil {
 		return demo.Result{}, err
 	}
@@ -169,6 +168,15 @@ func smoRunKey(x [][]float64, y []int, p svm.Params) demo.CacheKey {
 	k := p.Kernel
 	return optimumKey("smo-run", x, y, p.C, demo.B2f(p.Hard), p.Tol, float64(p.MaxIter),
 		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+}
+
+// keptSMO returns state in.Step of the SMO run of pr from s0 (or its last)
+// and its step from the run the course's cache keeps, with each state's
+// smoWidth scalars when recorded: the one way the demo and its questions
+// reach a step.
+func keptSMO(ctx context.Context, in demo.Input, x [][]float64, y []int, p svm.Params, pr *svm.Problem, s0 svm.State, recorded bool) (svm.State, int, []float64, error) {
+	return demo.RunKept(ctx, in.Cache, smoRunKey(x, y, p), pr, s0, in.Step, smoStateBytes(len(x)), smoWidth,
+		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) }, recorded)
 }
 
 // smoStateBytes is the memory of an SMO state of n points: α and G.

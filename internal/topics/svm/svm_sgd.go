@@ -140,6 +140,22 @@ func computeSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 	}, nil
 }
 
+// keptPegasos and keptSubgradient return state in.Step of their run (or
+// its last) and its step from the run the course's cache keeps, with each
+// state's T and objective when recorded: the one way the demo and its
+// questions reach a step.
+func keptPegasos(ctx context.Context, in demo.Input, x [][]float64, y []int, p primal.PegasosParams, pg *primal.Pegasos, s0 primal.PegasosState, recorded bool) (primal.PegasosState, int, []float64, error) {
+	key := optimumKey("pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed))
+	return demo.RunKept(ctx, in.Cache, key, pg, s0, in.Step, primalStateBytes(len(x[0]), 4), 2,
+		func(s primal.PegasosState, v []float64) { v[0], v[1] = float64(s.T), pg.Objective(s.Avg) }, recorded)
+}
+
+func keptSubgradient(ctx context.Context, in demo.Input, x [][]float64, y []int, p primal.SubgradientParams, sg *primal.Subgradient, s0 primal.SubgradientState, recorded bool) (primal.SubgradientState, int, []float64, error) {
+	key := optimumKey("subgradient-run", x, y, p.C, p.Eta, demo.B2f(p.Decay), float64(p.T))
+	return demo.RunKept(ctx, in.Cache, key, sg, s0, in.Step, primalStateBytes(len(x[0]), 1), 2,
+		func(s primal.SubgradientState, v []float64) { v[0], v[1] = float64(s.T), s.Objective }, recorded)
+}
+
 func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (primalRun, error) {
 	st := in.State
 	p := primal.PegasosParams{Lambda: demo.Lambda.Get(st), T: demo.Iterations.Get(st), Seed: uint64(demo.Aseed.Get(st))}
@@ -156,9 +172,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 		return primalRun{}, err
 	}
 	ref, opt := o.ref, o.w
-	key := optimumKey("pegasos-run", x, y, p.Lambda, float64(p.T), float64(p.Seed))
-	s, k, v, err := demo.RunKept(ctx, in.Cache, key, pg, s0, in.Step, primalStateBytes(len(x[0]), 4), 2,
-		func(s primal.PegasosState, v []float64) { v[0], v[1] = float64(s.T), pg.Objective(s.Avg) }, in.Wants(demo.HistoryFigure))
+	s, k, v, err := keptPegasos(ctx, in, x, y, p, pg, s0, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
@@ -204,9 +218,7 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 		return primalRun{}, demo.UncomputableIf(err, svm.ErrNotFinite)
 	}
 	ref, optW, optB := o.ref, o.w, o.b
-	key := optimumKey("subgradient-run", x, y, p.C, p.Eta, demo.B2f(p.Decay), float64(p.T))
-	s, k, v, err := demo.RunKept(ctx, in.Cache, key, sg, s0, in.Step, primalStateBytes(len(x[0]), 1), 2,
-		func(s primal.SubgradientState, v []float64) { v[0], v[1] = float64(s.T), s.Objective }, in.Wants(demo.HistoryFigure))
+	s, k, v, err := keptSubgradient(ctx, in, x, y, p, sg, s0, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return primalRun{}, err
 	}
