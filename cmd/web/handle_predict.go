@@ -12,8 +12,9 @@ import (
 )
 
 // answerPredict answers answer=X on a page URL of demo d (the lesson page,
-// the presenter view or the embed) in predict mode: it asks the question
-// about the step after the state's step t again, checks X against it and
+// the presenter view or the embed) in predict mode: it runs the demo to
+// the state's step t for its main plot only and asks the question about
+// the step after it again, checks X against it and
 // redirects (303) to the same page at step t+1, with the score counted
 // and last=right or last=wrong, where the step is revealed. An answer that
 // is no choice's, an answer outside predict mode or at a step where the
@@ -42,18 +43,26 @@ func answerPredict(c echo.Context, d *demo.Demo, q url.Values, page string) erro
 	case s.Step == demo.StepToEnd:
 		return demo.Problems{demo.KeyAnswer: "answers the question at a step; give step as a number, not end"}
 	}
-	run, err := d.ExecuteFigure(c.Request().Context(), s, "")
+	// Where the run stands at step t (the main plot's computation: the
+	// page's other figures say nothing about the answer), then the
+	// question the page at t asked.
+	run, err := d.ExecuteFigure(c.Request().Context(), s, demo.PlotFigure)
 	if err != nil {
 		return err
 	}
-	z := run.Quiz
-	if z == nil || z.Ask == nil || run.State.Step != s.Step {
+	var ask *demo.Question
+	if run.State.Step == s.Step {
+		if ask, err = d.AskAfter(c.Request().Context(), run); err != nil {
+			return err
+		}
+	}
+	if ask == nil {
 		return demo.Problems{demo.KeyAnswer: demo.ErrNoQuestion.Error()}
 	}
-	if _, ok := z.Ask.Choice(ans); !ok {
-		return demo.Problems{demo.KeyAnswer: textfmt.Quote(ans) + " is not one of the choices (" + strings.Join(z.Ask.Values(), ", ") + ")"}
+	if _, ok := ask.Choice(ans); !ok {
+		return demo.Problems{demo.KeyAnswer: textfmt.Quote(ans) + " is not one of the choices (" + strings.Join(ask.Values(), ", ") + ")"}
 	}
-	next := s.AtStep(s.Step + 1).WithPredicting(s.Predict.Scored(ans == z.Ask.Right))
+	next := s.AtStep(s.Step + 1).WithPredicting(s.Predict.Scored(ans == ask.Right))
 	to := next.URL(page)
 	if page == d.LessonPath() {
 		to += d.Anchor()

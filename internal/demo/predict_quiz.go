@@ -90,6 +90,20 @@ func (d *Demo) ChoiceOrder(s State, n int) []int {
 	return rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15)).Perm(n)
 }
 
+// AskAfter is the question about the step after run r's state, as a page
+// in predict mode asks it (and an answer to it is checked): nil at
+// MaxStep or when the run stops at r's step.
+func (d *Demo) AskAfter(ctx context.Context, r *Run) (*Question, error) {
+	if r.State.Step >= MaxStep {
+		return nil, nil
+	}
+	q, err := d.Question(ctx, r.State, r.Points, r.State.Step)
+	if err != nil {
+		return nil, d.kindOf(r.State, err)
+	}
+	return q, nil
+}
+
 // quiz builds the quiz of a page in predict mode (nil otherwise).
 func (d *Demo) quiz(ctx context.Context, r *Run) (*Quiz, error) {
 	s := r.State
@@ -98,10 +112,8 @@ func (d *Demo) quiz(ctx context.Context, r *Run) (*Quiz, error) {
 	}
 	z := &Quiz{}
 	var err error
-	if s.Step < MaxStep {
-		if z.Ask, err = d.Question(ctx, s, r.Points, s.Step); err != nil {
-			return nil, err
-		}
+	if z.Ask, err = d.AskAfter(ctx, r); err != nil {
+		return nil, err
 	}
 	if z.Ask != nil {
 		z.Order = d.ChoiceOrder(s, len(z.Ask.Choices))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/render"
 )
@@ -132,15 +133,7 @@ func placeMarks(marks []Mark, f render.Frame) []MarkView {
 		u, w = min(max(u, 0), 1), min(max(w, 0), 1)
 		out = append(out, MarkView{Label: m.Label, X: round2(f.Left + u*f.Width), Y: round2(f.Top + w*f.Height), Off: off})
 	}
-	slices.SortStableFunc(out, func(a, b MarkView) int {
-		switch {
-		case a.Label < b.Label:
-			return -1
-		case a.Label > b.Label:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b MarkView) int { return strings.Compare(a.Label, b.Label) })
 	return out
 }
 
