@@ -37,7 +37,14 @@ func LetteredChoices(labels []string, right int) ([]Option, string) {
 }
 
 // YesNo are the choices of a yes-or-no question.
-func YesNo() []Option { return []Option{{Value: "yes", Label: "yes"}, {Value: "no", Label: "no"}} }
+func YesNo() []Option { return YesNoSaying("yes", "no") }
+
+// YesNoSaying are the choices of a yes-or-no question whose labels say
+// what each answer means ("yes: J will be lower"); their values are still
+// "yes" and "no", as YesOrNo gives them.
+func YesNoSaying(yes, no string) []Option {
+	return []Option{{Value: "yes", Label: yes}, {Value: "no", Label: no}}
+}
 
 // YesOrNo is "yes" when b holds, else "no": Right of a YesNo question.
 func YesOrNo(b bool) string {

@@ -79,8 +79,8 @@ func lossQuestion(j0, j1, eta, l float64, diverged bool, state string) *demo.Que
 	down := !diverged && j1 < j0
 	q := &demo.Question{
 		Prompt:  state + " Will J go down at this step?",
-		Choices: []demo.Option{{Value: "yes", Label: "yes: J will be lower"}, {Value: "no", Label: "no: J will stay or rise"}},
-		Right:   map[bool]string{true: "yes", false: "no"}[down],
+		Choices: demo.YesNoSaying("yes: J will be lower", "no: J will stay or rise"),
+		Right:   demo.YesOrNo(down),
 	}
 	bound := fmt.Sprintf("η = %s and 1/L = %s", textfmt.Sig(eta), textfmt.Sig(1/l))
 	switch {

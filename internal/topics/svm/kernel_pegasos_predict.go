@@ -55,8 +55,8 @@ func kernelMarginQuestion(kp *primal.KernelPegasos, next primal.KernelPegasosSta
 		Prompt: fmt.Sprintf("Iteration t = %d samples %s, y = %s, and scores it with αᵢ⁽ᵗ⁾ = βᵢ⁽ᵗ⁾/(2λt), of which %s non-zero. "+
 			"Will the point be inside the margin, y Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) < 1, so that its hinge term contributes and βⱼ changes?",
 			t, pointAt(j, kp.X[j]), textfmt.Signed(kp.Y[j]), textfmt.Plural(nz, "are")),
-		Choices: yesNo("yes: the score is below 1, so βⱼ ← βⱼ + yⱼ", "no: the score is at least 1, so β stays"),
-		Right:   yesIf(next.Violated),
+		Choices: demo.YesNoSaying("yes: the score is below 1, so βⱼ ← βⱼ + yⱼ", "no: the score is at least 1, so β stays"),
+		Right:   demo.YesOrNo(next.Violated),
 		Marks:   []demo.Mark{markOf("j", kp.X[j])},
 	}
 	if next.Violated {

@@ -34,7 +34,7 @@ func TestPredictKernelPegasosMatchesTheStep(t *testing.T) {
 				if !strings.Contains(a.Q.Prompt, name+" = ") {
 					t.Errorf("%s: prompt %q does not name %s, which the step samples (%q)", where, a.Q.Prompt, name, p.Examined)
 				}
-				if want := yesIf(strings.Contains(p.Lines[0], "< 1")); a.Q.Right != want {
+				if want := demo.YesOrNo(strings.Contains(p.Lines[0], "< 1")); a.Q.Right != want {
 					t.Errorf("%s: Right = %q, want %q (%q)", where, a.Q.Right, want, p.Lines[0])
 				}
 				kinds["margin "+a.Q.Right]++

@@ -9,20 +9,7 @@ import (
 )
 
 // The questions of predict mode (issue 20 §1) share these few pieces:
-// yes/no and sign answers, and the name of a point as the plot labels it.
-
-// yesNo returns the choices of a yes/no question with the labels given.
-func yesNo(yes, no string) []demo.Option {
-	return []demo.Option{{Value: "yes", Label: yes}, {Value: "no", Label: no}}
-}
-
-// yesIf is the value of a yes/no answer.
-func yesIf(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
+// sign answers and the name of a point as the plot labels it.
 
 // signChoices are the answers to "what sign will f(q) have": the class
 // each sign predicts (sgn(0) = −1, the course's rule) is in the label.

@@ -56,8 +56,8 @@ func pegasosQuestion(ctx context.Context, x [][]float64, y []int, in demo.Input)
 		Prompt: fmt.Sprintf("Iteration t = %d samples %s, y = %s, and scores it with W_t = θ_t/(2λt) = %s (its last entry is b). "+
 			"Will the point be inside the margin, y·W_t·X̃ < 1, so that its hinge term contributes and θ changes?",
 			t, pointAt(i, x[i]), textfmt.Signed(pg.Y[i]), textfmt.Vec(next.W)),
-		Choices: yesNo("yes: y·W_t·X̃ < 1, so θ ← θ + yX̃", "no: y·W_t·X̃ ≥ 1, so θ stays"),
-		Right:   yesIf(next.Violated),
+		Choices: demo.YesNoSaying("yes: y·W_t·X̃ < 1, so θ ← θ + yX̃", "no: y·W_t·X̃ ≥ 1, so θ stays"),
+		Right:   demo.YesOrNo(next.Violated),
 		Marks:   []demo.Mark{markOf("i", x[i])},
 	}
 	if next.Violated {
@@ -95,8 +95,8 @@ func subgradientQuestion(ctx context.Context, x [][]float64, y []int, in demo.In
 		Prompt: fmt.Sprintf("The objective ½‖w‖² + CΣ hinge is %s at w = %s, b = %s, where yᵢf(xᵢ) ≤ 1 holds for %s. "+
 			"Iteration t = %d steps along minus a subgradient with η_t = %s. Will the objective go down?",
 			textfmt.Sig(s.Objective), textfmt.Vec(s.W), textfmt.Num(s.B), textfmt.Plural(s.Violators, "points"), t, textfmt.Sig(eta)),
-		Choices: yesNo("yes: it will be lower", "no: it will stay or rise"),
-		Right:   yesIf(down),
+		Choices: demo.YesNoSaying("yes: it will be lower", "no: it will stay or rise"),
+		Right:   demo.YesOrNo(down),
 	}
 	if diverged {
 		q.Why = "The step leaves the range of float64: with η_t this large the objective blows up (the run stops, diverged)."

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/textfmt"
 )
@@ -29,7 +30,7 @@ func TestPredictPegasosMatchesTheStep(t *testing.T) {
 				t.Errorf("?%s step %d: prompt %q does not name %s, which the step samples (%q)", query, step, a.Q.Prompt, name, p.Examined)
 			}
 			inside := strings.Contains(p.Lines[0], "< 1")
-			if want := yesIf(inside); a.Q.Right != want {
+			if want := demo.YesOrNo(inside); a.Q.Right != want {
 				t.Errorf("?%s step %d: Right = %q, want %q (%q)", query, step, a.Q.Right, want, p.Lines[0])
 			}
 			if inside {
@@ -72,7 +73,7 @@ func TestPredictSubgradientMatchesTheStep(t *testing.T) {
 			if before == after {
 				continue // equal to the panel's precision: nothing to compare
 			}
-			if want := yesIf(after < before); a.Q.Right != want {
+			if want := demo.YesOrNo(after < before); a.Q.Right != want {
 				t.Errorf("?%s step %d: Right = %q, want %q (objective %v then %v)", query, step, a.Q.Right, want, before, after)
 			}
 			demotest.NoLeak(t, fmt.Sprintf("?%s step %d", query, step), a.Q, textfmt.Sig(after))
