@@ -182,6 +182,24 @@
     return document.body.matches(".present, .deck, .embed, [data-slides]");
   }
 
+  // revealLink is the "just show the step" link of the question waiting
+  // on the current demo in predict mode (issue 20 §1), when key k should
+  // follow it: a step forward (→, a clicker's PageDown) reveals the next
+  // step instead of passing the question silently, and in the presenter
+  // view Enter reveals it too, unscored, for a hall that answered aloud
+  // (unless the focused control has an Enter of its own). Otherwise null.
+  function revealLink(t, k) {
+    if (k === "Enter") {
+      if (!document.body.classList.contains("present") || (t && /^(A|BUTTON|SUMMARY|INPUT|SELECT)$/.test(t.tagName))) return null;
+    } else if (k === "PageDown") {
+      if (!slides()) return null;
+    } else if (k !== "ArrowRight") {
+      return null;
+    }
+    var p = current();
+    return p && p.querySelector('[data-predict="question"] a[data-action="reveal"]');
+  }
+
   document.addEventListener("input", function (e) { if (e.target === released) released = null; });
 
   document.addEventListener("keydown", function (e) {
@@ -206,6 +224,12 @@
     if (k === "Escape") {
       // Esc leaves any control: the keys are the page's again.
       if (t && t !== document.body && t.blur) t.blur();
+      return;
+    }
+    var reveal = revealLink(t, k);
+    if (reveal) {
+      e.preventDefault();
+      reveal.click();
       return;
     }
     if (k === "Enter" || keepsKey(t, k)) return;

@@ -26,7 +26,7 @@ func toggleLabel(d *demo.DemoView) string {
 }
 
 // predictState names what the predict block shows, for the script
-// (predict.js) and tests: "off", "question" or "done".
+// (app.js) and tests: "off", "question" or "done".
 func predictState(d *demo.DemoView) string {
 	switch {
 	case !predicting(d):
