@@ -6,11 +6,11 @@ import (
 	"html"
 	"io"
 
+	"github.com/margin-edu/margin/internal/render/svgcanvas"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Figure is a composed drawing of a fixed size with its text alternative.
@@ -63,7 +63,7 @@ func (f *Figure) WriteSVG(w io.Writer) error {
 	if t.Format != SVG {
 		return f.writeRaster(t)
 	}
-	c := vgsvg.NewWith(vgsvg.UseWH(f.W, f.H))
+	c := svgcanvas.New(f.W, f.H)
 	lk := newLook(t)
 	f.Draw(draw.New(lk.wrap(c)))
 	var buf bytes.Buffer

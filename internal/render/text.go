@@ -5,11 +5,11 @@ import (
 	"html"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/render/svgcanvas"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // haloMark and haloEnd wrap the stroke width (in points) at the start of
@@ -67,7 +67,7 @@ func withHalos(svg []byte, paper string) []byte {
 func isSVG(c vg.Canvas) bool {
 	for {
 		switch v := c.(type) {
-		case *vgsvg.Canvas:
+		case *svgcanvas.Canvas:
 			return true
 		case *lookCanvas:
 			c = v.CanvasSizer
