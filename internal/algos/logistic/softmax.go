@@ -152,11 +152,22 @@ func (s *Softmax) eval(m SoftmaxModel, grad bool) (float64, []float64) {
 		for c, w := range m.W {
 			z[c] = floats.Dot(w, x) + m.B[c]
 		}
-		loss += logSumExp(z) - z[s.Y[i]]
 		if !grad {
+			loss += logSumExp(z) - z[s.Y[i]]
 			continue
 		}
-		p := softmaxInPlace(z)
+		// log Σ e^(z_c) and softmax(z) from the same e^(z_c − max z), as
+		// logSumExp and softmaxInPlace compute them (so the same bits),
+		// each exponential taken once: they were half of a softmax step.
+		zy, top := z[s.Y[i]], floats.Max(z)
+		var sum float64
+		for c, v := range z {
+			z[c] = math.Exp(v - top)
+			sum += z[c]
+		}
+		loss += top + math.Log(sum) - zy
+		p := z
+		floats.Scale(1/sum, p)
 		p[s.Y[i]]--
 		for c, r := range p {
 			blk := g[c*d1 : (c+1)*d1]
