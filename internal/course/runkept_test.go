@@ -23,6 +23,8 @@ var keptDemos = map[string][]string{
 	"kernel-svm":     {"", "kernel=poly&degree=3&C=10&n=150"},
 	"svm-sgd":        {"", "method=subgradient&C=10&decay=constant&eta=0.01", "lambda=0.001&aseed=9&n=150"},
 	"kernel-pegasos": {"", "kernel=poly&degree=3&lambda=0.001&n=150"},
+	"logistic":       {"", "data=separable&n=60", "data=separable&method=newton&lambda=0.01"},
+	"softmax":        {"", "n=90&q1=1&q2=-1"},
 }
 
 // stateBytes is everything a state's page shows: each figure's SVG and
