@@ -15,7 +15,10 @@
 // -Inf and NaN included).
 //
 // What Margin does not use is left out: embedded fonts and the "svg" format
-// registration. TestSameBytesAsVgsvg draws the same random paths, arcs,
+// registration. A font's description (family, variant, weight, style) is
+// the one vgsvg writes, taken from vgsvg itself.
+//
+// TestSameBytesAsVgsvg draws the same random paths, arcs,
 // dashes, colours, texts and transforms on both canvases and compares the
 // documents, and every golden figure of the render, topics and course tests
 // is drawn through this canvas.
@@ -32,15 +35,12 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
-	xfnt "golang.org/x/image/font"
-	"golang.org/x/image/font/sfnt"
-
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // pr is the precision to use when outputting float64s.
@@ -174,53 +174,6 @@ func (c *Canvas) Pop() {
 	c.stack = c.stack[:len(c.stack)-1]
 }
 
-// styleWriter appends the elements of a style attribute, as vgsvg's
-// style(elm(...), ...) builds it: an element equal to its default is left
-// out, the rest are joined by ";", and no elements make no attribute.
-type styleWriter struct {
-	b     []byte
-	start int // where the attribute begins
-	n     int // elements written
-}
-
-func beginStyle(b []byte) styleWriter {
-	return styleWriter{b: append(b, `style="`...), start: len(b)}
-}
-
-// elm adds key:val unless val is def.
-func (s *styleWriter) elm(key, def string, val []byte) {
-	if string(val) == def {
-		return
-	}
-	s.sep()
-	s.b = append(s.b, key...)
-	s.b = append(s.b, ':')
-	s.b = append(s.b, val...)
-}
-
-// num adds key:v, v formatted as %.5g, unless that is def.
-func (s *styleWriter) num(key, def string, v float64, unit string) {
-	var tmp [32]byte
-	val := append(appendNum(tmp[:0], v), unit...)
-	s.elm(key, def, val)
-}
-
-func (s *styleWriter) sep() {
-	if s.n > 0 {
-		s.b = append(s.b, ';')
-	}
-	s.n++
-}
-
-// end closes the attribute, or takes it back when it is empty, and
-// returns the buffer.
-func (s *styleWriter) end() []byte {
-	if s.n == 0 {
-		return s.b[:s.start]
-	}
-	return append(s.b, '"')
-}
-
 // Stroke implements vg.Canvas.
 func (c *Canvas) Stroke(path vg.Path) {
 	ctx := c.context()
@@ -260,136 +213,6 @@ func (c *Canvas) Fill(path vg.Path) {
 // (if any) and a space, then "/>".
 func endPath(s styleWriter) []byte {
 	return append(append(s.end(), ' '), "/>\n"...)
-}
-
-// appendNum appends v as fmt's %.5g writes it.
-func appendNum(b []byte, v float64) []byte {
-	return strconv.AppendFloat(b, v, 'g', pr, 64)
-}
-
-func appendPoint(b []byte, cmd byte, x, y float64) []byte {
-	b = append(b, cmd)
-	b = appendNum(b, x)
-	b = append(b, ',')
-	return appendNum(b, y)
-}
-
-func appendPathData(b []byte, path vg.Path) []byte {
-	var x, y float64
-	for _, comp := range path {
-		switch comp.Type {
-		case vg.MoveComp:
-			x, y = comp.Pos.X.Points(), comp.Pos.Y.Points()
-			b = appendPoint(b, 'M', x, y)
-		case vg.LineComp:
-			x, y = comp.Pos.X.Points(), comp.Pos.Y.Points()
-			b = appendPoint(b, 'L', x, y)
-		case vg.ArcComp:
-			r := comp.Radius.Points()
-			sin, cos := math.Sincos(comp.Start)
-			x0 := comp.Pos.X.Points() + r*cos
-			y0 := comp.Pos.Y.Points() + r*sin
-			if x0 != x || y0 != y {
-				b = appendPoint(b, 'L', x0, y0)
-			}
-			if math.Abs(comp.Angle) >= 2*math.Pi {
-				b, x, y = circle(b, &comp)
-			} else {
-				b, x, y = arc(b, &comp)
-			}
-		case vg.CurveComp:
-			switch len(comp.Control) {
-			case 1:
-				b = appendPoint(b, 'Q', comp.Control[0].X.Points(), comp.Control[0].Y.Points())
-				b = appendPoint(b, ',', comp.Pos.X.Points(), comp.Pos.Y.Points())
-			case 2:
-				b = appendPoint(b, 'C', comp.Control[0].X.Points(), comp.Control[0].Y.Points())
-				b = appendPoint(b, ',', comp.Control[1].X.Points(), comp.Control[1].Y.Points())
-				b = appendPoint(b, ',', comp.Pos.X.Points(), comp.Pos.Y.Points())
-			default:
-				panic("vgsvg: invalid number of control points")
-			}
-			x = comp.Pos.X.Points()
-			y = comp.Pos.Y.Points()
-		case vg.CloseComp:
-			b = append(b, 'Z')
-		default:
-			panic(fmt.Sprintf("vgsvg: unknown path component type: %d", comp.Type))
-		}
-	}
-	return b
-}
-
-// appendArc appends "A r,r 0 large sweep x,y" as vgsvg writes it.
-func appendArc(b []byte, r float64, large, sweep int, x, y float64) []byte {
-	b = appendPoint(b, 'A', r, r)
-	b = append(b, " 0 "...)
-	b = strconv.AppendInt(b, int64(large), 10)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(sweep), 10)
-	b = append(b, ' ')
-	b = appendNum(b, x)
-	b = append(b, ',')
-	return appendNum(b, y)
-}
-
-// circle adds circle path data to b.
-// Circles must be drawn using two arcs because
-// SVG disallows the start and end point of an arc
-// from being at the same location.
-func circle(b []byte, comp *vg.PathComp) (_ []byte, x, y float64) {
-	angle := 2 * math.Pi
-	if comp.Angle < 0 {
-		angle = -2 * math.Pi
-	}
-	angle += remainder(comp.Angle, 2*math.Pi)
-	if angle >= 4*math.Pi {
-		panic("Impossible angle")
-	}
-
-	s0, c0 := math.Sincos(comp.Start + 0.5*angle)
-	s1, c1 := math.Sincos(comp.Start + angle)
-
-	r := comp.Radius.Points()
-	x0 := comp.Pos.X.Points() + r*c0
-	y0 := comp.Pos.Y.Points() + r*s0
-	x = comp.Pos.X.Points() + r*c1
-	y = comp.Pos.Y.Points() + r*s1
-
-	b = appendArc(b, r, large(angle/2), sweep(angle/2), x0, y0)
-	b = appendArc(b, r, large(angle/2), sweep(angle/2), x, y)
-	return b, x, y
-}
-
-// remainder returns the remainder of x/y, as vgsvg computes it.
-func remainder(x, y float64) float64 {
-	return (x/y - math.Trunc(x/y)) * y
-}
-
-// arc adds arc path data to b. Arc can only be used if the arc's angle is
-// less than a full circle; if it is greater, circle is used instead.
-func arc(b []byte, comp *vg.PathComp) (_ []byte, x, y float64) {
-	r := comp.Radius.Points()
-	sin, cos := math.Sincos(comp.Start + comp.Angle)
-	x = comp.Pos.X.Points() + r*cos
-	y = comp.Pos.Y.Points() + r*sin
-	return appendArc(b, r, large(comp.Angle), sweep(comp.Angle), x, y), x, y
-}
-
-// sweep returns the arc sweep flag value for the given angle.
-func sweep(a float64) int {
-	if a < 0 {
-		return 0
-	}
-	return 1
-}
-
-// large returns the arc's large flag value for the given angle.
-func large(a float64) int {
-	if math.Abs(a) >= math.Pi {
-		return 1
-	}
-	return 0
 }
 
 // FillString draws str at position pt using the specified font.
@@ -445,111 +268,32 @@ func (c *Canvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	)
 }
 
-// fontDescrs keeps each font's SVG description: naming the family reads
-// the font's name table.
+// fontDescrs keeps each font's SVG description, as vgsvg writes it.
 var fontDescrs sync.Map // font.Font → string
 
-// fontDescr returns an SVG compliant font description of the face.
+// fontDescr returns the font description vgsvg writes for the face
+// ("font-family:…;font-variant:…;font-weight:…;font-style:…"), taken from
+// a text vgsvg itself draws, once for each font: the description reads
+// the font's name table.
 func fontDescr(fnt font.Face) string {
 	if d, ok := fontDescrs.Load(fnt.Font); ok {
 		return d.(string)
 	}
-	d := svgFontDescr(fnt)
+	c := vgsvg.New(1, 1)
+	c.FillString(fnt, vg.Point{}, "")
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		panic(fmt.Errorf("svgcanvas: describing font %v: %w", fnt.Font, err))
+	}
+	s := b.String()
+	i := strings.Index(s, `style="font-family:`)
+	j := strings.Index(s, ";font-size:")
+	if i < 0 || j < i {
+		panic(fmt.Errorf("svgcanvas: no font description in vgsvg's text %q", s))
+	}
+	d := s[i+len(`style="`) : j]
 	fontDescrs.Store(fnt.Font, d)
 	return d
-}
-
-// svgFontDescr returns a SVG compliant font name from the provided font face.
-func svgFontDescr(fnt font.Face) string {
-	var (
-		family  = svgFamilyName(fnt)
-		variant = svgVariantName(fnt.Font.Variant)
-		style   = svgStyleName(fnt.Font.Style)
-		weight  = svgWeightName(fnt.Font.Weight)
-	)
-
-	o := "font-family:" + family + ";" +
-		"font-variant:" + variant + ";" +
-		"font-weight:" + weight + ";" +
-		"font-style:" + style
-	return o
-}
-
-func svgFamilyName(fnt font.Face) string {
-	// https://developer.mozilla.org/en-US/docs/Web/SVG/Attribute/font-family
-	var buf sfnt.Buffer
-	name, err := fnt.Face.Name(&buf, sfnt.NameIDFamily)
-	if err != nil {
-		// this should never happen unless the underlying sfnt.Font data
-		// is somehow corrupted.
-		panic(fmt.Errorf(
-			"vgsvg: could not extract family name from font %q: %+v",
-			fnt.Font.Typeface,
-			err,
-		))
-	}
-	return name
-}
-
-func svgVariantName(v font.Variant) string {
-	// https://developer.mozilla.org/en-US/docs/Web/SVG/Attribute/font-variant
-	str := strings.ToLower(string(v))
-	switch str {
-	case "smallcaps":
-		return "small-caps"
-	case "mono", "monospace",
-		"sans", "sansserif", "sans-serif",
-		"serif":
-		// For SVG, mono, ... serif is encoded in the font-family attribute
-		// whereas for gonum/plot it describes a variant among a collection of fonts.
-		return "normal"
-	case "":
-		return "none"
-	default:
-		return str
-	}
-}
-
-func svgStyleName(sty xfnt.Style) string {
-	// https://developer.mozilla.org/en-US/docs/Web/SVG/Attribute/font-style
-	switch sty {
-	case xfnt.StyleNormal:
-		return "normal"
-	case xfnt.StyleItalic:
-		return "italic"
-	case xfnt.StyleOblique:
-		return "oblique"
-	default:
-		panic(fmt.Errorf("vgsvg: invalid font style %+v (v=%d)", sty, int(sty)))
-	}
-}
-
-func svgWeightName(w xfnt.Weight) string {
-	// see:
-	//  https://developer.mozilla.org/en-US/docs/Web/SVG/Attribute/font-weight
-	//  https://developer.mozilla.org/en-US/docs/Web/CSS/font-weight
-	switch w {
-	case xfnt.WeightThin:
-		return "100"
-	case xfnt.WeightExtraLight:
-		return "200"
-	case xfnt.WeightLight:
-		return "300"
-	case xfnt.WeightNormal:
-		return "normal"
-	case xfnt.WeightMedium:
-		return "500"
-	case xfnt.WeightSemiBold:
-		return "600"
-	case xfnt.WeightBold:
-		return "bold"
-	case xfnt.WeightExtraBold:
-		return "800"
-	case xfnt.WeightBlack:
-		return "900"
-	default:
-		panic(fmt.Errorf("vgsvg: invalid font weight %+v (v=%d)", w, int(w)))
-	}
 }
 
 type cwriter struct {
@@ -603,52 +347,4 @@ func (c *Canvas) nEnds() int {
 		n += ctx.gEnds
 	}
 	return n
-}
-
-// appendDashes appends the dash array as vgsvg's dashArrayString writes
-// it: the lengths joined by ",", or "none".
-func appendDashes(b []byte, dashes []vg.Length) []byte {
-	if len(dashes) == 0 {
-		return append(b, "none"...)
-	}
-	for i, d := range dashes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendNum(b, d.Points())
-	}
-	return b
-}
-
-const hexDigits = "0123456789ABCDEF"
-
-// appendColor appends the colour as vgsvg's colorString writes it:
-// "#RRGGBB" of the colour with its alpha divided out.
-func appendColor(b []byte, clr color.Color) []byte {
-	if clr == nil {
-		clr = color.Black
-	}
-	r, g, bl, _a := clr.RGBA()
-	a := 255.0 / float64(_a)
-	v := [3]int{int(float64(r) * a), int(float64(g) * a), int(float64(bl) * a)}
-	for _, x := range v {
-		if x < 0 || x > 255 { // a transparent colour (NaN) or out of range: as fmt writes it
-			return append(b, fmt.Sprintf("#%02X%02X%02X", v[0], v[1], v[2])...)
-		}
-	}
-	b = append(b, '#')
-	for _, x := range v {
-		b = append(b, hexDigits[x>>4], hexDigits[x&15])
-	}
-	return b
-}
-
-// appendOpacity appends the colour's opacity as vgsvg's opacityString
-// writes it.
-func appendOpacity(b []byte, clr color.Color) []byte {
-	if clr == nil {
-		clr = color.Black
-	}
-	_, _, _, a := clr.RGBA()
-	return appendNum(b, float64(a)/math.MaxUint16)
 }
