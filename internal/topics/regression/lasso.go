@@ -81,23 +81,19 @@ type lassoRun struct {
 	hasPaths bool
 }
 
-// trailRecorder keeps each iterate's (w₁, w₂) and stops the replay when
-// the request's context ends.
-type trailRecorder struct {
-	ctx context.Context
-	xy  [][2]float64
+// keptLasso returns state in.Step of l's run (or its last) and its step
+// from the run the course's cache keeps, with each state's (w₁, w₂) up to
+// it when the trail is drawn: the one way the demo and its questions reach
+// a step.
+func keptLasso(ctx context.Context, in demo.Input, x [][]float64, y []float64, l *linreg.Lasso, s0 linreg.LassoState, trail bool) (linreg.LassoState, int, []float64, error) {
+	key := demo.ProblemKey("lasso-run", x, y, l.Alpha, float64(l.MaxSteps))
+	return demo.RunKept(ctx, in.Cache, key, l, s0, in.Step, lassoStateBytes(len(s0.W), len(s0.R)), len(s0.W),
+		func(s linreg.LassoState, v []float64) { copy(v, s.W) }, trail)
 }
 
-// Record implements algos.Recorder.
-func (r *trailRecorder) Record(k int, s linreg.LassoState) error {
-	if k%1024 == 0 {
-		if err := r.ctx.Err(); err != nil {
-			return err
-		}
-	}
-	r.xy = append(r.xy, [2]float64{s.W[0], s.W[1]})
-	return nil
-}
+// lassoStateBytes is the memory of a linreg.LassoState of d weights on n
+// points: 128 bytes of fields, w and the residual.
+func lassoStateBytes(d, n int) int64 { return 128 + 8*int64(d+n) }
 
 func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	st := in.State
@@ -107,10 +103,13 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	rec := &trailRecorder{ctx: ctx}
-	s, k, err := algos.Replay[linreg.LassoState](l, s0, in.Step, rec)
+	s, k, v, err := keptLasso(ctx, in, x, y, l, s0, in.Wants(demo.PlotFigure))
 	if err != nil {
 		return demo.Result{}, err
+	}
+	trail := make([][2]float64, len(v)/2)
+	for i := range trail {
+		trail[i] = [2]float64{v[2*i], v[2*i+1]}
 	}
 	_, sol, err := linreg.SolveLasso(x, y, alpha, lassoBudget(len(x)))
 	if err != nil && sol.Status != algos.IterationLimit {
@@ -124,7 +123,7 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	r := &lassoRun{l: l, s: s, trail: rec.xy, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
+	r := &lassoRun{l: l, s: s, trail: trail, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
 	if in.Wants("paths") {
 		if r.paths, err = lassoPaths(ctx, x, y, alpha); err != nil {
 			return demo.Result{}, err
