@@ -111,9 +111,9 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	for i := range trail {
 		trail[i] = [2]float64{v[2*i], v[2*i+1]}
 	}
-	_, sol, err := linreg.SolveLasso(x, y, alpha, lassoBudget(len(x)))
-	if err != nil && sol.Status != algos.IterationLimit {
-		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
+	sol, err := lassoSolution(ctx, in.Cache, x, y, alpha)
+	if err != nil {
+		return demo.Result{}, err
 	}
 	ls, err := linreg.Fit(x, y, 0, true)
 	if err != nil {
@@ -125,7 +125,7 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	}
 	r := &lassoRun{l: l, s: s, trail: trail, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
 	if in.Wants("paths") {
-		if r.paths, err = lassoPaths(ctx, x, y, alpha); err != nil {
+		if r.paths, err = keptPaths(ctx, in.Cache, x, y, alpha); err != nil {
 			return demo.Result{}, err
 		}
 		r.hasPaths = true
@@ -145,6 +145,38 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 		Panels: map[string]demo.Drawer{"paths": paths},
 		Panel:  r.panel,
 	}, nil
+}
+
+// lassoSolution is the lasso solution w* of x, y at α (the last state of
+// a solve that ran out of its budget, whose status says so), kept in
+// cache: a solve can take lassoBudget steps, too many for every page.
+func lassoSolution(ctx context.Context, cache *demo.Cache, x [][]float64, y []float64, alpha float64) (linreg.LassoState, error) {
+	return demo.Memoise(ctx, cache, demo.ProblemKey("lasso-solution", x, y, alpha),
+		func(s linreg.LassoState) int64 { return lassoStateBytes(len(s.W), len(s.R)) },
+		func(context.Context) (linreg.LassoState, error) {
+			_, sol, err := linreg.SolveLasso(x, y, alpha, lassoBudget(len(x)))
+			if err != nil && sol.Status != algos.IterationLimit {
+				return sol, demo.UncomputableIf(err, linreg.ErrNotFinite)
+			}
+			return sol, nil
+		})
+}
+
+// keptPaths is lassoPaths kept in cache by the data alone (the sweep
+// does not depend on α), with its mark at α: 49 solves are too many for
+// every page.
+func keptPaths(ctx context.Context, cache *demo.Cache, x [][]float64, y []float64, alpha float64) (chart.Curves, error) {
+	c, err := demo.Memoise(ctx, cache, demo.ProblemKey("lasso-paths", x, y),
+		func(c chart.Curves) int64 {
+			n := int64(512)
+			for _, s := range c.Series {
+				n += 64 + demo.FloatsBytes(s.X, s.Y)
+			}
+			return n
+		},
+		func(ctx context.Context) (chart.Curves, error) { return lassoPaths(ctx, x, y, math.NaN()) })
+	c.Mark = alpha
+	return c, err
 }
 
 // lsPart is the least-squares half of the lasso objective as a function
