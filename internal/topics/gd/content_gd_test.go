@@ -1,6 +1,7 @@
 package gd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -23,7 +24,7 @@ func TestProseGDNumbers(t *testing.T) {
 		if !strings.Contains(all, `href="/lessons/gradient-descent?`+strings.ReplaceAll(q, "&", "&amp;")+`#demo-gd"`) {
 			t.Errorf("the prose has no link to ?%s", q)
 		}
-		run, err := runGD(r.State, r.Step, false)
+		run, err := runGD(context.Background(), nil, r.State, r.Step, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestProseGDNumbers(t *testing.T) {
 	if w1 := at("objective=double-well&step=1"); math.Abs(w1.s.X[0]+0.4) > 1e-12 {
 		t.Errorf("double well, step 1: x₁ = %v, the prose says −0.4", w1.s.X[0])
 	}
-	end, _ := runGD(gdExec(t, d, "objective=double-well").State, demo.MaxStep, false)
+	end, _ := runGD(context.Background(), nil, gdExec(t, d, "objective=double-well").State, demo.MaxStep, false)
 	if math.Abs(end.s.X[0]+1) > 1e-9 {
 		t.Errorf("double well: the default run ends at %v, the prose says the left valley", end.s.X)
 	}

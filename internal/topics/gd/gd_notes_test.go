@@ -1,6 +1,7 @@
 package gd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -56,7 +57,7 @@ func TestGDEdgeNote(t *testing.T) {
 	limit := 10 * c * c / 2
 	for _, q := range []string{"step=500&t=0.2", "step=500&t=0.2000000000000001"} {
 		r := gdExec(t, d, q)
-		run, _ := runGD(r.State, r.Step, false)
+		run, _ := runGD(context.Background(), nil, r.State, r.Step, false)
 		if math.Abs(run.s.F-limit) > 1e-9 {
 			t.Fatalf("%s: f = %v, want the limit %v", q, run.s.F, limit)
 		}
@@ -123,7 +124,7 @@ func TestGDBoundNow(t *testing.T) {
 	d := gdDemo(t, GDSpec())
 	for _, q := range []string{"step=10", "step=100", "step=7&t=0.05&objective=least-squares", "step=30&objective=logistic&t=2"} {
 		r := gdExec(t, d, q)
-		run, err := runGD(r.State, r.Step, false)
+		run, err := runGD(context.Background(), nil, r.State, r.Step, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func TestGDNewtonStalled(t *testing.T) {
 	if !r.Done || r.Step != 10 || p.Status != algos.Stalled.String() || !p.Bad {
 		t.Fatalf("step %d, done %v, status %q: want stalled at step 10", r.Step, r.Done, p.Status)
 	}
-	run, _ := runGD(r.State, r.Step, false)
+	run, _ := runGD(context.Background(), nil, r.State, r.Step, false)
 	// Independently: with every score huge, ∂f/∂w = (1/n)Σ_{y=−1} xᵢ + λw
 	// vanishes at w = 3/(8λ) = 7.5, and ∂f/∂b = 4/8.
 	if run.s.X[0] != 7.5 || math.Abs(run.s.GradNorm-0.5) > 1e-12 || run.s.X[1] < 1e12 {
@@ -199,7 +200,7 @@ func TestGDWarmupPlateau(t *testing.T) {
 	st := r.State
 	want := []float64{0.025, 0.05, 0.075, 0.1, 0.1, 0.1, 0.1, 0.1 * 2 / 3, 0.1 / 3, 0}
 	for k := 1; k <= 10; k++ {
-		run, err := runGD(st, k, false)
+		run, err := runGD(context.Background(), nil, st, k, false)
 		if err != nil {
 			t.Fatal(err)
 		}

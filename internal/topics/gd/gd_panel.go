@@ -1,6 +1,7 @@
 package gd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -343,17 +344,18 @@ func (r *gdRun) stallNote(text string) demo.Note {
 const wellFine = "No L: the Hessian diag(12x₁² − 4, 2) grows without bound, so no one step size is safe everywhere; t diverges where 12x₁² − 4 > 2/t."
 
 // wellNote says which basin the run ends in, or that it stalls at the
-// saddle: it replays the run to its end, which on two coordinates is cheap.
+// saddle: it runs on to the end of the kept run, which on two coordinates
+// is cheap (the note is the same whatever the request's context).
 func (r *gdRun) wellNote() demo.Note {
-	end, err := runGD(r.st, demo.MaxStep, false)
-	if err != nil || end.s.Status == algos.Diverged {
+	s, k, _, err := keptGD(context.Background(), r.cache, r.st, r.m, r.s0, demo.MaxStep)
+	if err != nil || s.Status == algos.Diverged {
 		return demo.Note{TestID: "basin", Fine: wellFine, Text: "A non-convex f: which minimum gradient descent finds, if any, depends on the start."}
 	}
-	x := end.s.X
+	x := s.X
 	switch {
 	case math.Abs(x[0]) < 0.5:
 		return demo.Note{TestID: "basin", Alert: true, Text: fmt.Sprintf("This run stalls at the saddle (0, 0) after %d steps: ∇f = 0 there, so gradient descent stops, "+
-			"though it is no minimum (∇²f = diag(−4, 2)). Near the saddle the steps are tiny.", end.k), Fine: wellFine}
+			"though it is no minimum (∇²f = diag(−4, 2)). Near the saddle the steps are tiny.", k), Fine: wellFine}
 	case x[0] < 0:
 		return demo.Note{TestID: "basin", Text: "This start leads into the left valley, to the minimum (−1, 0). Another start (or step size) can pick the other one: " +
 			"on a non-convex f the answer depends on where descent starts, and near the saddle (0, 0) it crawls.", Fine: wellFine}

@@ -23,21 +23,13 @@ var stepSets = [3][3]float64{{0.25, 0.5, 1}, {0.5, 1, 2}, {1, 2, 4}}
 // go down, or, on every other step, where will x⁽ᵏ⁺¹⁾ land among three
 // marked points a, b, c on the line of the step, lettered by their
 // distance from x⁽ᵏ⁾.
-func predictGD(_ context.Context, in demo.Input) (*demo.Question, error) {
+func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	st := in.State
-	obj, err := newObjective(st)
+	obj, m, s0, err := setupGD(st)
 	if err != nil {
 		return nil, err
 	}
-	m, err := newStepper(st, obj)
-	if err != nil {
-		return nil, err
-	}
-	s0, err := m.Init([]float64{startX1.Get(st), startX2.Get(st)})
-	if err != nil {
-		return nil, err
-	}
-	s, k, err := algos.Replay[gd.State](m, s0, in.Step)
+	s, k, _, err := keptGD(ctx, in.Cache, st, m, s0, in.Step)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}

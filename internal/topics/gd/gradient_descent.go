@@ -90,9 +90,12 @@ func GDSpec() demo.Spec {
 	}
 }
 
-// gdRun is a finished replay: the state shown, the trail, the series.
+// gdRun is the state shown, the trail, the series.
 type gdRun struct {
 	obj   *objective
+	m     stepper
+	s0    gd.State
+	cache *demo.Cache // keeps the run
 	s     gd.State
 	k     int
 	trail *demo.Trail
@@ -140,44 +143,82 @@ func newStepper(s demo.State, obj *objective) (stepper, error) {
 	return &gd.GD{F: obj.f, Eta: t, Schedule: sch, Iters: iters, Tol: gdTol}, nil
 }
 
-// runGD replays the demo to step k, recording the trail and, when the
-// history is drawn, the gap and the bound.
-func runGD(st demo.State, k int, history bool) (*gdRun, error) {
+// setupGD returns st's objective, its stepper and state 0.
+func setupGD(st demo.State) (*objective, stepper, gd.State, error) {
 	obj, err := newObjective(st)
 	if err != nil {
-		return nil, err
+		return nil, nil, gd.State{}, err
 	}
 	m, err := newStepper(st, obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, gd.State{}, err
 	}
 	s0, err := m.Init([]float64{startX1.Get(st), startX2.Get(st)})
 	if err != nil {
-		return nil, demo.Problems{startX1.Key: err.Error()}
+		return nil, nil, gd.State{}, demo.Problems{startX1.Key: err.Error()}
+	}
+	return obj, m, s0, nil
+}
+
+// gdWidth is the scalars the kept run holds of each state: x₁ and x₂,
+// which the trail draws, and f, whose gap the history charts.
+const gdWidth = 3
+
+// keptGD returns state k of st's run (or its last) and its step from the
+// run cache keeps, with x₁, x₂ and f of each state up to it: the one way
+// the demo, its notes and its questions reach a step. The scalars cost
+// three copies a step, so every request keeps them.
+func keptGD(ctx context.Context, cache *demo.Cache, st demo.State, m stepper, s0 gd.State, k int) (gd.State, int, []float64, error) {
+	// Every parameter that applies is the objective's, the start's or
+	// the stepper's; the step is left out.
+	key := demo.FloatsKey("gd-run\x00" + st.AtStep(0).Encode(demo.ForPlot))
+	b := 0
+	if sgd, ok := m.(*gd.SGD); ok {
+		b = sgd.Batch
+	}
+	return demo.RunKept(ctx, cache, key, m, s0, k, gdStateBytes(len(s0.X), b), gdWidth,
+		func(s gd.State, v []float64) { v[0], v[1], v[2] = s.X[0], s.X[1], s.F }, true)
+}
+
+// gdStateBytes is the memory of a gd.State of d coordinates and batches
+// of b rows: 200 bytes of fields, x, ∇f and their spares, a batch and its
+// spare.
+func gdStateBytes(d, b int) int64 { return 200 + 4*8*int64(d) + 2*8*int64(b) }
+
+// runGD returns the demo at step k from the run cache keeps (nil: a
+// replay), with the trail and, when the history is drawn, the gap and the
+// bound.
+func runGD(ctx context.Context, cache *demo.Cache, st demo.State, k int, history bool) (*gdRun, error) {
+	obj, m, s0, err := setupGD(st)
+	if err != nil {
+		return nil, err
 	}
 	_, isSGD := m.(*gd.SGD)
-	r := &gdRun{obj: obj, trail: demo.NewTrail(), t0: stepSize.Get(st), sgd: isSGD, st: st}
+	r := &gdRun{obj: obj, m: m, s0: s0, cache: cache, trail: demo.NewTrail(), t0: stepSize.Get(st), sgd: isSGD, st: st}
 	r.gap = chart.Series{Label: "f(x⁽ᵏ⁾) − f*", Log: true, Lines: true}
 	if r.boundApplies() {
 		r.bound = &chart.Series{Label: "‖x⁽⁰⁾ − x*‖²/(2tk)", Lines: true}
 	}
+	var v []float64
+	if r.s, r.k, v, err = keptGD(ctx, cache, st, m, s0, k); err != nil {
+		return nil, err
+	}
 	d0 := obj.dist2(s0.X)
-	rec := algos.RecorderFunc[gd.State](func(k int, s gd.State) error {
-		r.trail.Add(k, [2]float64{s.X[0], s.X[1]})
+	for i := range r.k + 1 {
+		x := v[i*gdWidth : (i+1)*gdWidth]
+		r.trail.Add(i, [2]float64{x[0], x[1]})
 		if history {
-			r.gap.T, r.gap.Y = append(r.gap.T, float64(k)), append(r.gap.Y, obj.gap(s.F))
-			if r.bound != nil && k > 0 {
-				r.bound.T, r.bound.Y = append(r.bound.T, float64(k)), append(r.bound.Y, d0/(2*r.t0*float64(k)))
+			r.gap.T, r.gap.Y = append(r.gap.T, float64(i)), append(r.gap.Y, obj.gap(x[2]))
+			if r.bound != nil && i > 0 {
+				r.bound.T, r.bound.Y = append(r.bound.T, float64(i)), append(r.bound.Y, d0/(2*r.t0*float64(i)))
 			}
 		}
-		return nil
-	})
-	r.s, r.k, err = algos.Replay[gd.State](m, s0, k, rec)
-	return r, err
+	}
+	return r, nil
 }
 
 func computeGD(ctx context.Context, in demo.Input) (demo.Result, error) {
-	r, err := runGD(in.State, in.Step, in.Wants(demo.HistoryFigure))
+	r, err := runGD(ctx, in.Cache, in.State, in.Step, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}

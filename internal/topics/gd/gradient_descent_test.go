@@ -2,6 +2,7 @@ package gd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"net/url"
@@ -105,7 +106,7 @@ func TestGDBoundAboveGap(t *testing.T) {
 			x0 := [2]float64{startX1.Get(r.State), startX2.Get(r.State)}
 			xs := tc.xstar
 			if math.IsNaN(xs[0]) {
-				run, _ := runGD(r.State, 0, false)
+				run, _ := runGD(context.Background(), nil, r.State, 0, false)
 				xs = [2]float64{run.obj.xstar[0], run.obj.xstar[1]}
 				g := make([]float64, 2)
 				run.obj.f.Grad(g, run.obj.xstar)
@@ -181,7 +182,7 @@ func TestGDNewtonOneStep(t *testing.T) {
 		{"objective=least-squares&x0=5&y0=5", [2]float64{lsW, lsB}},
 	} {
 		r := gdExec(t, d, tc.query+"&method=newton&step=end")
-		run, err := runGD(r.State, 1, false)
+		run, err := runGD(context.Background(), nil, r.State, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +234,7 @@ func TestGDMiniBatch(t *testing.T) {
 	d := gdDemo(t, GDSpec())
 	x := func(q string) [2]float64 {
 		r := gdExec(t, d, "objective=least-squares&step=30&"+q)
-		run, err := runGD(r.State, 30, false)
+		run, err := runGD(context.Background(), nil, r.State, 30, false)
 		if err != nil {
 			t.Fatal(err)
 		}

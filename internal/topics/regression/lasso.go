@@ -81,23 +81,19 @@ type lassoRun struct {
 	hasPaths bool
 }
 
-// trailRecorder keeps each iterate's (w₁, w₂) and stops the replay when
-// the request's context ends.
-type trailRecorder struct {
-	ctx context.Context
-	xy  [][2]float64
+// keptLasso returns state in.Step of l's run (or its last) and its step
+// from the run the course's cache keeps, with each state's (w₁, w₂) up to
+// it when the trail is drawn: the one way the demo and its questions reach
+// a step.
+func keptLasso(ctx context.Context, in demo.Input, x [][]float64, y []float64, l *linreg.Lasso, s0 linreg.LassoState, trail bool) (linreg.LassoState, int, []float64, error) {
+	key := demo.ProblemKey("lasso-run", x, y, l.Alpha, float64(l.MaxSteps))
+	return demo.RunKept(ctx, in.Cache, key, l, s0, in.Step, lassoStateBytes(len(s0.W), len(s0.R)), len(s0.W),
+		func(s linreg.LassoState, v []float64) { copy(v, s.W) }, trail)
 }
 
-// Record implements algos.Recorder.
-func (r *trailRecorder) Record(k int, s linreg.LassoState) error {
-	if k%1024 == 0 {
-		if err := r.ctx.Err(); err != nil {
-			return err
-		}
-	}
-	r.xy = append(r.xy, [2]float64{s.W[0], s.W[1]})
-	return nil
-}
+// lassoStateBytes is the memory of a linreg.LassoState of d weights on n
+// points: 128 bytes of fields, w and the residual.
+func lassoStateBytes(d, n int) int64 { return 128 + 8*int64(d+n) }
 
 func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	st := in.State
@@ -107,14 +103,17 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	rec := &trailRecorder{ctx: ctx}
-	s, k, err := algos.Replay[linreg.LassoState](l, s0, in.Step, rec)
+	s, k, v, err := keptLasso(ctx, in, x, y, l, s0, in.Wants(demo.PlotFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}
-	_, sol, err := linreg.SolveLasso(x, y, alpha, lassoBudget(len(x)))
-	if err != nil && sol.Status != algos.IterationLimit {
-		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
+	trail := make([][2]float64, len(v)/2)
+	for i := range trail {
+		trail[i] = [2]float64{v[2*i], v[2*i+1]}
+	}
+	sol, err := lassoSolution(ctx, in.Cache, x, y, alpha)
+	if err != nil {
+		return demo.Result{}, err
 	}
 	ls, err := linreg.Fit(x, y, 0, true)
 	if err != nil {
@@ -124,9 +123,9 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	r := &lassoRun{l: l, s: s, trail: rec.xy, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
+	r := &lassoRun{l: l, s: s, trail: trail, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
 	if in.Wants("paths") {
-		if r.paths, err = lassoPaths(ctx, x, y, alpha); err != nil {
+		if r.paths, err = keptPaths(ctx, in.Cache, x, y, alpha); err != nil {
 			return demo.Result{}, err
 		}
 		r.hasPaths = true
@@ -146,6 +145,38 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 		Panels: map[string]demo.Drawer{"paths": paths},
 		Panel:  r.panel,
 	}, nil
+}
+
+// lassoSolution is the lasso solution w* of x, y at α (the last state of
+// a solve that ran out of its budget, whose status says so), kept in
+// cache: a solve can take lassoBudget steps, too many for every page.
+func lassoSolution(ctx context.Context, cache *demo.Cache, x [][]float64, y []float64, alpha float64) (linreg.LassoState, error) {
+	return demo.Memoise(ctx, cache, demo.ProblemKey("lasso-solution", x, y, alpha),
+		func(s linreg.LassoState) int64 { return lassoStateBytes(len(s.W), len(s.R)) },
+		func(context.Context) (linreg.LassoState, error) {
+			_, sol, err := linreg.SolveLasso(x, y, alpha, lassoBudget(len(x)))
+			if err != nil && sol.Status != algos.IterationLimit {
+				return sol, demo.UncomputableIf(err, linreg.ErrNotFinite)
+			}
+			return sol, nil
+		})
+}
+
+// keptPaths is lassoPaths kept in cache by the data alone (the sweep
+// does not depend on α), with its mark at α: 49 solves are too many for
+// every page.
+func keptPaths(ctx context.Context, cache *demo.Cache, x [][]float64, y []float64, alpha float64) (chart.Curves, error) {
+	c, err := demo.Memoise(ctx, cache, demo.ProblemKey("lasso-paths", x, y),
+		func(c chart.Curves) int64 {
+			n := int64(512)
+			for _, s := range c.Series {
+				n += 64 + demo.FloatsBytes(s.X, s.Y)
+			}
+			return n
+		},
+		func(ctx context.Context) (chart.Curves, error) { return lassoPaths(ctx, x, y, math.NaN()) })
+	c.Mark = alpha
+	return c, err
 }
 
 // lsPart is the least-squares half of the lasso objective as a function

@@ -39,7 +39,8 @@ var (
 	lsgdLambda = ridgeLambda.Tweak(func(p *demo.Float) { p.Doc = "ridge penalty λw² on the slope (not the intercept)" })
 )
 
-// lsRecorder samples J − J* and ‖θ − θ*‖ while the run replays.
+// lsRecorder samples J − J* and ‖θ − θ*‖ of the states of a run, from
+// the scalars its kept run holds of each.
 type lsRecorder struct {
 	clock    demo.SampleClock
 	opt      linreg.Model
@@ -47,30 +48,55 @@ type lsRecorder struct {
 	gap, err chart.Series
 }
 
-// Record implements algos.Recorder.
-func (r *lsRecorder) Record(k int, s linreg.GDState) error {
-	if r.clock.Due(k) {
-		r.sample(s)
-	}
-	return nil
+// lsWidth is the scalars the kept run holds of a state with d weights:
+// its T, J and b, then w.
+func lsWidth(d int) int { return 3 + d }
+
+// lsScalars writes s's T, J, b and w into v.
+func lsScalars(s linreg.GDState, v []float64) {
+	v[0], v[1], v[2] = float64(s.T), s.Objective, s.B
+	copy(v[3:], s.W)
 }
 
-func (r *lsRecorder) sample(s linreg.GDState) {
-	t := float64(s.T)
-	if n := len(r.gap.T); n > 0 && r.gap.T[n-1] == t {
+// record samples the states 0, 1, … whose scalars v holds, width each,
+// as the clock picks them.
+func (r *lsRecorder) record(v []float64, width int) {
+	for i := range len(v) / width {
+		if r.clock.Due(i) {
+			u := v[i*width : (i+1)*width]
+			r.sample(int(u[0]), u[1], u[3:], u[2])
+		}
+	}
+}
+
+// sample adds the state after iteration t, with objective obj at (w, b),
+// unless the last sample is already iteration t's.
+func (r *lsRecorder) sample(t int, obj float64, w []float64, b float64) {
+	tf := float64(t)
+	if n := len(r.gap.T); n > 0 && r.gap.T[n-1] == tf {
 		return
 	}
-	r.gap.T, r.gap.Y = append(r.gap.T, t), append(r.gap.Y, s.Objective-r.optVal)
-	r.err.T, r.err.Y = append(r.err.T, t), append(r.err.Y, r.distance(s))
+	r.gap.T, r.gap.Y = append(r.gap.T, tf), append(r.gap.Y, obj-r.optVal)
+	r.err.T, r.err.Y = append(r.err.T, tf), append(r.err.Y, r.distance(w, b))
 }
 
 // distance is ‖θ − θ*‖ over θ = (w, b).
-func (r *lsRecorder) distance(s linreg.GDState) float64 {
-	d := (s.B - r.opt.B) * (s.B - r.opt.B)
-	for i, w := range s.W {
-		d += (w - r.opt.W[i]) * (w - r.opt.W[i])
+func (r *lsRecorder) distance(w []float64, b float64) float64 {
+	d := (b - r.opt.B) * (b - r.opt.B)
+	for i, wi := range w {
+		d += (wi - r.opt.W[i]) * (wi - r.opt.W[i])
 	}
 	return math.Sqrt(d)
+}
+
+// keptLSGD returns state k of g's run (or its last) and its step from the
+// run the course's cache keeps, with lsScalars of each state up to it
+// when recorded: the one way the demo and its questions reach a step.
+func keptLSGD(ctx context.Context, in demo.Input, x [][]float64, y []float64, g *linreg.GD, s0 linreg.GDState, recorded bool) (linreg.GDState, int, []float64, error) {
+	key := demo.ProblemKey("ls-gd-run", x, y, g.Lambda, g.Eta)
+	d := len(s0.W)
+	// 104 bytes of fields, then w and ∇_w.
+	return demo.RunKept(ctx, in.Cache, key, g, s0, in.Step, 104+16*int64(d), lsWidth(d), lsScalars, recorded)
 }
 
 func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
@@ -86,15 +112,12 @@ func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
 	rec := &lsRecorder{clock: demo.NewSampleClock(in.Step), opt: opt, optVal: linreg.Objective(x, ys, opt, lsgdLambda.Get(st))}
-	var recs []algos.Recorder[linreg.GDState]
-	if in.Wants(demo.HistoryFigure) {
-		recs = append(recs, rec)
-	}
-	s, k, err := algos.Replay[linreg.GDState](g, s0, in.Step, recs...)
+	s, k, v, err := keptLSGD(ctx, in, x, ys, g, s0, in.Wants(demo.HistoryFigure))
 	if err != nil {
 		return demo.Result{}, err
 	}
-	rec.sample(s)
+	rec.record(v, lsWidth(len(s0.W)))
+	rec.sample(s.T, s.Objective, s.W, s.B)
 	plotFig := func(w io.Writer, png bool, opt render.Options) (render.Frame, error) {
 		f, err := lsgdFigure(g, s, rec, xy, st)
 		if err != nil {
@@ -159,7 +182,7 @@ func lsgdHistory(s linreg.GDState, rec *lsRecorder, lambda float64) *chart.Histo
 	}
 	rec.gap.Label, rec.gap.Log, rec.gap.Lines = "J − J*", true, true
 	rec.err.Label, rec.err.Log, rec.err.Lines = "‖θ − θ*‖", true, true
-	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, textfmt.Sig(s.Objective-rec.optVal), textfmt.Sig(rec.distance(s)))
+	title := fmt.Sprintf("after iteration %d: J − J* = %s · ‖θ − θ*‖ = %s", s.T, textfmt.Sig(s.Objective-rec.optVal), textfmt.Sig(rec.distance(s.W, s.B)))
 	return &chart.History{
 		Title: title, Name: "Gradient descent on " + objectiveName(lambda) + ": " + title, XLabel: "iteration k", Now: float64(s.T),
 		Desc: fmt.Sprintf("Two panels against the iteration k from 0 to %d, both on a log scale: how far the objective is above "+
@@ -179,7 +202,7 @@ func lsgdPanel(g *linreg.GD, s linreg.GDState, rec *lsRecorder, eta float64) dem
 			{"iteration k", strconv.Itoa(s.T), "step"},
 			{"J(θ)", textfmt.Sig(s.Objective), "objective"},
 			{"J* (normal equation)", textfmt.Sig(rec.optVal), "optimum"},
-			{"‖θ − θ*‖", textfmt.Sig(rec.distance(s)), "distance"},
+			{"‖θ − θ*‖", textfmt.Sig(rec.distance(s.W, s.B)), "distance"},
 			{"L", lText, "L"},
 			{"2/L", twoL, "two-over-L"},
 		},

@@ -30,7 +30,7 @@ func seedOf(st demo.State, k int) uint32 {
 // predictLSGD asks about the iteration after in.Step of gradient descent
 // on least squares: will J go down, or, on every other step, which
 // (w, b) it reaches among three on the line of its step.
-func predictLSGD(_ context.Context, in demo.Input) (*demo.Question, error) {
+func predictLSGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	_, xs, ys := graphXY(in.Points)
 	st := in.State
 	x := linreg.PolyRows(xs, 1)
@@ -38,7 +38,7 @@ func predictLSGD(_ context.Context, in demo.Input) (*demo.Question, error) {
 	if err != nil {
 		return nil, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	s, k, err := algos.Replay[linreg.GDState](g, s0, in.Step)
+	s, k, _, err := keptLSGD(ctx, in, x, ys, g, s0, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func predictLSGD(_ context.Context, in demo.Input) (*demo.Question, error) {
 // exactly 0 after it, or, on every other step, which value it takes among
 // 0, ρⱼ/zⱼ (no penalty) and (ρⱼ − sign(ρⱼ)α)/zⱼ (the shrink without the
 // threshold), marked in the (w₁, w₂) plane.
-func predictLasso(_ context.Context, in demo.Input) (*demo.Question, error) {
+func predictLasso(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	st := in.State
 	alpha := lassoAlpha.Get(st)
 	x, y := lassoData(lassoN.Get(st), lassoCorr.Get(st), lassoNoise.Get(st), uint64(lassoSeed.Get(st)))
@@ -93,7 +93,7 @@ func predictLasso(_ context.Context, in demo.Input) (*demo.Question, error) {
 	if err != nil {
 		return nil, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	s, k, err := algos.Replay[linreg.LassoState](l, s0, in.Step)
+	s, k, _, err := keptLasso(ctx, in, x, y, l, s0, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}
