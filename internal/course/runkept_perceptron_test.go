@@ -2,6 +2,7 @@ package course
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"strconv"
@@ -16,8 +17,8 @@ import (
 // TestPerceptronKeptStates checks so that each state keeps exercising
 // what it is here for.
 var perceptronKept = []struct{ q, end string }{
-	{"", "converged"},                        // or: converges in the third epoch
-	{"data=blobs&n=60", "converged"},         // three classes, one-vs-all
+	{"", "converged"},                          // or: converges in the third epoch
+	{"data=blobs&n=60", "converged"},           // three classes, one-vs-all
 	{"data=blobs&n=60&multi=ovo", "converged"}, // three perceptrons, one per pair
 	{"data=noisy&variant=averaged&order=random&aseed=4", "running"},
 	{"data=noisy&n=80&eta=0.5&stop=epochs&variant=averaged&epochs=20", "iteration limit"},
@@ -62,6 +63,62 @@ func TestPerceptronKeptStates(t *testing.T) {
 			t.Errorf("perceptron?%s at step %d: %q, want %q", tt.q, r.Step, got, tt.end)
 		}
 	}
+}
+
+// TestPerceptronKeptDeep: past step 2000 a history samples the training
+// error of 2000 spread states, which the demo computes only where asked
+// and keeps: pages, history-only requests and questions deep in a run,
+// asked in an order that leaves the kept errors full of holes, are the
+// bytes of a cold cache.
+func TestPerceptronKeptDeep(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.Demo("perceptron")
+	steps := []int{2500, 2000, 2501, 1999, 4321, 3000, 2999, 40, demo.MaxStep, 2001, demo.StepToEnd, 7000}
+	for _, q := range []string{"data=noisy&n=120", "data=noisy&n=60&variant=averaged&order=random&multi=ovo"} {
+		v, _ := url.ParseQuery(q)
+		s, _ := d.Parse(v)
+		at := func(k int) demo.State {
+			st := s.AtStep(0)
+			st.Step = k
+			return st
+		}
+		cold := map[int]string{}
+		for _, k := range steps {
+			c.Cache.Reset()
+			cold[k] = stateBytes(t, d, at(k), "") + askBytes(t, d, at(k))
+		}
+		c.Cache.Reset()
+		for i, k := range steps {
+			if i%3 == 1 {
+				// A history alone fills in errors a page then reads.
+				c.Cache.Reset()
+				stateBytes(t, d, at(k+7), demo.HistoryFigure)
+			}
+			if got := stateBytes(t, d, at(k), "") + askBytes(t, d, at(k)); got != cold[k] {
+				t.Fatalf("perceptron?%s step %d (request %d): the page differs from a replay's", q, k, i)
+			}
+		}
+	}
+}
+
+// askBytes is the question d asks at s.
+func askBytes(t *testing.T, d *demo.Demo, s demo.State) string {
+	t.Helper()
+	if s.Step < 0 {
+		return ""
+	}
+	pts, err := s.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := d.Predict(context.Background(), demo.Input{State: s, Points: pts, Step: s.Step, Cache: d.Cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%#v", q)
 }
 
 // BenchmarkPerceptronStepThrough is BenchmarkStepThrough (whose table

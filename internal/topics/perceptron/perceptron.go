@@ -12,6 +12,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/pointset"
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/render/chart"
 	"github.com/margin-edu/margin/internal/render/scenes"
 )
 
@@ -103,9 +104,15 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 		return demo.Result{}, err
 	}
 	recorded := in.Wants(demo.HistoryFigure)
-	s, k, v, err := keptPerceptron(ctx, in, pr, s0, recorded)
+	s, k, v, err := keptPerceptron(ctx, in, pr, s0, in.Step, recorded)
 	if err != nil {
 		return demo.Result{}, err
+	}
+	var history *chart.History
+	if recorded {
+		if history, err = perceptronHistory(ctx, in, pr, s0, s, k, v); err != nil {
+			return demo.Result{}, err
+		}
 	}
 	return demo.Result{
 		Step: k,
@@ -117,7 +124,7 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 			}
 			return scenes.PerceptronSVGFrame(w, sc, opt)
 		},
-		History: perceptronHistory(pr, s, in.Step, v, recorded),
+		History: history,
 		Panel:   func() demo.Panel { return perceptronPanel(ctx, pr, s, in.State) },
 	}, nil
 }

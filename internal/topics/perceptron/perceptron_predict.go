@@ -28,7 +28,7 @@ func predictPerceptron(ctx context.Context, in demo.Input) (*demo.Question, erro
 	if err != nil {
 		return nil, err // Compute, run first on the same input, says what kind
 	}
-	s, k, _, err := keptPerceptron(ctx, in, pr, s0, false)
+	s, k, _, err := keptPerceptron(ctx, in, pr, s0, in.Step, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}
