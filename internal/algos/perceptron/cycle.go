@@ -11,20 +11,25 @@ import (
 // comparison with every earlier epoch start: it maps a hash of the models
 // (w and b of every task) at the start of each epoch to that epoch.
 //
-// It lives in the Problem, not in a State, and Step stays pure all the
-// same. The run is deterministic, so the start of epoch e is the same in
-// every trajectory of a problem; the first trajectory to reach it records
-// it and later ones find it there. A state at the start of epoch E
-// consults only epochs < E, which its own trajectory passed through, so
-// stepping an old state again, or twice, gives the same answer whatever
-// else has been stepped.
+// It belongs to a run: Init makes one and every state of the run points
+// to it (copies of a state too), and Step stays pure all the same. The run
+// is deterministic, so the start of epoch e is the same in every
+// trajectory from that Init; the first trajectory to reach it records it
+// and later ones find it there. A state at the start of epoch E consults
+// only epochs < E, which its own trajectory passed through and which
+// nothing changes once recorded, so stepping an old state again, or
+// twice, or a copy of it kept while its run went on, gives the same
+// answer whatever else has been stepped. Living in the state and not in
+// the Problem, it goes where the state goes: a state kept between
+// requests and stepped on by a fresh Problem of the same data still
+// finds the epochs it passed through.
 //
 // It stores hashes, 20 bytes an epoch, not the models (tasks·(d+1) floats
 // an epoch). A hit is confirmed exactly by recomputing that epoch start
 // from w = 0: a true hit ends the run, so that costs at most the run so
 // far, once; a false one needs a 64-bit collision under a seed drawn per
-// problem, which data cannot be chosen to provoke. The seed changes only
-// how fast the check is, never its answer.
+// run, which data cannot be chosen to provoke. The seed changes only how
+// fast the check is, never its answer.
 type startIndex struct {
 	mu   sync.Mutex
 	seed maphash.Seed
@@ -34,10 +39,9 @@ type startIndex struct {
 }
 
 // cycles reports whether ms, the models at the start of epoch e, equal
-// the models at the start of an earlier epoch of pr's run. If not, and e
-// is the next epoch to record, it records e.
-func (pr *Problem) cycles(e int, ms []Model) bool {
-	ix := &pr.starts
+// the models at the start of an earlier epoch of the run ix indexes, a
+// run of pr. If not, and e is the next epoch to record, it records e.
+func (pr *Problem) cycles(ix *startIndex, e int, ms []Model) bool {
 	ix.mu.Lock()
 	if ix.head == nil {
 		ix.seed = maphash.MakeSeed()

@@ -33,8 +33,9 @@ func TestLateCycle(t *testing.T) {
 	}
 }
 
-// TestCycleIndexPure: the index of epoch starts lives in the Problem and is
-// filled by whichever trajectory gets somewhere first, yet stepping any
+// TestCycleIndexPure: the index of epoch starts is the run's, shared by
+// its states, and is filled by whichever trajectory gets somewhere first,
+// yet stepping any
 // state again, after the whole run is indexed, gives the very state it gave
 // the first time: a state never matches its own epoch start or a later one.
 func TestCycleIndexPure(t *testing.T) {

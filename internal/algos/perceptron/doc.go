@@ -9,7 +9,11 @@
 // Init validates the data and parameters and returns the state before the
 // first iteration (w₀ = 0, b₀ = 0). Step examines one point and returns the
 // next state; it never modifies its argument, so a demo steps back by
-// keeping the earlier state. Trajectory and Run drive the loop.
+// keeping the earlier state. Trajectory and Run drive the loop. A state
+// carries everything its next step depends on (the run's index of epoch
+// starts included), so a copy kept from one replay steps on, under any
+// Problem Init built from the same data and parameters, exactly as a
+// replay from 0 does: a demo keeps a run's states between requests.
 //
 // # Stopping
 //

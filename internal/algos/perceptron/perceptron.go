@@ -154,6 +154,12 @@ type State struct {
 	Status        algos.Status
 
 	order []int
+	// starts indexes the epoch starts of the run for the cycle check. It
+	// is the run's, shared by all its states: each state consults only
+	// the epochs before its own, which never change once recorded, so a
+	// copy of a state steps on exactly as the original does, whichever
+	// Problem of the same data and parameters steps it.
+	starts *startIndex
 }
 
 // CurrentEpoch is the 1-based epoch of the point examined at the step
@@ -167,10 +173,11 @@ func (s State) CurrentEpoch() int {
 func (s State) Order() []int { return s.order }
 
 // Problem is validated data plus parameters: what Init checked once so
-// that Step need not. Use the one Init returns, and do not change or copy
-// it afterwards: it keeps an index of the run's epoch starts for the cycle
-// check (see startIndex), which is safe for concurrent use but assumes the
-// data and parameters it was built for.
+// that Step need not. It holds nothing a run changes: a state from one
+// Problem may be stepped by another that Init built from the same data
+// and parameters (a demo keeps states between requests, each with its
+// own Problem), and steps on as it would have. A state of other data or
+// parameters may not.
 type Problem struct {
 	X       [][]float64
 	Classes []int // distinct labels, ascending
@@ -178,8 +185,7 @@ type Problem struct {
 	Tasks   []Task
 	P       Params
 
-	seq    []int // 0, 1, …, n−1: the order of every Cyclic epoch, shared
-	starts startIndex
+	seq []int // 0, 1, …, n−1: the order of every Cyclic epoch, shared
 }
 
 // Init validates d and p and returns the problem and its state before the
@@ -202,7 +208,7 @@ func Init(d Data, p Params) (*Problem, State, error) {
 	for i := range pr.seq {
 		pr.seq[i] = i
 	}
-	return pr, State{Models: models, Event: Event{I: -1}, order: pr.order(0)}, nil
+	return pr, State{Models: models, Event: Event{I: -1}, order: pr.order(0), starts: &startIndex{}}, nil
 }
 
 func validate(d Data, p Params) error {

@@ -176,3 +176,63 @@ func BenchmarkReplayWorst(b *testing.B) {
 		algos.Replay(pr, s0, 20000, errorEvery(pr, &sum))
 	}
 }
+
+// TestResumedRun: a state kept from one replay and stepped on later by
+// another Problem of the same data (a demo's next request) reaches the
+// states a replay from 0 reaches, to the last bit, however far the first
+// run went meanwhile; the late cycle is found from every resumed state,
+// although the fresh Problem never saw the epochs before it.
+func TestResumedRun(t *testing.T) {
+	blobs, _ := dataset.New(dataset.Spec{Name: "blobs", N: 30, Seed: 2})
+	noisy, _ := dataset.New(dataset.Spec{Name: "noisy", N: 25, Seed: 4})
+	tests := []struct {
+		name string
+		d    Data
+		p    func(*Params)
+	}{
+		{"late cycle", lateCycle, func(p *Params) { p.Margin = 1 }},
+		{"late cycle random", lateCycle, func(p *Params) { p.Margin, p.Order, p.MaxEpochs = 1, Random, 50 }},
+		{"xor", xorData, func(*Params) {}},
+		{"noisy random averaged", Data{X: noisy.X, Y: noisy.Y}, func(p *Params) { p.Order, p.Average, p.MaxEpochs = Random, true, 8 }},
+		{"blobs ovo", Data{X: blobs.X, Y: blobs.Y}, func(p *Params) { p.Multiclass = OneVsOne }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			tt.p(&p)
+			_, states, err := Trajectory(tt.d, p, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := len(states) - 1
+			// Checkpoints every 5 steps, each a copy of a state of one
+			// replay that then runs to the end, as a kept run holds them.
+			pr, s0, _ := Init(tt.d, p)
+			var marks []State
+			s := s0
+			for {
+				marks = append(marks, s)
+				if s.Status.Done() {
+					break
+				}
+				s, _, _ = algos.Replay(pr, s, 5)
+			}
+			for _, m := range marks {
+				for _, dk := range []int{0, 1, 4, last} {
+					fresh, _, _ := Init(tt.d, p) // the next request's Problem
+					got, k, _ := algos.Replay(fresh, m, dk)
+					want := states[min(m.T+dk, last)]
+					if m.T+k != min(m.T+dk, last) {
+						t.Fatalf("from state %d, %d steps stopped at %d", m.T, dk, m.T+k)
+					}
+					if msg := diffState(got, want); msg != "" {
+						t.Fatalf("from state %d, %d steps: %s", m.T, dk, msg)
+					}
+				}
+			}
+			if got := marks[len(marks)-1]; got.Status != states[last].Status || got.T != states[last].T {
+				t.Errorf("the kept run ended %v at t=%d, the replay %v at t=%d", got.Status, got.T, states[last].Status, states[last].T)
+			}
+		})
+	}
+}

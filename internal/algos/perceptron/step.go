@@ -126,7 +126,7 @@ func (pr *Problem) endEpoch(s *State, own bool) {
 		}
 	case s.EpochMistakes == 0:
 		s.Status = algos.Converged
-	case pr.cycles(s.Epoch, s.Models):
+	case pr.cycles(s.starts, s.Epoch, s.Models):
 		s.Status = algos.CycleDetected
 	case last:
 		s.Status = algos.IterationLimit

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -15,7 +14,6 @@ import (
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
 	"github.com/margin-edu/margin/internal/render/scenes"
-	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Perceptron limits its page in docs/demos lists with the demo's parameters.
@@ -105,12 +103,17 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 	if err != nil {
 		return demo.Result{}, err
 	}
-	rec := newPerceptronRecorder(pr, in.Step)
-	s, k, err := algos.Replay(pr, s0, in.Step, algos.Recorder[perceptron.State](rec))
+	recorded := in.Wants(demo.HistoryFigure)
+	s, k, v, err := keptPerceptron(ctx, in, pr, s0, in.Step, recorded)
 	if err != nil {
 		return demo.Result{}, err
 	}
-	rec.finish(k, s)
+	var history *chart.History
+	if recorded {
+		if history, err = perceptronHistory(ctx, in, pr, s0, s, k, v); err != nil {
+			return demo.Result{}, err
+		}
+	}
 	return demo.Result{
 		Step: k,
 		Done: s.Status.Done(),
@@ -121,7 +124,7 @@ func computePerceptron(ctx context.Context, in demo.Input) (demo.Result, error) 
 			}
 			return scenes.PerceptronSVGFrame(w, sc, opt)
 		},
-		History: rec.history(pr, s),
+		History: history,
 		Panel:   func() demo.Panel { return perceptronPanel(ctx, pr, s, in.State) },
 	}, nil
 }
@@ -193,83 +196,4 @@ func perceptronScene(pr *perceptron.Problem, s perceptron.State) scenes.Perceptr
 		ps.Event.DeltaB = a
 	}
 	return ps
-}
-
-// perceptronRecorder keeps the two scalar series of the history chart:
-// updates at every step, and the training error at up to maxErrorSamples
-// evenly spaced steps (always the first and the last).
-type perceptronRecorder struct {
-	pr        *perceptron.Problem
-	clock     demo.SampleClock
-	upd, errs chart.Series
-	// lastMistakes is the update count at the last sample: equal counts
-	// mean an unchanged classifier.
-	lastMistakes int
-}
-
-func newPerceptronRecorder(pr *perceptron.Problem, k int) *perceptronRecorder {
-	return &perceptronRecorder{pr: pr, clock: demo.NewSampleClock(k)}
-}
-
-// Record implements algos.Recorder.
-func (r *perceptronRecorder) Record(k int, s perceptron.State) error {
-	r.upd.T = append(r.upd.T, float64(s.T))
-	r.upd.Y = append(r.upd.Y, float64(s.Mistakes))
-	if r.clock.Due(k) {
-		r.sampleError(s)
-	}
-	return nil
-}
-
-// sampleError records the training error of s. Only an update changes the
-// classifier (and, averaged, the counters change it every step), so a
-// step that updated nothing repeats the last value without predicting.
-func (r *perceptronRecorder) sampleError(s perceptron.State) {
-	e := 0.0
-	if n := len(r.errs.Y); n > 0 && !r.pr.P.Average && !updated(s) && r.lastMistakes == s.Mistakes {
-		e = r.errs.Y[n-1]
-	} else {
-		e = 100 * r.pr.TrainingError(s)
-	}
-	r.lastMistakes = s.Mistakes
-	r.errs.T = append(r.errs.T, float64(s.T))
-	r.errs.Y = append(r.errs.Y, e)
-}
-
-func updated(s perceptron.State) bool {
-	for _, u := range s.Event.Updated {
-		if u {
-			return true
-		}
-	}
-	return false
-}
-
-// finish samples the last state when the spacing skipped it.
-func (r *perceptronRecorder) finish(k int, s perceptron.State) {
-	if n := len(r.errs.T); n == 0 || r.errs.T[n-1] != float64(s.T) {
-		r.sampleError(s)
-	}
-}
-
-func (r *perceptronRecorder) history(pr *perceptron.Problem, s perceptron.State) *chart.History {
-	word := "updates"
-	if pr.UpdatesAreMistakes() {
-		word = "mistakes"
-	}
-	errLabel := "error %"
-	lastErr := strconv.FormatFloat(r.errs.Y[len(r.errs.Y)-1], 'f', 1, 64)
-	r.upd.Label, r.upd.Integer = word, true
-	r.errs.Label = errLabel
-	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, textfmt.Plural(s.Mistakes, word), lastErr)
-	return &chart.History{
-		Title:  title,
-		Name:   "Perceptron history: " + title,
-		XLabel: "iteration t",
-		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the cumulative number of %s, now %d. "+
-			"Bottom: the training error in percent, now %s %%.", s.T, word, s.Mistakes, lastErr),
-		Now:    float64(s.T),
-		Period: float64(len(pr.X)),
-		Series: []chart.Series{r.upd, r.errs},
-	}
 }

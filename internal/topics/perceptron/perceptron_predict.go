@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"strings"
 
-	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
@@ -19,7 +18,7 @@ import (
 // instead for the new (w, b) among three candidates built the same way
 // whatever happens: w and b unchanged, after w ← w + ηyx, b ← b + ηy,
 // and after the same update with the sign of y flipped.
-func predictPerceptron(_ context.Context, in demo.Input) (*demo.Question, error) {
+func predictPerceptron(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	x, y := demo.Columns(in.Points)
 	labels := make([]int, len(y))
 	for i, v := range y {
@@ -29,7 +28,7 @@ func predictPerceptron(_ context.Context, in demo.Input) (*demo.Question, error)
 	if err != nil {
 		return nil, err // Compute, run first on the same input, says what kind
 	}
-	s, k, err := algos.Replay(pr, s0, in.Step)
+	s, k, _, err := keptPerceptron(ctx, in, pr, s0, in.Step, false)
 	if err != nil || k < in.Step || s.Status.Done() {
 		return nil, err
 	}
