@@ -15,8 +15,11 @@ import (
 )
 
 // keptDemos are the demos that keep their runs between requests
-// (demo.RunKept or demo.RunTracked), with states that exercise them: each
-// is stepped through in several orders and compared with a cold cache.
+// (demo.RunKept, or RunTracked on it), with states that exercise them:
+// each is stepped through in several orders and compared with a cold
+// cache. The perceptron's and gd's, ls-gd's and lasso's are added from
+// runkept_perceptron_test.go and runkept_gd_test.go; TestEveryStepperKept
+// checks that every stepping demo has some.
 var keptDemos = map[string][]string{
 	"svm-hard":       {"", "n=120&seed=3&compare=perceptron", "data=or", "data=noisy"},
 	"svm-soft":       {"", "C=1000&n=200&tol=1e-06", "C=0.01&data=xor"},
@@ -291,5 +294,27 @@ func TestKeptRunsGIF(t *testing.T) {
 		if cold != replayed || warm != replayed {
 			t.Errorf("%s: the GIF from a kept run differs from the replayed one (cold %v, warm %v)", id, cold == replayed, warm == replayed)
 		}
+	}
+}
+
+// TestEveryStepperKept: every stepping demo keeps its runs, so each has
+// states in keptDemos that TestKeptRunsAreReplays checks.
+func TestEveryStepperKept(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range c.Demos {
+		if d.Static {
+			continue
+		}
+		n++
+		if len(keptDemos[d.ID]) == 0 {
+			t.Errorf("stepping demo %s has no states in keptDemos", d.ID)
+		}
+	}
+	if n != len(keptDemos) {
+		t.Errorf("%d stepping demos, %d in keptDemos", n, len(keptDemos))
 	}
 }

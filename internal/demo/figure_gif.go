@@ -25,13 +25,12 @@ import (
 // point (and, for a kernel, a field over every support vector), so
 // frames · (to + gifFrameSteps) · max(points, 40) ≤ MaxGIFWork. 30 frames
 // fit up to step 17000 with 40 points or none, up to step 10000 with 60,
-// and 15 frames at the start of a run with 500 points. The formula charges
-// each frame a replay from step 0, which is what the perceptron, gradient
-// descent, ls-gd and lasso demos do; the demos that keep their runs in the
-// course's cache (RunKept: the SMO, Pegasos and kernel SGD demos;
-// RunTracked: logistic, softmax) step once from frame to frame, so for them
-// it is an upper bound and their frames cost about their drawing (in
-// BenchmarkGIF, 20–35 ms a 600 px frame, and the same bytes either way).
+// and 15 frames at the start of a run with 500 points. Every stepping
+// demo keeps its runs in the course's cache (RunKept), so a frame steps on
+// from the one before and costs about its drawing (in BenchmarkGIF, 20–35
+// ms a 600 px frame); the formula still charges each frame a replay from
+// step 0, which is what a frame costs when the cache drops the run between
+// frames, so the bound holds whatever the cache holds.
 const (
 	MaxGIFWork       = 24_000_000
 	minGIFWorkPoints = 40
