@@ -157,9 +157,13 @@ func (r *result) addPath(path, code string, d time.Duration, retryAfter bool) {
 	}
 }
 
+// client does not follow redirects: the mixes ask for canonical URLs, so
+// a 3xx in the status counts is a mix asking for the wrong URL (each
+// redirect is computed anew: the response cache keeps only 200s).
 var client = &http.Client{
-	Transport: &http.Transport{MaxIdleConnsPerHost: 2000, MaxConnsPerHost: 0, DisableCompression: false},
-	Timeout:   30 * time.Second,
+	Transport:     &http.Transport{MaxIdleConnsPerHost: 2000, MaxConnsPerHost: 0, DisableCompression: false},
+	Timeout:       30 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
 
 func do(base, path string, body []byte) (string, time.Duration, bool) {

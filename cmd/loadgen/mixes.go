@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -31,22 +32,42 @@ func newWorkload() (*workload, error) {
 			continue
 		}
 		w.demos = append(w.demos, d)
-		if len(w.lecture) < 180 && hasStep(d) {
+		if len(w.lecture) < 180 && runsTo(d, 60) {
 			s := d.Default()
 			for k := 1; k <= 60; k++ {
-				w.lecture = append(w.lecture, s.AtStep(k).URL(d.PlotPath("svg")))
+				w.lecture = append(w.lecture, figureURL(d, s.AtStep(k), false))
 			}
 		}
 	}
 	if len(w.lecture) < 180 {
-		return nil, fmt.Errorf("only %d lecture states: fewer than 3 stepping demos", len(w.lecture))
+		return nil, fmt.Errorf("only %d lecture states: fewer than 3 stepping demos whose default run lasts 60 steps", len(w.lecture))
 	}
 	return w, nil
 }
 
-func hasStep(d *demo.Demo) bool {
-	s, probs := d.Parse(url.Values{demo.KeyStep: {"2"}})
-	return len(probs) == 0 && s.Step == 2
+// figureURL is the canonical URL of s's main plot, SVG or PNG, as the
+// pages link it: the plot's keys only (no page keys such as speed or
+// class, no scale for an SVG), which the server answers without a
+// redirect.
+func figureURL(d *demo.Demo, s demo.State, png bool) string {
+	ext := "svg"
+	if png {
+		ext = "png"
+	}
+	return demo.WithQuery(d.PlotPath(ext), s.FigureQuery(png))
+}
+
+// runsTo reports whether d's default run lasts at least k steps, so that
+// its steps 1…k are canonical URLs: a step past the end of a run is
+// redirected to the last (a 301 the response cache does not keep), and
+// the lecture mix asks for canonical URLs only.
+func runsTo(d *demo.Demo, k int) bool {
+	s, probs := d.Parse(url.Values{demo.KeyStep: {strconv.Itoa(k)}})
+	if len(probs) > 0 || s.Step != k {
+		return false
+	}
+	r, err := d.ExecuteFigure(context.Background(), s, demo.PlotFigure)
+	return err == nil && r.Step == k
 }
 
 // random draws a valid state of d from its Params' declared ranges; a
@@ -97,7 +118,7 @@ func (w *workload) mix(name string) (mix, bool) {
 	}
 	homework := func(r *rand.Rand) string {
 		d := w.demos[r.Intn(len(w.demos))]
-		return random(r, d).URL(d.PlotPath("svg"))
+		return figureURL(d, random(r, d), false)
 	}
 	switch name {
 	case "static":
@@ -109,7 +130,7 @@ func (w *workload) mix(name string) (mix, bool) {
 	case "png":
 		return mix{Clients: 50, Next: func(r *rand.Rand) string {
 			d := w.demos[r.Intn(len(w.demos))]
-			return random(r, d).URL(d.PlotPath("png"))
+			return figureURL(d, random(r, d), true)
 		}}, true
 	case "present":
 		return mix{Clients: 50, Next: pick(w.presents)}, true
