@@ -3,7 +3,6 @@ package course
 import (
 	"context"
 	"net/url"
-	"strconv"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/demo"
@@ -19,9 +18,12 @@ func init() {
 		"kappa=100&t=0.01", "t=0.5", "objective=logistic&schedule=exp-decay&decay=0.98"}
 	keptDemos["ls-gd"] = []string{"", "lambda=0.5&eta=0.05&n=60", "eta=2"}
 	keptDemos["lasso"] = []string{"", "alpha=0.001&corr=0.95&n=5&seed=21", "alpha=0.1&corr=0.9&n=200"}
+	for _, bc := range stepThroughGD {
+		stepThroughCases = append(stepThroughCases, struct{ id, q string }{bc.id, bc.q})
+	}
 }
 
-// stepThroughGD are the states BenchmarkStepThroughGD steps through: gd
+// stepThroughGD are the states BenchmarkStepThrough steps through for them: gd
 // (no n) and ls-gd at n = 200 run past step 2000; lasso at n = 200 stops
 // near step 500 whatever its α and ρ (coordinate descent on two features
 // converges linearly), so the n = 5 state with seed 21, which runs 9224
@@ -33,44 +35,6 @@ var stepThroughGD = []struct {
 	{"gd", "kappa=100&t=0.01", true}, {"gd", "objective=least-squares&batch=2&t=0.01", true},
 	{"ls-gd", "n=200&eta=0.01", true},
 	{"lasso", "n=200&alpha=0.001&corr=0.95", false}, {"lasso", "n=5&alpha=0.001&corr=0.95&seed=21", true},
-}
-
-// BenchmarkStepThroughGD is BenchmarkStepThrough for the gradient descent
-// demos at their largest n, in states whose runs last: a student stepping
-// from+1 … from+200 (each step a page) of a run the cache holds to step
-// from, for from = 0 and 1800:
-// `go test -run '^$' -bench StepThroughGD -benchtime 3x ./internal/course/`.
-func BenchmarkStepThroughGD(b *testing.B) {
-	c, err := Default()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, bc := range stepThroughGD {
-		d := c.Demo(bc.id)
-		v, _ := url.ParseQuery(bc.q)
-		s, probs := d.Parse(v)
-		if len(probs) > 0 {
-			b.Fatal(probs)
-		}
-		for _, from := range []int{0, 1800} {
-			b.Run(bc.id+"/"+bc.q+"/from="+strconv.Itoa(from), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					b.StopTimer()
-					c.Cache.Reset()
-					if _, err := d.ExecuteFigure(context.Background(), s.AtStep(from), ""); err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-					for k := from + 1; k <= from+200; k++ {
-						if _, err := d.ExecuteFigure(context.Background(), s.AtStep(k), ""); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
-			})
-		}
-	}
 }
 
 // TestStepThroughGDRunsLast: the benchmark's states that should last are

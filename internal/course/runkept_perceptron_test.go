@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/demo"
@@ -36,6 +34,9 @@ func init() {
 	for _, s := range perceptronKept {
 		keptDemos["perceptron"] = append(keptDemos["perceptron"], s.q)
 	}
+	// 500 noisy points never converge: stepping near step 1800 steps a
+	// running run.
+	stepThroughCases = append(stepThroughCases, struct{ id, q string }{"perceptron", "data=noisy&n=500"})
 }
 
 // TestPerceptronKeptStates: each state of perceptronKept ends as it says.
@@ -119,43 +120,4 @@ func askBytes(t *testing.T, d *demo.Demo, s demo.State) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("%#v", q)
-}
-
-// BenchmarkPerceptronStepThrough is BenchmarkStepThrough (whose table
-// lives in its function) for the perceptron on 500 noisy points, which
-// never converge: a student steps 200 pages from step 0, or from a run
-// the cache holds to step 1800 (MARGIN_STEP_FROM=1800).
-func BenchmarkPerceptronStepThrough(b *testing.B) {
-	benchStepThrough(b, "perceptron", "data=noisy&n=500")
-}
-
-// benchStepThrough is BenchmarkStepThrough's loop for one state of demo
-// id: a student stepping from step MARGIN_STEP_FROM+1 to +200, each step
-// a page, from a cache that holds the run to step MARGIN_STEP_FROM.
-func benchStepThrough(b *testing.B, id, q string) {
-	from, _ := strconv.Atoi(os.Getenv("MARGIN_STEP_FROM"))
-	c, err := Default()
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := c.Demo(id)
-	v, _ := url.ParseQuery(q)
-	s, probs := d.Parse(v)
-	if len(probs) > 0 {
-		b.Fatal(probs)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		c.Cache.Reset()
-		if _, err := d.ExecuteFigure(context.Background(), s.AtStep(from), ""); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		for k := from + 1; k <= from+200; k++ {
-			if _, err := d.ExecuteFigure(context.Background(), s.AtStep(k), ""); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
 }

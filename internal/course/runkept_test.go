@@ -128,23 +128,28 @@ func plotPart(t *testing.T, d *demo.Demo, s demo.State) string {
 	return stateBytes(t, d, s, demo.PlotFigure)
 }
 
+// stepThroughCases are the states BenchmarkStepThrough steps through;
+// runkept_perceptron_test.go and runkept_gd_test.go add theirs.
+var stepThroughCases = []struct{ id, q string }{
+	{"svm-hard", ""}, {"svm-soft", ""}, {"svm-soft", "n=500"}, {"kernel-svm", ""},
+	{"svm-sgd", ""}, {"svm-sgd", "method=subgradient"}, {"svm-sgd", "n=500"},
+	{"kernel-pegasos", ""}, {"kernel-pegasos", "n=500"},
+}
+
 // BenchmarkStepThrough is a student stepping one run from step 1 to 200,
 // each step a page (every figure's data and the panel computed, nothing
 // drawn), from a cache that holds the run's optimum and sweeps but not
-// the run: `go test -run '^$' -bench StepThrough -benchtime 3x ./internal/course/`.
-// With from=1800 the student steps 1801…2000 of a run the cache holds to
-// step 1800 (MARGIN_STEP_FROM=1800).
+// the run, for each of stepThroughCases:
+// `go test -run '^$' -bench StepThrough -benchtime 3x ./internal/course/`.
+// With MARGIN_STEP_FROM=1800 the student steps 1801…2000 of a run the
+// cache holds to step 1800.
 func BenchmarkStepThrough(b *testing.B) {
 	from, _ := strconv.Atoi(os.Getenv("MARGIN_STEP_FROM"))
 	c, err := Default()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, bc := range []struct{ id, q string }{
-		{"svm-hard", ""}, {"svm-soft", ""}, {"svm-soft", "n=500"}, {"kernel-svm", ""},
-		{"svm-sgd", ""}, {"svm-sgd", "method=subgradient"}, {"svm-sgd", "n=500"},
-		{"kernel-pegasos", ""}, {"kernel-pegasos", "n=500"},
-	} {
+	for _, bc := range stepThroughCases {
 		d := c.Demo(bc.id)
 		v, _ := url.ParseQuery(bc.q)
 		s, probs := d.Parse(v)
