@@ -21,9 +21,9 @@ func TestLessonOutline(t *testing.T) {
 		}, Links: []string{`href="/lessons/hard-margin-svm"`}},
 		{Slug: "kernels", Sections: []demotest.Section{
 			{"beyond-lines", 0}, {"quadratic", 0}, {"lifting", 0},
-			{"mercer", 1},
-			{"kernel-svms", 2}, {"representer", 2}, {"gamma", 2},
-			{"kernel-sgd", 3},
+			{"try-lift", 1}, {"mercer", 1},
+			{"try-gram", 2}, {"kernel-svms", 2}, {"representer", 2}, {"gamma", 2},
+			{"try-kernel-svm", 3}, {"kernel-sgd", 3},
 			{"try-kernels", 4}, {"check-yourself", 4},
 		}, Links: []string{`href="/lessons/hard-margin-svm"`, `href="/lessons/soft-margin-svm"`}},
 	} {
