@@ -181,11 +181,7 @@ func (c *Canvas) Stroke(path vg.Path) {
 		return
 	}
 	var tmp [32]byte
-	b := c.buf.AvailableBuffer()
-	b = append(b, `<path d="`...)
-	b = appendPathData(b, path)
-	b = append(b, `" `...)
-	s := beginStyle(b)
+	s := c.beginPath(path)
 	s.elm("fill", "#000000", []byte("none"))
 	s.elm("stroke", "none", appendColor(tmp[:0], ctx.color))
 	s.elm("stroke-opacity", "1", appendOpacity(tmp[:0], ctx.color))
@@ -199,14 +195,18 @@ func (c *Canvas) Stroke(path vg.Path) {
 func (c *Canvas) Fill(path vg.Path) {
 	ctx := c.context()
 	var tmp [32]byte
-	b := c.buf.AvailableBuffer()
-	b = append(b, `<path d="`...)
-	b = appendPathData(b, path)
-	b = append(b, `" `...)
-	s := beginStyle(b)
+	s := c.beginPath(path)
 	s.elm("fill", "#000000", appendColor(tmp[:0], ctx.color))
 	s.elm("fill-opacity", "1", appendOpacity(tmp[:0], ctx.color))
 	c.buf.Write(endPath(s))
+}
+
+// beginPath starts a path element, `<path d="…" `, in the buffer's spare
+// capacity, and its style attribute.
+func (c *Canvas) beginPath(path vg.Path) styleWriter {
+	b := append(c.buf.AvailableBuffer(), `<path d="`...)
+	b = appendPathData(b, path)
+	return beginStyle(append(b, `" `...))
 }
 
 // endPath ends a path element as svgo's Path does: the style attribute
