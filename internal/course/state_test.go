@@ -66,14 +66,15 @@ func TestQueryRoundTrip(t *testing.T) {
 
 func TestScopes(t *testing.T) {
 	d := perceptronDemo(t)
-	s := demotest.MustParse(t, d, "class=-1&data=noisy&eta=2&speed=100&step=3&w=400")
+	s := demotest.MustParse(t, d, "class=-1&data=noisy&eta=2&speed=100&step=3&theme=dark&w=400")
 	for _, tt := range []struct {
 		scope demo.Scope
 		want  string
 	}{
-		{demo.ForPage, "class=-1&data=noisy&eta=2&speed=100&step=3&w=400"},
-		{demo.ForPlot, "data=noisy&eta=2&step=3&w=400"},
+		{demo.ForPage, "class=-1&data=noisy&eta=2&speed=100&step=3&theme=dark&w=400"},
+		{demo.ForPlot, "data=noisy&eta=2&step=3&theme=dark&w=400"},
 		{demo.ForData, "data=noisy"},
+		{demo.ForRun, "data=noisy&eta=2"},
 	} {
 		if got := s.Encode(tt.scope); got != tt.want {
 			t.Errorf("Encode(%d) = %q, want %q", tt.scope, got, tt.want)

@@ -265,6 +265,10 @@ const (
 	ForPlot
 	// ForData: only what chooses the points.
 	ForData
+	// ForRun: what a run depends on, the data's and the algorithm's keys,
+	// never the step or how it is shown (a key for kept runs, which a
+	// 300 px presenter plot and a 600 px page share).
+	ForRun
 )
 
 // Values encodes s as a query, leaving out keys at their defaults and
@@ -273,7 +277,7 @@ func (s State) Values(scope Scope) url.Values {
 	v := url.Values{}
 	for _, p := range s.d.params {
 		switch {
-		case scope == ForPlot && p.PageOnly, scope == ForData && p.Group != GroupData:
+		case scope == ForPlot && p.PageOnly, scope == ForData && p.Group != GroupData, scope == ForRun && p.Group == GroupView:
 			continue
 		case p.When != nil && !p.When(s), s.vals[p.Key] == s.def(p):
 			continue
@@ -294,7 +298,7 @@ func (s State) Values(scope Scope) url.Values {
 		v.Set(KeyDemo, s.d.ID)
 	}
 	switch {
-	case scope == ForData:
+	case scope == ForData, scope == ForRun:
 	case s.Step == StepToEnd:
 		v.Set(KeyStep, "end")
 	case s.Step != 0:

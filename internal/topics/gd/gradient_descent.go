@@ -170,8 +170,8 @@ const gdWidth = 3
 // three copies a step, so every request keeps them.
 func keptGD(ctx context.Context, cache *demo.Cache, st demo.State, m stepper, s0 gd.State, k int) (gd.State, int, []float64, error) {
 	// Every parameter that applies is the objective's, the start's or
-	// the stepper's; the step is left out.
-	key := demo.FloatsKey("gd-run\x00" + st.AtStep(0).Encode(demo.ForPlot))
+	// the stepper's; the step and the view are left out.
+	key := demo.FloatsKey("gd-run\x00" + st.Encode(demo.ForRun))
 	b := 0
 	if sgd, ok := m.(*gd.SGD); ok {
 		b = sgd.Batch
