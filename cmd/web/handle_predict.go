@@ -59,6 +59,9 @@ func answerPredict(c echo.Context, d *demo.Demo, q url.Values, page string) erro
 	if ask == nil {
 		return demo.Problems{demo.KeyAnswer: demo.ErrNoQuestion.Error()}
 	}
+	if ask.None != "" {
+		return demo.Problems{demo.KeyAnswer: "no question is asked at this step (" + ask.None + "); leave answer out and step on"}
+	}
 	if _, ok := ask.Choice(ans); !ok {
 		return demo.Problems{demo.KeyAnswer: textfmt.Quote(ans) + " is not one of the choices (" + strings.Join(ask.Values(), ", ") + ")"}
 	}

@@ -34,7 +34,18 @@ type Question struct {
 	// their labels (three candidate iterates labelled "a", "b", "c", the
 	// probe point "q"), in data coordinates.
 	Marks []Mark
+	// None, when set, says why no question is asked at this step (see
+	// NoQuestion); every other field is then empty.
+	None string
 }
+
+// NoQuestion is the Predictor's answer for a step whose outcome the
+// algorithm's stated rule does not decide with margin to spare (a tie
+// within rounding, a change of the loss below its rounding): the kit
+// shows "No question at this step" with why, and Step goes on unscored.
+// why says it in the reader's words: "J changes by less than its
+// rounding error at this step".
+func NoQuestion(why string) *Question { return &Question{None: why} }
 
 // Mark is a labelled point over the plot, in the plot's data coordinates.
 type Mark struct {
@@ -44,7 +55,8 @@ type Mark struct {
 
 // Predictor asks the question about the step after in.Step. It returns
 // (nil, nil) when there is no next step to ask about (the run has
-// stopped at in.Step). Like Compute it passes ctx to every solver and says
+// stopped at in.Step), and NoQuestion(why) when the step's outcome is
+// not decided with margin to spare. Like Compute it passes ctx to every solver and says
 // what kind its errors are (errors.go). It must be a pure function of in:
 // the same state gives the same question, on any machine.
 type Predictor func(ctx context.Context, in Input) (*Question, error)

@@ -14,7 +14,9 @@ import (
 // the step after the one shown, and, when the step shown was reached by
 // answering (State.Predict.Last), the question about it, to reveal.
 type Quiz struct {
-	Ask  *Question // nil when the run stops at the step shown
+	// Ask is nil when the run stops at the step shown, and a NoQuestion
+	// when the next step's outcome is not decided with margin to spare.
+	Ask  *Question
 	Prev *Question // nil unless Last is set
 	// Order is the order the choices of Ask are shown in: indices into
 	// Ask.Choices, seeded by the demo and the state (ChoiceOrder).
@@ -35,6 +37,12 @@ func (d *Demo) Question(ctx context.Context, s State, pts []Point, step int) (*Q
 	q, err := d.Predict(ctx, Input{State: s.AtStep(step), Points: pts, Step: step, Cache: d.Cache})
 	if err != nil || q == nil {
 		return nil, err
+	}
+	if q.None != "" {
+		if len(q.Choices) > 0 || q.Right != "" || q.Prompt != "" {
+			return nil, &InternalError{Demo: d.ID, Err: fmt.Errorf("question at step %d: says there is none (%s) and asks one", step, q.None), stack: debug.Stack()}
+		}
+		return q, nil
 	}
 	if err := q.check(); err != nil {
 		return nil, &InternalError{Demo: d.ID, Err: fmt.Errorf("question at step %d: %w", step, err), stack: debug.Stack()}
@@ -115,12 +123,15 @@ func (d *Demo) quiz(ctx context.Context, r *Run) (*Quiz, error) {
 	if z.Ask, err = d.AskAfter(ctx, r); err != nil {
 		return nil, err
 	}
-	if z.Ask != nil {
+	if z.Ask != nil && z.Ask.None == "" {
 		z.Order = d.ChoiceOrder(s, len(z.Ask.Choices))
 	}
 	if s.Predict.Last != "" && s.Step > 0 {
 		if z.Prev, err = d.Question(ctx, s, r.Points, s.Step-1); err != nil {
 			return nil, err
+		}
+		if z.Prev != nil && z.Prev.None != "" {
+			z.Prev = nil // nothing was asked, so nothing is revealed
 		}
 	}
 	return z, nil

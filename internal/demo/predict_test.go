@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -118,4 +119,55 @@ func TestPredictKeys(t *testing.T) {
 func plainProblem(d *demo.Demo) string {
 	_, probs := d.Parse(url.Values{"predict": {"1"}})
 	return probs["predict"]
+}
+
+// TestNoQuestionAtAStep: where the predictor says no question is asked,
+// the page says so and why, offers no choices, and the next step is
+// reached unscored (no last=, the score kept); a question that says
+// there is none and asks one is the demo's bug.
+func TestNoQuestionAtAStep(t *testing.T) {
+	spec := demotest.ObjectiveSpec("toy")
+	spec.Predict = func(_ context.Context, in demo.Input) (*demo.Question, error) {
+		if in.Step == 2 {
+			return demo.NoQuestion("a tie within rounding decides it"), nil
+		}
+		return &demo.Question{Prompt: "Which?", Right: "x", Why: "because",
+			Choices: []demo.Option{{Value: "x", Label: "ex"}, {Value: "y", Label: "why"}}}, nil
+	}
+	r := demotest.Run(t, spec, "predict=1&score=1-2&step=2")
+	if r.Quiz == nil || r.Quiz.Ask == nil || r.Quiz.Ask.None == "" || len(r.Quiz.Order) != 0 {
+		t.Fatalf("quiz at step 2 = %+v, want no question with its reason", r.Quiz)
+	}
+	// The step after a step without a question reveals nothing, even
+	// when a URL says how it was met.
+	dd, err := demo.NewDemo(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3, err := demotest.Execute(dd, demotest.MustParse(t, dd, "predict=1&score=1-2&step=3&last=shown"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r3.Quiz.Prev != nil {
+		t.Errorf("step 3 after no question reveals %+v", r3.Quiz.Prev)
+	}
+	if r3.Quiz.Ask == nil || r3.Quiz.Ask.None != "" {
+		t.Errorf("step 3 asks %+v, want its question", r3.Quiz.Ask)
+	}
+
+	bad := demotest.ObjectiveSpec("toy")
+	bad.Predict = func(context.Context, demo.Input) (*demo.Question, error) {
+		q := demo.NoQuestion("none")
+		q.Prompt = "Which?"
+		return q, nil
+	}
+	d, err := demo.NewDemo(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := demotest.MustParse(t, d, "predict=1")
+	var ie *demo.InternalError
+	if _, err := d.Question(context.Background(), s, nil, 0); !errors.As(err, &ie) {
+		t.Errorf("a question that says none and asks: error %v, want an *InternalError", err)
+	}
 }

@@ -23,8 +23,11 @@ type PredictView struct {
 	// was met; nil on a question page reached otherwise.
 	Reveal *Reveal
 	// Ask is the question about the next step; nil when predicting is
-	// off or the run has stopped.
+	// off, the run has stopped, or no question is asked at this step.
 	Ask *Ask
+	// None says why no question is asked about the next step (a tie
+	// within rounding, say): the stepper then goes on unscored.
+	None string
 }
 
 // Reveal is the question about the step shown, after it: the verdict,
@@ -89,6 +92,10 @@ func predictView(r *Run, page string, f render.Frame) *PredictView {
 		v.Reveal = &Reveal{Last: p.Last, Verdict: verdicts[p.Last], Prompt: z.Prev.Prompt, Answer: right.Label, Why: z.Prev.Why}
 	}
 	if z.Ask == nil {
+		return v
+	}
+	if z.Ask.None != "" {
+		v.None = z.Ask.None
 		return v
 	}
 	a := &Ask{Prompt: z.Ask.Prompt, Action: page + anchor,

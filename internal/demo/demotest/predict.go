@@ -20,7 +20,7 @@ type Asked struct {
 
 // AskAt parses query q of spec, asks spec.Predict at step t and runs the
 // demo at t and at t+1; q is nil when the predictor says the run has
-// stopped.
+// stopped, and has None set when no question is asked at t.
 func AskAt(t *testing.T, spec demo.Spec, query string, step int) Asked {
 	t.Helper()
 	d, err := demo.NewDemo(spec)
@@ -65,7 +65,13 @@ func AskAt(t *testing.T, spec demo.Spec, query string, step int) Asked {
 		return Asked{Now: now, After: after, In: in}
 	}
 	if now.Done || now.State.Step != step {
-		t.Errorf("%s?%s step %d: a question, but the run stopped at step %d", spec.ID, query, step, now.State.Step)
+		t.Errorf("%s?%s step %d: a question (or none at this step), but the run stopped at step %d", spec.ID, query, step, now.State.Step)
+	}
+	if q.None != "" {
+		if q.Prompt != "" || len(q.Choices) > 0 {
+			t.Errorf("%s?%s step %d: no question (%s), yet a prompt or choices", spec.ID, query, step, q.None)
+		}
+		return Asked{Q: q, Now: now, After: after, In: in}
 	}
 	CheckQuestion(t, spec.ID+"?"+query, step, q)
 	return Asked{Q: q, Now: now, After: after, In: in}

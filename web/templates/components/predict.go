@@ -33,6 +33,8 @@ func predictState(d *demo.DemoView) string {
 		return "off"
 	case Asking(d):
 		return "question"
+	case d.Predict.None != "":
+		return "none"
 	}
 	return "done"
 }
