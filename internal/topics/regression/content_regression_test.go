@@ -81,8 +81,8 @@ var regClaims = map[string][]regClaim{
 	"demo=ls-gd&eta=1&step=50": {{"counter", "L", "2.0000003"}, {"counter", "two-over-L", "0.9999998"}, {"notes", "|1 − ηL| =", "1.0000003"},
 		{"fact", "b", "0.0004"}, {"fact", "b-opt", "0.2571"}, {"fact", "w", "0.7438"}},
 	"demo=ls-gd&eta=1.05&step=50": {{"notes", "|1 − ηL| =", "1.1"}, {"counter", "objective", "908"}, {"fact", "b", "-29.9"}},
-	"demo=ls-gd&eta=1.05&step=1223": {{"counter", "step", "1222"}, {"counter", "objective", "9.62e99"}, {"notes", "the cap of 10¹⁰⁰: iteration", "1223"},
-		{"end", "", "1223"}},
+	"demo=ls-gd&eta=1.05&step=1222": {{"counter", "step", "1222"}, {"counter", "objective", "9.62e99"}, {"notes", "the cap of 10¹⁰⁰: iteration", "1223"},
+		{"end", "", "1222"}},
 	// Bias and variance.
 	"demo=bias-variance": {{"counter", "bias2", "0.0048"}, {"counter", "variance", "0.0241"}, {"counter", "noise", "0.09"},
 		{"counter", "expected", "0.119"}, {"fact", "mean-theta", "(2.721, -0.005, -2.922, 0.003)"},

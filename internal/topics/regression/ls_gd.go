@@ -92,11 +92,31 @@ func (r *lsRecorder) distance(w []float64, b float64) float64 {
 // keptLSGD returns state k of g's run (or its last) and its step from the
 // run the course's cache keeps, with lsScalars of each state up to it
 // when recorded: the one way the demo and its questions reach a step.
+//
+// A run the cap stops has one step number everywhere: linreg.GD marks
+// the refusal on a copy of its last iterate, one step later, so keptLSGD
+// looks one step ahead of a running state and returns the stopped state
+// at its own iteration T, never at T + 1.
 func keptLSGD(ctx context.Context, in demo.Input, x [][]float64, y []float64, g *linreg.GD, s0 linreg.GDState, recorded bool) (linreg.GDState, int, []float64, error) {
 	key := demo.ProblemKey("ls-gd-run", x, y, g.Lambda, g.Eta)
 	d := len(s0.W)
 	// 104 bytes of fields, then w and ∇_w.
-	return demo.RunKept(ctx, in.Cache, key, g, s0, in.Step, 104+16*int64(d), lsWidth(d), lsScalars, recorded)
+	s, k, v, err := demo.RunKept(ctx, in.Cache, key, g, s0, in.Step, 104+16*int64(d), lsWidth(d), lsScalars, recorded)
+	if err != nil {
+		return s, k, v, err
+	}
+	if !s.Status.Done() {
+		if next := g.Step(s); next.Status == algos.Diverged {
+			s = next
+		}
+	}
+	if s.Status == algos.Diverged && k > s.T {
+		k = s.T
+		if n := (k + 1) * lsWidth(d); len(v) > n {
+			v = v[:n:n]
+		}
+	}
+	return s, k, v, nil
 }
 
 func computeLSGD(ctx context.Context, in demo.Input) (demo.Result, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/linreg"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/textfmt"
@@ -138,5 +139,60 @@ func TestLSGDExactlyTwoOverL(t *testing.T) {
 	p := run.Panel()
 	if n := demotest.Note(p, "edge"); n == nil || !strings.Contains(n.Text, "exactly 2/L") || demotest.Note(p, "rate") != nil || demotest.Note(p, "too-large") != nil {
 		t.Errorf("η = 2/L: notes %v", p.Notes)
+	}
+}
+
+// TestLSGDStoppedRunOneStep: a run the cap stops has one step number
+// everywhere (issue 27 §3, §4): the page at its last iterate, the page a
+// step past it and the page at the end are the same state, done, with
+// the counter, the note and the kit's step agreeing; the question before
+// it says the cap stops the run (the next iterate is finite, so not that
+// it leaves float64), and no question is asked about a step the run does
+// not take.
+func TestLSGDStoppedRunOneStep(t *testing.T) {
+	for _, eta := range []string{"1.05", "1.2", "2.2"} {
+		end := demotest.Run(t, LSGDSpec(), "eta="+eta+"&step=end")
+		last := end.State.Step
+		_, xs, ys := graphXY(end.Points)
+		g, s, err := linreg.NewGD(linreg.PolyRows(xs, 1), ys, 0, lsgdEta.Get(end.State), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The stopping rule by a second route: step until the next
+		// iterate's J passes the cap, counted here.
+		k := 0
+		for ; ; k++ {
+			next := g.Step(s)
+			if next.Status == algos.Diverged {
+				if next.T != k || !(next.Refused > g.Limit()) || s.Objective > g.Limit() {
+					t.Fatalf("η = %s: refused at T = %d (k = %d), J = %v against the cap %v", eta, next.T, k, next.Refused, g.Limit())
+				}
+				break
+			}
+			s = next
+		}
+		if last != k {
+			t.Errorf("η = %s: the run ends at step %d; the cap refuses iteration %d", eta, last, k+1)
+		}
+		for _, q := range []string{"step=" + strconv.Itoa(k), "step=" + strconv.Itoa(k+1), "step=end"} {
+			r := demotest.Run(t, LSGDSpec(), "eta="+eta+"&"+q)
+			p := r.Panel()
+			n := demotest.Note(p, "diverged")
+			if !r.Done || r.State.Step != k || demotest.Counter(p, "step") != strconv.Itoa(k) || n == nil ||
+				!strings.Contains(n.Text, "stopped at iteration "+strconv.Itoa(k)+",") || !strings.Contains(n.Text, "iteration "+strconv.Itoa(k+1)+" would have J = "+textfmt.Sig(g.Step(s).Refused)) {
+				t.Errorf("η = %s, %s: step %d, done %v, counter %s, note %v; want the run stopped at %d", eta, q, r.State.Step, r.Done, demotest.Counter(p, "step"), n, k)
+			}
+		}
+		if a := demotest.AskAt(t, LSGDSpec(), "eta="+eta, k); a.Q != nil {
+			t.Errorf("η = %s: a question at step %d, where the run has stopped: %+v", eta, k, a.Q)
+		}
+		a := demotest.AskAt(t, LSGDSpec(), "eta="+eta, k-1)
+		if a.Q == nil || a.Q.None != "" {
+			t.Fatalf("η = %s: no question at step %d", eta, k-1)
+		}
+		if strings.Contains(a.Q.Why, "float64") || !strings.Contains(a.Q.Why, "cap of "+power(g.Limit())) ||
+			!strings.Contains(a.Q.Why, "stopped at iteration "+strconv.Itoa(k)) {
+			t.Errorf("η = %s: the reveal of step %d: %q", eta, k, a.Q.Why)
+		}
 	}
 }

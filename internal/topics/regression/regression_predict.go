@@ -43,12 +43,18 @@ func predictLSGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		return nil, err
 	}
 	next := g.Step(s)
+	// The step asked about may be the run's last: the cap on J refuses
+	// the one after it, and the reveal says so.
+	var stops string
+	if after := g.Step(next); after.Status == algos.Diverged {
+		stops = " " + stopReason(g, after)
+	}
 	// Three candidates a quarter of the step apart must read apart, so a
 	// step too small for that asks whether J goes down.
 	visible := math.Hypot(next.W[0]-s.W[0], next.B-s.B) >= 0.08*(1+math.Hypot(s.W[0], s.B))
 	at := fmt.Sprintf("θ = (w, b) = (%s, %s), J = %s", coef(s.W[0]), coef(s.B), textfmt.Sig(s.Objective))
 	h := seedOf(st, k)
-	if h%2 == 1 && visible && next.Status != algos.Diverged {
+	if h%2 == 1 && visible {
 		set := stepSets[(h/2)%3]
 		labels := make([]string, 3)
 		right := 0
@@ -66,15 +72,13 @@ func predictLSGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 				Choices: choices, Right: r,
 				Why: fmt.Sprintf("θ ← θ − η∇J(θ) with ∇J = (%s, %s) gives (w, b) = (%s, %s); the others are steps %s and %s times as long.",
 					textfmt.Sig(s.GradW[0]), textfmt.Sig(s.GradB), coef(next.W[0]), coef(next.B),
-					textfmt.Num(set[(right+1)%3]), textfmt.Num(set[(right+2)%3])),
+					textfmt.Num(set[(right+1)%3]), textfmt.Num(set[(right+2)%3])) + stops,
 			}, nil
 		}
 	}
-	down := next.Status != algos.Diverged && next.Objective < s.Objective
+	down := next.Objective < s.Objective
 	why := fmt.Sprintf("J goes from %s to %s.", textfmt.Sig(s.Objective), textfmt.Sig(next.Objective))
-	if next.Status == algos.Diverged {
-		why = "The next iterate would leave the numbers float64 holds: the run diverges."
-	}
+	why += stops
 	return &demo.Question{
 		Prompt:  fmt.Sprintf("Iteration %d starts at %s, with η = %s. Will J go down?", k+1, at, textfmt.Sig(lsgdEta.Get(st))),
 		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,
