@@ -58,10 +58,14 @@ type GDState struct {
 	Refused float64
 }
 
-// divergeFloor is the objective above which an iterate counts as
-// diverging (raised to 1e10·J(0, 0) for data whose starting objective is
-// already near it).
-const divergeFloor = 1e100
+// DivergeFloor and DivergeFactor set the cap on the objective (Limit):
+// an iterate whose J would exceed max(DivergeFloor, DivergeFactor·J(0, 0))
+// counts as diverging. The factor only matters for data whose starting
+// objective is already within 10¹⁰ of the floor.
+const (
+	DivergeFloor  = 1e100
+	DivergeFactor = 1e10
+)
 
 // NewGD validates the data (as Fit does) and the step η (finite, > 0)
 // and returns the method and state 0, w = 0 and b = 0. It computes L once.
@@ -87,7 +91,7 @@ func NewGD(x [][]float64, y []float64, lambda, eta float64, intercept bool) (*GD
 	}
 	s.GradNorm = gradNorm(s.GradW, s.GradB)
 	s.Status = g.status(s, false, true)
-	g.limit = math.Max(divergeFloor, 1e10*s.Objective)
+	g.limit = math.Max(DivergeFloor, DivergeFactor*s.Objective)
 	g.l, g.hasL = g.hessianMax(), true
 	return g, s, nil
 }
@@ -166,7 +170,7 @@ func (g *GD) Step(s GDState) GDState {
 // finite. It is max(10¹⁰⁰, 10¹⁰·J(0, 0)).
 func (g *GD) Limit() float64 {
 	if g.limit == 0 {
-		return divergeFloor
+		return DivergeFloor
 	}
 	return g.limit
 }

@@ -196,3 +196,34 @@ func TestLSGDStoppedRunOneStep(t *testing.T) {
 		}
 	}
 }
+
+// TestLSGDStopRuleStated: the model box states the cap the code applies,
+// max(10¹⁰⁰, 10¹⁰·J(0, 0)) with its value, and a diverging run stops
+// where that value says: its last J is under it, the refused one above.
+// At η = 1.05 J first passes 10¹⁰·J(0, 0) at iteration 129, yet the run
+// goes on to 1222 (issue 27 §3).
+func TestLSGDStopRuleStated(t *testing.T) {
+	d := mustDemo(t, LSGDSpec())
+	for _, q := range []string{"eta=1.05", "eta=2.2&data=cubic", "eta=1.5&data=sine&n=60"} {
+		r := demotest.Run(t, LSGDSpec(), q+"&step=end")
+		var stop string
+		for _, l := range d.ConventionLines(r.State, len(r.Points)) {
+			if l.TestID == "conv-stop" {
+				stop = l.Text
+			}
+		}
+		_, _, ys := graphXY(r.Points)
+		var j0 float64 // J(0, 0) = mean y², by a second route
+		for _, y := range ys {
+			j0 += y * y / float64(len(ys))
+		}
+		limit := math.Max(1e100, 1e10*j0)
+		if !strings.Contains(stop, "max(10¹⁰⁰, 10¹⁰·J(0, 0)) = "+power(limit)+", with J(0, 0) = "+textfmt.Sig(j0)) {
+			t.Errorf("%s: the stop rule %q does not state the cap %v", q, stop, limit)
+		}
+		p := r.Panel()
+		if j := demotest.ParseSig(t, demotest.Counter(p, "objective")); p.Status != "diverged" || j > limit || j < limit/1e3 {
+			t.Errorf("%s: stopped %q at J = %v; the cap is %v", q, p.Status, j, limit)
+		}
+	}
+}

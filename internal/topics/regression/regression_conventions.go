@@ -63,9 +63,10 @@ func lsgdConventions() *demo.Conventions {
 		Fills: []demo.Declarer{lsgdLambda, lsgdEta},
 		Bias:  demo.BiasSeparate, Penalty: demo.BiasFree,
 		Labels: demo.LabelsReal,
-		Stop: func(demo.State) string {
-			return fmt.Sprintf("when ‖∇J‖ < 10⁻¹²·(1 + |J|) after a step that did not raise J, or when a step no longer moves (w, b), or when J passes 10¹⁰·J(0, 0) (diverged); the demo shows at most %s steps",
-				textfmt.Num(demo.MaxStep))
+		Stop: func(s demo.State) string {
+			return fmt.Sprintf("when ‖∇J‖ < 10⁻¹²·(1 + |J|) after a step that did not raise J, or when a step no longer moves (w, b), "+
+				"or when the next iterate's J would pass the cap %s (diverged: the run ends on the last iterate under it); the demo shows at most %s steps",
+				lsgdCap(s), textfmt.Num(demo.MaxStep))
 		},
 	}
 }
@@ -85,4 +86,20 @@ func lassoConventions() *demo.Conventions {
 				textfmt.Sig(linreg.LassoTol), textfmt.Num(demo.MaxStep))
 		},
 	}
+}
+
+// lsgdCap states the cap linreg.GD puts on J, max(10¹⁰⁰, 10¹⁰·J(0, 0)),
+// from linreg's own constants, with its value on s's data.
+func lsgdCap(s demo.State) string {
+	rule := fmt.Sprintf("max(%s, %s·J(0, 0))", power(linreg.DivergeFloor), power(linreg.DivergeFactor))
+	pts, err := s.Points()
+	if err != nil {
+		return rule
+	}
+	_, xs, ys := graphXY(pts)
+	g, s0, err := linreg.NewGD(linreg.PolyRows(xs, 1), ys, lsgdLambda.Get(s), lsgdEta.Get(s), true)
+	if err != nil {
+		return rule
+	}
+	return fmt.Sprintf("%s = %s, with J(0, 0) = %s", rule, power(g.Limit()), textfmt.Sig(s0.Objective))
 }
