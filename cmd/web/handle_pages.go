@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -243,8 +244,8 @@ func handleCSV(d *demo.Demo) echo.HandlerFunc {
 }
 
 // handleUpload takes pasted or uploaded CSV and redirects to the demo
-// showing exactly those points, keeping the other settings. Pasted text
-// wins over a file when both are sent.
+// showing exactly those points, keeping the other settings. Points come
+// one way: pasted text and a file together are a 400 (uploadForm).
 func handleUpload(d *demo.Demo) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		form, file, err := uploadForm(c)
@@ -273,12 +274,28 @@ func handleUpload(d *demo.Demo) echo.HandlerFunc {
 	}
 }
 
-// uploadForm reads the upload's fields and, when no text was pasted, its
-// file.
+// errPasteAndFile refuses an upload that sends points both ways.
+var errPasteAndFile = errors.New("csv, file: the form sent pasted points and a file; use one: clear the text box, or choose no file")
+
+// uploadForm reads the upload's fields and its file, if one was chosen.
+// The file field is never a parameter of the state: a browser sends it
+// even when no file was chosen, as a part with filename="" that Go's
+// multipart reader keeps as a plain value, and that value is dropped; so
+// is a file of 0 bytes. A file together with pasted text that is not
+// blank is a 400 that says to use one.
 func uploadForm(c echo.Context) (url.Values, io.ReadCloser, error) {
-	var v url.Values
+	var (
+		v  url.Values
+		fh *multipart.FileHeader
+	)
 	if mf, err := c.MultipartForm(); err == nil {
 		v = url.Values(mf.Value)
+		for _, h := range mf.File["file"] {
+			if h.Filename != "" && h.Size > 0 {
+				fh = h
+				break
+			}
+		}
 	} else if fv, err := c.FormParams(); err == nil {
 		v = fv
 	} else {
@@ -290,14 +307,16 @@ func uploadForm(c echo.Context) (url.Values, io.ReadCloser, error) {
 	}
 	out := url.Values{}
 	for k, vs := range v {
-		out[k] = append([]string(nil), vs...)
+		if k != "file" {
+			out[k] = append([]string(nil), vs...)
+		}
 	}
-	if strings.TrimSpace(out.Get("csv")) != "" {
+	pasted := strings.TrimSpace(out.Get("csv")) != ""
+	switch {
+	case fh == nil:
 		return out, nil, nil
-	}
-	fh, err := c.FormFile("file")
-	if err != nil {
-		return out, nil, nil
+	case pasted:
+		return nil, nil, bad(errPasteAndFile)
 	}
 	f, err := fh.Open()
 	if err != nil {
