@@ -21,8 +21,10 @@
 // so stepping back is keeping state k. Every state carries its iterate,
 // f, ∇f and ‖∇f‖ and the step size it used. A run stops at its iteration
 // budget (IterationLimit), when ‖∇f‖ < Tol (Converged), or when a step
-// leaves the numbers float64 can hold (Diverged): then the state stays on
-// the last finite iterate, so no NaN ever reaches a page. For a quadratic
+// would put x or f beyond ±Blowup = 10¹⁰⁰, a cap well inside float64's
+// range (Diverged): then the state stays on the last iterate the run
+// accepted and holds the refused one as Next, so no NaN or Inf ever
+// reaches a page's counters. For a quadratic
 // the largest stable constant step is 2/L.
 //
 // # Determinism

@@ -275,6 +275,20 @@ func TestDivergence(t *testing.T) {
 	if prev := states[len(states)-2]; dist(prev.X, last.X) != 0 || prev.F != last.F || prev.K != last.K {
 		t.Errorf("diverged state moved off iterate %d: %v → %v", prev.K, prev.X, last.X)
 	}
+	// The refused step is the one the rule gives from the last iterate,
+	// computed here from ∇f and f directly, and it is past the cap.
+	grad := make([]float64, 2)
+	q.Grad(grad, last.X)
+	want := []float64{last.X[0] - g.Eta*grad[0], last.X[1] - g.Eta*grad[1]}
+	if len(last.Next) != 2 || dist(last.Next, want) > 1e-12*norm(want) || last.NextF != q.Value(last.Next) {
+		t.Errorf("refused step %v with f = %v, want %v with f = %v", last.Next, last.NextF, want, q.Value(want))
+	}
+	if tame(last.Next...) && tame(last.NextF) {
+		t.Errorf("refused step %v with f = %v is within the cap %g", last.Next, last.NextF, Blowup)
+	}
+	if prev := states[len(states)-2]; prev.Next != nil {
+		t.Errorf("a running state holds a refused step %v", prev.Next)
+	}
 	if again := g.Step(last); again.K != last.K || again.Status != algos.Diverged {
 		t.Errorf("Step on a diverged state = %+v, want it unchanged", again)
 	}

@@ -43,12 +43,20 @@ type State struct {
 	Eta      float64   // the step size iteration K used: η_K, 1 for Newton, 0 in state 0
 	Batch    []int     // SGD: the rows iteration K sampled, ascending; nil otherwise and in state 0
 	// Status is Running; Converged once GradNorm < Tol; IterationLimit
-	// after the run's iterations; Diverged when step K+1 left the numbers
-	// float64 holds (an entry of x or f beyond ±Blowup, or ∇f not finite):
-	// the state keeps iterate K, the last finite one; Stalled when step
-	// K+1 of a Newton run or of a constant step would return x⁽ᴷ⁾ bit for
-	// bit, so that every later step would too: the state keeps iterate K.
+	// after the run's iterations; Diverged when step K+1 was refused: it
+	// would put an entry of x or f beyond ±Blowup, the package's cap (or
+	// its x, f or ∇f would not be finite), or a Newton step found no
+	// direction; the state keeps iterate K, the last the run accepted,
+	// and Next and NextF say what step K+1 computed. Stalled when step K+1
+	// of a Newton run would return x⁽ᴷ⁾ bit for bit, so that every later
+	// step would too: the state keeps iterate K.
 	Status algos.Status
+	// Next is, in a Diverged state, the iterate step K+1 computed and
+	// refused, and NextF is f there (either may be beyond ±Blowup, or not
+	// finite); Next is nil when the step computed none (Newton's method
+	// with a Hessian that cannot be factorised) and in every other state.
+	Next  []float64
+	NextF float64
 
 	rng            rand.PCG // SGD's generator, after the draws of iterations 1…K
 	spareX, spareG []float64
@@ -164,7 +172,7 @@ func (g *GD) Step(s State) State {
 func (g *GD) Clone(s State) State { return clone(s) }
 
 func clone(s State) State {
-	s.X, s.Grad, s.Batch = slices.Clone(s.X), slices.Clone(s.Grad), slices.Clone(s.Batch)
+	s.X, s.Grad, s.Batch, s.Next = slices.Clone(s.X), slices.Clone(s.Grad), slices.Clone(s.Batch), slices.Clone(s.Next)
 	s.spareX, s.spareG, s.spareB = nil, nil, nil
 	return s
 }
@@ -211,7 +219,8 @@ func descend(next, x, g []float64, eta float64) {
 }
 
 // commit makes next iterate K+1 of s, or marks s Diverged and leaves it
-// on iterate K when next or f(next) is out of range.
+// on iterate K, with next as s.Next, when next or f(next) is beyond the
+// cap or ∇f(next) is not finite.
 func commit(f Func, s *State, next []float64, eta, tol float64, iters int) {
 	grad := grow(s.spareG, len(s.X))
 	fx := valueGrad(f, grad, next)
@@ -219,6 +228,7 @@ func commit(f Func, s *State, next []float64, eta, tol float64, iters int) {
 	s.spareX, s.spareG = next, grad
 	if !tame(next...) || !tame(fx) || !finite(grad) || math.IsInf(norm, 0) {
 		s.Status = algos.Diverged
+		s.Next, s.NextF, s.spareX = next, fx, nil
 		return
 	}
 	s.X, s.spareX = next, s.X

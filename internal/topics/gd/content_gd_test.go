@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 )
@@ -55,15 +56,21 @@ func TestProseGDNumbers(t *testing.T) {
 	}
 	has("warm-up", fmt.Sprintf(`x-tex">%.3f</annotation>`, w.s.Eta))
 	// Newton on the logistic loss stalls.
-	n := at("method=newton&objective=logistic&step=10")
-	if n.s.Status != algos.Stalled || n.s.X[0] != 7.5 || math.Abs(n.s.GradNorm-0.5) > 1e-12 {
-		t.Errorf("Newton, logistic: %v at %v with ‖∇f‖ = %v", n.s.Status, n.s.X, n.s.GradNorm)
+	n := at("method=newton&objective=logistic&step=9")
+	if n.k != 9 || n.s.Status != algos.Stalled || n.s.X[0] != 7.5 || math.Abs(n.s.GradNorm-0.5) > 1e-12 {
+		t.Errorf("Newton, logistic: %v at step %d, %v with ‖∇f‖ = %v; the prose says stalled at step 9", n.s.Status, n.k, n.s.X, n.s.GradNorm)
 	}
 	has("Newton stall", fmt.Sprintf("%.1f \\cdot 10^{12}", n.s.X[1]/1e12))
 	// The double well's default run: step 1 jumps past the saddle, the run
 	// ends in the left valley, and the prose says the step has a say.
 	if w1 := at("objective=double-well&step=1"); math.Abs(w1.s.X[0]+0.4) > 1e-12 {
 		t.Errorf("double well, step 1: x₁ = %v, the prose says −0.4", w1.s.X[0])
+	}
+	// t = 0.2 on the double well stops at step 4: step 5 passes the cap.
+	if dw := at("objective=double-well&step=4&t=0.2"); dw.k != 4 || dw.s.Status != algos.Diverged || !(math.Abs(dw.s.NextF) > gd.Blowup) {
+		t.Errorf("double well, t = 0.2: %v at step %d, next f = %v; the prose says diverged at step 4", dw.s.Status, dw.k, dw.s.NextF)
+	} else {
+		has("double well, t = 0.2", fmt.Sprintf(`f = %.1f \cdot 10^{%d}`, dw.s.F/math.Pow(10, math.Floor(math.Log10(dw.s.F))), int(math.Floor(math.Log10(dw.s.F)))))
 	}
 	end, _ := runGD(context.Background(), nil, gdExec(t, d, "objective=double-well").State, demo.MaxStep, false)
 	if math.Abs(end.s.X[0]+1) > 1e-9 {

@@ -50,7 +50,8 @@ func gdConventions() *demo.Conventions {
 			if isWarmup(s) {
 				budget = "the schedule ends after T = " + strconv.Itoa(runLen.Get(s)) + " steps"
 			}
-			return fmt.Sprintf("when ‖∇f‖ < %s, when an iterate leaves float64's range (diverged), or when a step would not move x (stalled); %s", textfmt.Sig(gdTol), budget)
+			return fmt.Sprintf("when ‖∇f‖ < %s; at step k when step k + 1 would take |f| or a coordinate past the demo's cap of %s (diverged), "+
+				"or would not move x (stalled); %s", textfmt.Sig(gdTol), capText(), budget)
 		},
 	}
 }

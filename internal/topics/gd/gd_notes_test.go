@@ -155,14 +155,15 @@ func TestGDBoundNow(t *testing.T) {
 
 // TestGDNewtonStalled: Newton on the logistic loss from the default start
 // runs off to b ≈ 1.8·10¹² where its step stops moving; the run ends
-// there as stalled (not "running" to step 500), with the Hessian's
-// eigenvalues and the gradient that is left computed from the state.
+// there as stalled at step 9, whose next step would not move (not
+// "running" to step 500), with the Hessian's eigenvalues and the
+// gradient that is left computed from the state.
 func TestGDNewtonStalled(t *testing.T) {
 	d := gdDemo(t, GDSpec())
 	r := gdExec(t, d, "method=newton&objective=logistic&step=500")
 	p := r.Panel()
-	if !r.Done || r.Step != 10 || p.Status != algos.Stalled.String() || !p.Bad {
-		t.Fatalf("step %d, done %v, status %q: want stalled at step 10", r.Step, r.Done, p.Status)
+	if !r.Done || r.Step != 9 || p.Status != algos.Stalled.String() || !p.Bad {
+		t.Fatalf("step %d, done %v, status %q: want stalled at step 9", r.Step, r.Done, p.Status)
 	}
 	run, _ := runGD(context.Background(), nil, r.State, r.Step, false)
 	// Independently: with every score huge, ∂f/∂w = (1/n)Σ_{y=−1} xᵢ + λw
@@ -171,7 +172,7 @@ func TestGDNewtonStalled(t *testing.T) {
 		t.Errorf("stalled at %v with ‖∇f‖ = %v, want w = 7.5, b > 10¹², ‖∇f‖ = ½", run.s.X, run.s.GradNorm)
 	}
 	n := gdNote(t, p, "newton")
-	for _, w := range []string{"stalled", "step 10 left x", "‖∇f‖ = 0.5", "eigenvalues 0 and 0.05", "singular"} {
+	for _, w := range []string{"stalled", "step 10 would leave x", "stops at step 9", "‖∇f‖ = 0.5", "eigenvalues 0 and 0.05", "singular"} {
 		if !strings.Contains(n.Text, w) {
 			t.Errorf("Newton note %q lacks %q", n.Text, w)
 		}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/margin-edu/margin/internal/algos"
+	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/algos/symeig"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
@@ -51,8 +52,11 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 		return render.DataFigure{}, err
 	}
 	title := fmt.Sprintf("step %d · f = %s · %s", r.k, textfmt.Sig(r.s.F), r.stepText())
-	if r.s.Status == algos.Diverged {
-		title = fmt.Sprintf("step %d · diverged: stopped on the last finite iterate · %s", r.k, r.stepText())
+	switch r.s.Status {
+	case algos.Diverged:
+		title = fmt.Sprintf("step %d · f = %s · diverged: step %d refused · %s", r.k, textfmt.Sig(r.s.F), r.k+1, r.stepText())
+	case algos.Stalled:
+		title = fmt.Sprintf("step %d · f = %s · stalled: step %d would not move x", r.k, textfmt.Sig(r.s.F), r.k+1)
 	}
 	batchText := ""
 	if r.sgd {
@@ -135,7 +139,7 @@ func (r *gdRun) notes() []demo.Note {
 	s, o := r.s, r.obj
 	var out []demo.Note
 	if s.Status == algos.Diverged {
-		p := fmt.Sprintf("The iterates grew past what a float can hold, so the run stopped on the last finite iterate, x⁽%d⁾.", s.K)
+		p := refusal(s, r.k) + "."
 		if o.hasL {
 			p = fmt.Sprintf("t = %s is above 2/L = %s: each step overshoots along the steepest direction by more than it gains. %s Lower t below %s.",
 				textfmt.Sig(r.t0), textfmt.Sig(2/o.L), p, textfmt.Sig(2/o.L))
@@ -157,6 +161,41 @@ func (r *gdRun) notes() []demo.Note {
 		out = append(out, r.wellNote())
 	}
 	return out
+}
+
+// capText is the demo's cap on |f| and on each coordinate, gd.Blowup:
+// "10¹⁰⁰".
+func capText() string { return "10" + textfmt.Sup(int(math.Round(math.Log10(gd.Blowup)))) }
+
+// refusal says why step k+1 of the Diverged state s (state k) was
+// refused, from the step it computed (s.Next), and that the run stops on
+// x⁽ᵏ⁾: "Step 1213 would take f to 1.17·10¹⁰⁰, past the demo's cap …".
+func refusal(s gd.State, k int) string {
+	stop := fmt.Sprintf(", so the run stops at step %d, on x⁽%s⁾", k, textfmt.Sup(k))
+	if s.Next == nil {
+		return fmt.Sprintf("Newton's step %d found no direction (the Hessian could not be factorised)", k+1) + stop
+	}
+	over := func(v float64) bool { return !(math.Abs(v) <= gd.Blowup) }
+	past := "past the cap of " + capText() + " the demo puts on |f| and on each coordinate"
+	switch {
+	case !finite(s.NextF) || !finite(s.Next...):
+		return fmt.Sprintf("Step %d would leave the numbers float64 holds (f = %v at x = %s)", k+1, s.NextF, textfmt.VecWith(s.Next, textfmt.Sig)) + stop
+	case over(s.NextF):
+		return fmt.Sprintf("Step %d would take f to %s, %s", k+1, textfmt.Sig(s.NextF), past) + stop
+	case over(s.Next[0]) || over(s.Next[1]):
+		return fmt.Sprintf("Step %d would move x to %s, %s", k+1, textfmt.VecWith(s.Next, textfmt.Sig), past) + stop
+	}
+	return fmt.Sprintf("Step %d would reach x = %s, where ∇f is not finite", k+1, textfmt.VecWith(s.Next, textfmt.Sig)) + stop
+}
+
+// finite reports whether every v is a finite number.
+func finite(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // stepRegime is where a step size t lies against 1/L and 2/L.
@@ -321,8 +360,8 @@ func (r *gdRun) newtonNote() demo.Note {
 // stallNote says why Newton's run stopped: its step would not move x.
 func (r *gdRun) stallNote(text string) demo.Note {
 	s := r.s
-	text += fmt.Sprintf(" This run stalled: step %d left x = (%s, %s) where it was, although ‖∇f‖ = %s, and every later step would do the same, so the run stops.",
-		r.k, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm))
+	text += fmt.Sprintf(" This run stalled: step %d would leave x = (%s, %s) where it is, although ‖∇f‖ = %s, and so would every later step, so the run stops at step %d.",
+		r.k+1, iterateCoord(s.X[0]), iterateCoord(s.X[1]), textfmt.Sig(s.GradNorm), r.k)
 	vals, _, ok := symeig.Decompose(r.obj.f.Hessian(s.X), false)
 	if ok && len(vals) == 2 {
 		lo, hi := vals[0], vals[1]

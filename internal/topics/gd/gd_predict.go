@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 
-	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
@@ -34,9 +33,13 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		return nil, err
 	}
 	next := m.Step(s)
+	if refused(next) {
+		// keptGD shows the state before a refused step as done.
+		return nil, fmt.Errorf("gd: step %d refused after state %d that is not done", k+1, k)
+	}
 	h := seedOf(st, in.Step)
 	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", supDigits(k), vec2(s.X), textfmt.Sig(s.F))
-	if h%2 == 1 && next.Status != algos.Diverged {
+	if h%2 == 1 {
 		if set := stepSets[(h/2)%3]; marksApart(obj.view, s.X, next.X, set) {
 			return whereQuestion(s, next, k, at, set), nil
 		}
@@ -48,10 +51,6 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	}
 	why := fmt.Sprintf("x⁽%s⁾ = %s, and f(x⁽%s⁾) = %s %s f(x⁽%s⁾) = %s.",
 		supDigits(k+1), vec2(next.X), supDigits(k+1), textfmt.Sig(next.F), rel, supDigits(k), textfmt.Sig(s.F))
-	if next.Status == algos.Diverged {
-		why = "The step leaves the numbers float64 holds: the run diverges, and f does not go down."
-		down = false
-	}
 	return &demo.Question{
 		Prompt:  fmt.Sprintf("Iteration %d starts at %s. Will f go down?", k+1, at),
 		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,

@@ -164,11 +164,45 @@ func setupGD(st demo.State) (*objective, stepper, gd.State, error) {
 // which the trail draws, and f, whose gap the history charts.
 const gdWidth = 3
 
-// keptGD returns state k of st's run (or its last) and its step from the
-// run cache keeps, with x₁, x₂ and f of each state up to it: the one way
-// the demo, its notes and its questions reach a step. The scalars cost
-// three copies a step, so every request keeps them.
+// keptGD returns the state shown at step k of st's run (or the last) and
+// its step from the run cache keeps, with x₁, x₂ and f of each state up
+// to it: the one way the demo, its notes and its questions reach a step.
+// The scalars cost three copies a step, so every request keeps them.
+//
+// The step returned is always the state's K, the iterations it holds: a
+// step the run refuses (Diverged, Stalled) leaves its state on iterate K,
+// so that run stops at step K, and state K is shown as the stopped one.
+// algos.Replay counts the refusing Step as a step of its own (K + 1), so
+// keptGD reads step k + 1 too: when it is refused, state k is where the
+// run stops, and the page at step k says so instead of a page at k + 1
+// showing x⁽ᵏ⁾ under the counter k + 1.
 func keptGD(ctx context.Context, cache *demo.Cache, st demo.State, m stepper, s0 gd.State, k int) (gd.State, int, []float64, error) {
+	s, step, v, err := keptSteps(ctx, cache, st, m, s0, k)
+	if err != nil {
+		return s, step, v, err
+	}
+	if !s.Status.Done() && step == k {
+		next, _, _, err := keptSteps(ctx, cache, st, m, s0, k+1)
+		if err != nil {
+			return s, step, v, err
+		}
+		if refused(next) {
+			s = next
+		}
+	}
+	if refused(s) && step > s.K {
+		step, v = s.K, v[:(s.K+1)*gdWidth:(s.K+1)*gdWidth]
+	}
+	return s, step, v, nil
+}
+
+// refused reports whether s is a state whose last step was refused: it
+// holds the iterate before that step.
+func refused(s gd.State) bool { return s.Status == algos.Diverged || s.Status == algos.Stalled }
+
+// keptSteps is demo.RunKept on st's run: state k as algos.Replay counts
+// steps, a refused step included.
+func keptSteps(ctx context.Context, cache *demo.Cache, st demo.State, m stepper, s0 gd.State, k int) (gd.State, int, []float64, error) {
 	// Every parameter that applies is the objective's, the start's or
 	// the stepper's; the step and the view are left out.
 	key := demo.FloatsKey("gd-run\x00" + st.Encode(demo.ForRun))
