@@ -79,6 +79,9 @@ type lassoRun struct {
 	lsPart   func(w1, w2 float64) float64 // (1/2n)‖ỹ − X̃w‖²
 	paths    chart.Curves
 	hasPaths bool
+	// predicting is set on a page that asks about the next step of a run
+	// that goes on: the notes on the solution are left out (solutionNotes).
+	predicting bool
 }
 
 // keptLasso returns state in.Step of l's run (or its last) and its step
@@ -123,7 +126,8 @@ func computeLasso(ctx context.Context, in demo.Input) (demo.Result, error) {
 	if err != nil {
 		return demo.Result{}, demo.UncomputableIf(err, linreg.ErrNotFinite)
 	}
-	r := &lassoRun{l: l, s: s, trail: trail, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l)}
+	r := &lassoRun{l: l, s: s, trail: trail, sol: sol, ls: ls, ridge: ridge, alpha: alpha, alphaMax: l.AlphaMax(), n: len(x), lsPart: lsPart(l),
+		predicting: st.Predict.On && !s.Status.Done()}
 	if in.Wants("paths") {
 		if r.paths, err = keptPaths(ctx, in.Cache, x, y, alpha); err != nil {
 			return demo.Result{}, err
