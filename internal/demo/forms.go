@@ -19,6 +19,10 @@ type Control struct {
 	Key, Label, Value string
 	Select            bool
 	Min, Max, Step    string // number inputs
+	// Range says what a number may be in the words of the server's
+	// refusal ("a number greater than 0 up to 100"), for the page's
+	// message when the browser refuses a value (app.js).
+	Range string
 	// Log is a slider over log₁₀ of the value from LogMin to LogMax,
 	// which the page's script copies into the number input.
 	Log            bool
@@ -82,8 +86,10 @@ func control(p Param, value string) Control {
 		}
 	case KindInt:
 		c.Min, c.Max, c.Step = FmtNum(p.Min), FmtNum(p.Max), "1"
+		c.Range = "a whole number from " + FmtNum(p.Min) + " to " + FmtNum(p.Max)
 	case KindFloat:
 		c.Min, c.Max, c.Step = FmtNum(p.Min), FmtNum(p.Max), p.Step
+		c.Range = "a number " + p.rangeText()
 		if p.OpenMin {
 			c.Min = "" // the input cannot say "greater than"; the server checks
 		}
