@@ -4,7 +4,10 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"slices"
 	"sync"
+
+	"github.com/margin-edu/margin/internal/algos"
 )
 
 // startIndex makes the cycle check cost O(tasks·(d+1)) per epoch, not a
@@ -141,4 +144,45 @@ func sameStart(a, b []Model) bool {
 		}
 	}
 	return true
+}
+
+// Cycle explains a CycleDetected state s of pr's run: from is the earlier
+// epoch (0-based: after from completed epochs) whose start the models of
+// s repeat, and updated says per task whether it made an update in the
+// epochs from there to s. Each such task returned to its (w, b) after an
+// update, which no task with a separating hyperplane can (an update
+// raises ⟨(w, b), (w*, b*)⟩), so its binary problem is not linearly
+// separable; a task that made no update in between is not judged. ok is
+// false when s is not a CycleDetected state of pr's run. It replays the
+// run from w = 0, so it costs as much as the run to s.
+func (pr *Problem) Cycle(s State) (from int, updated []bool, ok bool) {
+	if s.Status != algos.CycleDetected || len(s.Models) != len(pr.Tasks) {
+		return 0, nil, false
+	}
+	r := pr.start()
+	var starts [][]int // updates per task at each epoch start
+	count := make([]int, len(pr.Tasks))
+	from = -1
+	for !r.Status.Done() && r.Epoch < s.Epoch {
+		if r.Pos == 0 {
+			if from < 0 && sameStart(r.Models, s.Models) {
+				from = r.Epoch
+			}
+			starts = append(starts, slices.Clone(count))
+		}
+		pr.advance(&r, true)
+		for k, u := range r.Event.Updated {
+			if u {
+				count[k]++
+			}
+		}
+	}
+	if from < 0 || r.Epoch != s.Epoch || !sameStart(r.Models, s.Models) {
+		return 0, nil, false
+	}
+	updated = make([]bool, len(pr.Tasks))
+	for k := range updated {
+		updated[k] = count[k] > starts[from][k]
+	}
+	return from, updated, true
 }

@@ -187,3 +187,71 @@ func TestNoFMA(t *testing.T) {
 		t.Errorf("after two updates w=%v u=%v b=%v β=%v; want 0, %v, 0, %v", m.W[0], m.U[0], m.B, m.Beta, -aa, -a)
 	}
 }
+
+// TestCycleExplained checks Cycle against the runs' own record: the epoch
+// it names starts with the final models (and is the first that does),
+// and a task counts as updated exactly when its updates between that
+// start and the end of the run, counted from Trajectory's events, are
+// more than none. Three classes one-vs-all on points where only class 1
+// vs the rest cycles show that a task without updates is not judged.
+func TestCycleExplained(t *testing.T) {
+	three := Data{X: [][]float64{{0, 0}, {1, 1}, {1, 0}, {0, 1}}, Y: []int{1, 1, 0, 2}}
+	tests := []struct {
+		name string
+		d    Data
+		p    func(*Params)
+		from int
+		want []bool // per task, when pinned
+	}{
+		{"xor", xorData, func(*Params) {}, 0, []bool{true}},
+		{"late cycle", lateCycle, func(p *Params) { p.Margin = 1 }, 14, []bool{true}},
+		{"three classes", three, func(*Params) {}, 4, []bool{false, true, false}},
+		{"three classes random", three, func(p *Params) { p.Order = Random }, -1, []bool{false, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			tt.p(&p)
+			pr, states, err := Trajectory(tt.d, p, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := states[len(states)-1]
+			if s.Status != algos.CycleDetected {
+				t.Fatalf("run ends %v, want a cycle", s.Status)
+			}
+			from, updated, ok := pr.Cycle(s)
+			if tt.want != nil && !reflect.DeepEqual(updated, tt.want) {
+				t.Errorf("updated = %v, want %v", updated, tt.want)
+			}
+			if !ok || tt.from >= 0 && from != tt.from {
+				t.Fatalf("Cycle = %d, %v, %v; want epoch %d", from, updated, ok, tt.from)
+			}
+			n := len(tt.d.X)
+			for e := 0; e <= from; e++ {
+				if got := sameStart(states[e*n].Models, s.Models); got != (e == from) {
+					t.Errorf("epoch %d starts as the end does: %v, want %v", e, got, e == from)
+				}
+			}
+			any := false
+			for k := range pr.Tasks {
+				c := 0
+				for _, st := range states[from*n+1:] {
+					if st.Event.Updated[k] {
+						c++
+					}
+				}
+				if updated[k] != (c > 0) {
+					t.Errorf("task %v: updated %v, but %d updates in the cycle", pr.Tasks[k], updated[k], c)
+				}
+				any = any || c > 0
+			}
+			if !any {
+				t.Errorf("no task updated in the cycle")
+			}
+			if _, _, ok := pr.Cycle(states[len(states)-2]); ok {
+				t.Errorf("Cycle of a running state is ok")
+			}
+		})
+	}
+}

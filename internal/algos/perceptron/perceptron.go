@@ -144,11 +144,16 @@ type Event struct {
 // State is the run after T points have been examined. Values are shared
 // between states and must be treated as read-only.
 type State struct {
-	T             int // points examined
-	Epoch         int // completed epochs
-	Pos           int // position in this epoch's order of the next point
-	Models        []Model
-	Mistakes      int // updates made, summed over tasks
+	T        int // points examined
+	Epoch    int // completed epochs
+	Pos      int // position in this epoch's order of the next point
+	Models   []Model
+	Mistakes int // updates made, summed over tasks
+	// Violations counts the updates at a score in (0, γ]: margin
+	// violations, points on their own side but inside the margin, which
+	// only the margin perceptron updates on. Mistakes − Violations are
+	// the mistakes proper, the updates at a score ≤ 0.
+	Violations    int
 	EpochMistakes int // updates made in the current epoch
 	Event         Event
 	Status        algos.Status
@@ -199,16 +204,22 @@ func Init(d Data, p Params) (*Problem, State, error) {
 	if isBinary(d.Y) {
 		pr.Tasks = []Task{{Pos: 1, Neg: -1}}
 	}
-	dim := len(d.X[0])
-	models := make([]Model, len(pr.Tasks))
-	for k := range models {
-		models[k] = Model{W: make([]float64, dim), U: make([]float64, dim), C: 1}
-	}
 	pr.seq = make([]int, len(d.X))
 	for i := range pr.seq {
 		pr.seq[i] = i
 	}
-	return pr, State{Models: models, Event: Event{I: -1}, order: pr.order(0), starts: &startIndex{}}, nil
+	return pr, pr.start(), nil
+}
+
+// start is the state before the first iteration, w = 0 and b = 0 for
+// every task, with an index of epoch starts of its own.
+func (pr *Problem) start() State {
+	dim := len(pr.X[0])
+	models := make([]Model, len(pr.Tasks))
+	for k := range models {
+		models[k] = Model{W: make([]float64, dim), U: make([]float64, dim), C: 1}
+	}
+	return State{Models: models, Event: Event{I: -1}, order: pr.order(0), starts: &startIndex{}}
 }
 
 func validate(d Data, p Params) error {

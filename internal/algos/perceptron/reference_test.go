@@ -20,6 +20,7 @@ type ref struct {
 	w, avgW             []float64
 	b, avgB             float64
 	t, mistakes, epochs int
+	violations          int // updates at a score in (0, margin]
 	converged, cycled   bool
 }
 
@@ -56,6 +57,9 @@ func referenceFit(x [][]float64, y []int, eta, margin float64, maxEpochs int, fi
 				beta += float64(eta * yi * c)
 				r.mistakes++
 				epochMistakes++
+				if yi*score > 0 {
+					r.violations++
+				}
 			}
 			c++
 		}
@@ -109,9 +113,9 @@ func checkReference(t *testing.T, name string, x [][]float64, y []int, p Params)
 	case want.cycled:
 		wantStatus = algos.CycleDetected
 	}
-	if !slices.Equal(gw, ww) || gb != wb || s.T != want.t || s.Mistakes != want.mistakes || s.Epoch != want.epochs || s.Status != wantStatus {
-		t.Fatalf("%s (n=%d d=%d %+v): got w=%v b=%v t=%d m=%d e=%d %v; reference w=%v b=%v t=%d m=%d e=%d %v",
-			name, len(x), len(x[0]), p, gw, gb, s.T, s.Mistakes, s.Epoch, s.Status, ww, wb, want.t, want.mistakes, want.epochs, wantStatus)
+	if !slices.Equal(gw, ww) || gb != wb || s.T != want.t || s.Mistakes != want.mistakes || s.Violations != want.violations || s.Epoch != want.epochs || s.Status != wantStatus {
+		t.Fatalf("%s (n=%d d=%d %+v): got w=%v b=%v t=%d m=%d v=%d e=%d %v; reference w=%v b=%v t=%d m=%d v=%d e=%d %v",
+			name, len(x), len(x[0]), p, gw, gb, s.T, s.Mistakes, s.Violations, s.Epoch, s.Status, ww, wb, want.t, want.mistakes, want.violations, want.epochs, wantStatus)
 	}
 	return s.Status
 }

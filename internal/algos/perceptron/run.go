@@ -119,6 +119,14 @@ func (pr *Problem) TrainingError(s State) float64 {
 	return float64(wrong) / float64(len(pr.X))
 }
 
+// CurrentTrainingError is TrainingError of the current weights w, b of s,
+// whether or not Params.Average makes the averaged ones the prediction.
+func (pr *Problem) CurrentTrainingError(s State) float64 {
+	q := *pr
+	q.P.Average = false
+	return q.TrainingError(s)
+}
+
 // Status reports where s stands; with Step, Clone and Advance it makes
 // *Problem an algos.Method and algos.InPlace for algos.Replay.
 func (pr *Problem) Status(s State) algos.Status { return s.Status }

@@ -48,6 +48,9 @@ func (pr *Problem) advance(s *State, own bool) {
 		if updated {
 			s.Mistakes++
 			s.EpochMistakes++
+			if marg > 0 {
+				s.Violations++
+			}
 		}
 	}
 	if s.Pos == len(s.order) {

@@ -166,6 +166,9 @@ func perceptronScene(pr *perceptron.Problem, s perceptron.State) scenes.Perceptr
 		ps.StoppedNote = "Converged: a whole epoch made no update."
 	case algos.CycleDetected:
 		ps.StoppedNote = "Cycle detected: the weights repeat an earlier epoch's, so the data are not linearly separable."
+		if _, updated, ok := pr.Cycle(s); ok && !pr.Binary() {
+			ps.StoppedNote = "Cycle detected: the weights repeat an earlier epoch's, so " + cycleFinding(pr, updated) + "."
+		}
 	case algos.IterationLimit:
 		ps.StoppedNote = "Stopped at the epoch limit without converging."
 	}

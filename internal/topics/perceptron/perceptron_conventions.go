@@ -14,13 +14,14 @@ import (
 func perceptronConventions() *demo.Conventions {
 	return &demo.Conventions{
 		Procedure: func(s demo.State) string {
-			test, loss := "yᵢ(⟨w, xᵢ⟩ + b) ≤ 0", "max(0, −y(⟨w, x⟩ + b))"
+			when, loss := "on a mistake, yᵢ(⟨w, xᵢ⟩ + b) ≤ 0", "max(0, −y(⟨w, x⟩ + b))"
 			if variant.Is(s, "margin") {
 				g := textfmt.Sig(gamma.Get(s))
-				test, loss = "yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = "+g, "max(0, "+g+" − y(⟨w, x⟩ + b))"
+				when = "on a mistake, yᵢ(⟨w, xᵢ⟩ + b) ≤ 0, or a margin violation, 0 < yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = " + g
+				loss = "max(0, " + g + " − y(⟨w, x⟩ + b))"
 			}
-			out := fmt.Sprintf("no loss is minimised in the usual sense: on a mistake, %s, w ← w + ηyᵢxᵢ and b ← b + ηyᵢ with η = %s "+
-				"(stochastic subgradient descent on the loss %s)", test, textfmt.Sig(eta.Get(s)), loss)
+			out := fmt.Sprintf("no loss is minimised in the usual sense: %s, w ← w + ηyᵢxᵢ and b ← b + ηyᵢ with η = %s "+
+				"(stochastic subgradient descent on the loss %s)", when, textfmt.Sig(eta.Get(s)), loss)
 			if variant.Is(s, "averaged") {
 				out += "; the averaged perceptron answers with the average of every iterate"
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/perceptron"
@@ -16,25 +17,12 @@ import (
 // out with its numbers, in the notes' notation, so a student can check it
 // by hand.
 func perceptronPanel(ctx context.Context, pr *perceptron.Problem, s perceptron.State, st demo.State) demo.Panel {
-	word := "mistakes"
-	if !pr.UpdatesAreMistakes() {
-		word = "updates"
-	}
-	errLabel := "training error"
-	if pr.P.Average {
-		errLabel = "training error of w̄, b̄"
-	}
 	p := demo.Panel{
-		Counters: []demo.Counter{
-			{"iteration t", strconv.Itoa(s.T), "step"},
-			{"epoch", strconv.Itoa(s.CurrentEpoch()), "epoch"},
-			{word, strconv.Itoa(s.Mistakes), "mistakes"},
-			{errLabel, textfmt.Pct(pr.TrainingError(s), 1), "error"},
-		},
-		Status: s.Status.String(),
-		Done:   s.Status.Done(),
-		Bad:    s.Status.Done() && s.Status != algos.Converged,
-		Start:  "Start: w = 0 and b = 0. Press → or Step to examine the first point.",
+		Counters: perceptronCounters(pr, s),
+		Status:   s.Status.String(),
+		Done:     s.Status.Done(),
+		Bad:      s.Status.Done() && s.Status != algos.Converged,
+		Start:    "Start: w = 0 and b = 0. Press → or Step to examine the first point.",
 	}
 	for k, t := range pr.Tasks {
 		m := s.Models[k]
@@ -53,6 +41,33 @@ func perceptronPanel(ctx context.Context, pr *perceptron.Problem, s perceptron.S
 	}
 	p.Notes = append([]demo.Note{predictionNote(pr)}, perceptronNotes(ctx, pr, s, st)...)
 	return p
+}
+
+// perceptronCounters are the panel's counters, each named by what it
+// counts, so that a compare table pairs only like with like: "mistakes"
+// (updates at a score ≤ 0) wherever they are all the updates, and
+// "updates" beside them when a margin or several perceptrons make the two
+// differ; the training error of the current w, b, and for the averaged
+// perceptron that of w̄, b̄, which it predicts with, beside it.
+func perceptronCounters(pr *perceptron.Problem, s perceptron.State) []demo.Counter {
+	cs := []demo.Counter{
+		{"iteration t", strconv.Itoa(s.T), "step"},
+		{"epoch", strconv.Itoa(s.CurrentEpoch()), "epoch"},
+	}
+	if !pr.UpdatesAreMistakes() {
+		cs = append(cs, demo.Counter{"updates", strconv.Itoa(s.Mistakes), "updates"})
+	}
+	if pr.P.Margin > 0 || pr.UpdatesAreMistakes() {
+		cs = append(cs, demo.Counter{"mistakes", strconv.Itoa(s.Mistakes - s.Violations), "mistakes"})
+	}
+	wb, avg := "w, b", "w̄, b̄"
+	if !pr.Binary() {
+		wb, avg = "the current classifiers", "the averaged classifiers"
+	}
+	if pr.P.Average {
+		cs = append(cs, demo.Counter{"training error of " + avg, textfmt.Pct(pr.TrainingError(s), 1), "error-averaged"})
+	}
+	return append(cs, demo.Counter{"training error of " + wb, textfmt.Pct(pr.CurrentTrainingError(s), 1), "error"})
 }
 
 // predictionNote says in small print how the panel's error counts: the
@@ -122,16 +137,61 @@ func perceptronNotes(ctx context.Context, pr *perceptron.Problem, s perceptron.S
 		notes = append(notes, boundNote(ctx, pr, s))
 	}
 	if s.Status == algos.CycleDetected {
-		notes = append(notes, demo.Note{TestID: "cycle", Alert: true, Text: fmt.Sprintf(
-			"Cycle: after epoch %d the weights are back to what they were at the start of an earlier epoch, so the run "+
-				"would repeat forever. On separable data Theorem 1.2.8 allows only finitely many mistakes, so no line separates these points.",
-			s.Epoch)})
+		notes = append(notes, demo.Note{TestID: "cycle", Alert: true, Text: cycleText(pr, s)})
 	}
 	if pr.P.Average && !pr.P.FixedEpochs {
 		notes = append(notes, demo.Note{TestID: "averaged-stop", Text: "Algorithm 7 runs a fixed number of epochs; this run " +
 			"stops at the first epoch without an update. Set stop to “after all epochs” for the fixed-epoch run."})
 	}
 	return notes
+}
+
+// cycleText says what a detected cycle proves: the models at the end of
+// epoch s.Epoch are those at the start of an earlier epoch, with updates
+// in between, which on separable data cannot happen in any order (each
+// update raises ⟨(w, b), (w*, b*)⟩); so each task that updated in between
+// is not linearly separable. Only in cyclic order does the run then
+// repeat for ever.
+func cycleText(pr *perceptron.Problem, s perceptron.State) string {
+	from, updated, ok := pr.Cycle(s)
+	if !ok {
+		return "Cycle: the weights at the start of an epoch repeat an earlier epoch start."
+	}
+	weights := "the weights are"
+	if len(pr.Tasks) > 1 {
+		weights = "every classifier's weights are"
+	}
+	out := fmt.Sprintf("Cycle: after epoch %d %s back to what they were at the start of epoch %d, with updates in between. ",
+		s.Epoch, weights, from+1)
+	proof := "On separable data every update raises ⟨(w, b), (w*, b*)⟩, so (w, b) could never return, in any visiting order: "
+	out += proof + cycleFinding(pr, updated) + "."
+	if !pr.Binary() {
+		out += " A classifier that made no update in between is not judged."
+	}
+	if pr.P.Order == perceptron.Random {
+		return out + " In random order the next epochs visit new permutations, so the run need not repeat; it stops because the repeat has settled the question."
+	}
+	return out + " In cyclic order the run is deterministic, so the same epochs would repeat forever."
+}
+
+// cycleFinding is what a cycle in which the tasks updated[k] made updates
+// proves: for two classes that no line separates the points, otherwise
+// which one-vs-all or one-vs-one problems are not linearly separable.
+func cycleFinding(pr *perceptron.Problem, updated []bool) string {
+	if pr.Binary() {
+		return "no line separates these points"
+	}
+	var names []string
+	for k, t := range pr.Tasks {
+		if k < len(updated) && updated[k] {
+			names = append(names, taskName(pr, t))
+		}
+	}
+	verb := "is"
+	if len(names) > 1 {
+		verb = "are"
+	}
+	return andList(names) + " " + verb + " not linearly separable"
 }
 
 // boundNote computes γ, C and C²/γ² of Theorem 1.2.8 on the augmented
@@ -186,4 +246,12 @@ func taskName(pr *perceptron.Problem, t perceptron.Task) string {
 		return fmt.Sprintf("class %d vs rest", t.Pos)
 	}
 	return fmt.Sprintf("class %d vs %d", t.Pos, t.Neg)
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
