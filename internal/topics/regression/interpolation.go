@@ -69,7 +69,7 @@ func computeInterpolation(ctx context.Context, in demo.Input) (demo.Result, erro
 	return demo.Result{
 		Done: true, Plot: plotFig,
 		Panels: map[string]demo.Drawer{"degree": degree},
-		Panel:  func() demo.Panel { return interpolationPanel(fit, len(xs), train, test, held, lambda) },
+		Panel:  func() demo.Panel { return interpolationPanel(fit, xs, ys, train, test, held, lambda) },
 	}, nil
 }
 
@@ -195,7 +195,8 @@ func floorLabel(label string, series []chart.Curve) string {
 // error is round-off, 1e-30 or so, and would squash the rest of the chart.
 const mseFloor = 1e-6
 
-func interpolationPanel(fit polyFit, n int, train, test float64, held bool, lambda float64) demo.Panel {
+func interpolationPanel(fit polyFit, xs, ys []float64, train, test float64, held bool, lambda float64) demo.Panel {
+	n := len(xs)
 	p := demo.Panel{
 		Counters: []demo.Counter{
 			{"degree p", strconv.Itoa(fit.p), "degree"},
@@ -211,12 +212,44 @@ func interpolationPanel(fit polyFit, n int, train, test float64, held bool, lamb
 		p.Counters = append(p.Counters, demo.Counter{"held-out MSE", textfmt.Sig(test), "test-mse"})
 		p.Counters = append(p.Counters, demo.Counter{"gap", textfmt.Sig(test - train), "gap"})
 	}
-	if fit.p+1 >= n && lambda == 0 {
+	m, clash := distinctInputs(xs, ys)
+	switch {
+	case lambda != 0 || fit.p+1 < m:
+	case m == n:
 		p.Notes = append(p.Notes, demo.Note{TestID: "interpolates", Alert: held && test > 10*train+0.01,
-			Text: fmt.Sprintf("With %d parameters for %s the polynomial passes through every training point (training MSE %s, round-off): "+
+			Text: fmt.Sprintf("With %d parameters for %s at distinct x the polynomial passes through every training point (training MSE %s, round-off): "+
 				"exact interpolation is always possible (Thm 1.3.2), so a zero training error says nothing about new points.", fit.p+1, textfmt.Plural(n, "points"), textfmt.Sig(train))})
+	case math.IsNaN(clash):
+		p.Notes = append(p.Notes, demo.Note{TestID: "interpolates", Alert: held && test > 10*train+0.01,
+			Text: fmt.Sprintf("The %s have only %d distinct x, and points that share an x share their y too, so %d parameters are enough: "+
+				"the polynomial passes through every training point (training MSE %s, round-off). Interpolation counts the distinct inputs (Thm 1.3.2 asks for distinct xᵢ).",
+				textfmt.Plural(n, "points"), m, fit.p+1, textfmt.Sig(train))})
+	default:
+		p.Notes = append(p.Notes, demo.Note{TestID: "repeated-x",
+			Text: fmt.Sprintf("The %s have only %d distinct x, and the points at x = %s have different y: no function passes through them all, "+
+				"so Thm 1.3.2, which asks for distinct xᵢ, does not apply. With %d parameters for %d distinct x the least-squares fit goes through "+
+				"the mean of y at each x, and the training MSE %s is the least possible: the spread of y among the points that share an x.",
+				textfmt.Plural(n, "points"), m, textfmt.Sig(clash), fit.p+1, m, textfmt.Sig(train))})
 	}
 	return p
+}
+
+// distinctInputs counts the distinct xᵢ and returns the smallest x that
+// two points share with different y, or NaN when every repeated x has
+// one y: whether a function can pass through every point.
+func distinctInputs(xs, ys []float64) (m int, clash float64) {
+	ys0 := map[float64]float64{}
+	clash = math.NaN()
+	for i, x := range xs {
+		y, seen := ys0[x]
+		switch {
+		case !seen:
+			ys0[x] = ys[i]
+		case y != ys[i] && !(clash <= x):
+			clash = x
+		}
+	}
+	return len(ys0), clash
 }
 
 // ridgeTerm writes the penalty of an objective, or nothing for λ = 0.

@@ -3,6 +3,7 @@ package regression
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -95,6 +96,52 @@ func TestHeldOutBeyondFifty(t *testing.T) {
 		xs, _, ok := heldOutCurve(r.State)
 		if want := min(2*n, dataset.MaxN); !ok || len(xs) != want {
 			t.Errorf("n = %d: held-out sample of %d points (ok %v), want %d", n, len(xs), ok, want)
+		}
+	}
+}
+
+// TestInterpolationRepeatedX: Thm 1.3.2 needs distinct inputs. The note
+// says the polynomial passes through every point only when it does, and
+// counts the distinct x; where two points share an x with different y it
+// says no function passes through them and quotes the least possible
+// training MSE, the spread of y within each x, computed here apart
+// (issue 27 §3: ?add=0,1~0,2~1,3&data=custom&degree=2 claimed an
+// interpolation with a training MSE of 0.1667).
+func TestInterpolationRepeatedX(t *testing.T) {
+	for _, add := range []string{"0,1~0,2~1,3", "0,1~0,1~1,3~2,0", "0,1~0,2~0,4~1,3~2,2", "-1,0~0,1~1,3~2,2"} {
+		for p := 0; p <= 4; p++ {
+			q := "add=" + add + "&data=custom&degree=" + strconv.Itoa(p)
+			r := demotest.Run(t, InterpolationSpec(), q)
+			_, xs, ys := graphXY(r.Points)
+			groups := map[float64][]float64{}
+			for i, x := range xs {
+				groups[x] = append(groups[x], ys[i])
+			}
+			spread, clash := 0.0, false
+			for _, g := range groups {
+				var mean float64
+				for _, y := range g {
+					mean += y / float64(len(g))
+				}
+				for _, y := range g {
+					spread += (y - mean) * (y - mean) / float64(len(xs))
+					clash = clash || y != g[0]
+				}
+			}
+			pn := r.Panel()
+			inter, rep := demotest.Note(pn, "interpolates"), demotest.Note(pn, "repeated-x")
+			enough := p+1 >= len(groups)
+			if (inter != nil) != (enough && !clash) || (rep != nil) != (enough && clash) {
+				t.Errorf("%s: %d distinct x, clash %v: notes %v", q, len(groups), clash, pn.Notes)
+			}
+			train := demotest.ParseSig(t, demotest.Counter(pn, "train-mse"))
+			if enough && math.Abs(train-spread) > 1e-3*spread+1e-9 {
+				t.Errorf("%s: training MSE %v; the least possible, the spread within each x, is %v", q, train, spread)
+			}
+			if rep != nil && (!strings.Contains(rep.Text, "training MSE "+demotest.Counter(pn, "train-mse")) ||
+				!strings.Contains(rep.Text, strconv.Itoa(len(groups))+" distinct x") || strings.Contains(rep.Text, "passes through every")) {
+				t.Errorf("%s: note %q", q, rep.Text)
+			}
 		}
 	}
 }
