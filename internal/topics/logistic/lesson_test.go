@@ -119,7 +119,7 @@ func TestSmoothNoteRounding(t *testing.T) {
 		if rounding := strings.Contains(note.Fine, textfmt.Plural(tiny, "steps")+" at which J went up by less than the rounding error"); rounding != (tiny > 0) {
 			t.Errorf("%s: %d rounding rises; small print %q", tt.q, tiny, note.Fine)
 		}
-		if conv := strings.Contains(note.Text, "converges for η < 2/L"); conv != tt.hasMin {
+		if conv := strings.Contains(note.Text, "every such η converges to it"); conv != tt.hasMin {
 			t.Errorf("%s: J has a minimiser %v, but the note %q", tt.q, tt.hasMin, note.Text)
 		}
 	}

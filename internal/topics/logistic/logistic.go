@@ -253,13 +253,13 @@ func (r *logisticRun) draw(w io.Writer, png bool, opt render.Options) (render.Fr
 		legend = append(legend, it)
 	}
 	legend = append(legend, render.LegendItem{Label: "misclassified", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyBold})
-	desc := fmt.Sprintf("The plane shaded by the model's probability P(y = +1 | x) = σ(w·x + b) after %d iterations of %s: "+
+	desc := fmt.Sprintf("The plane shaded by the model's probability P(y = +1 | x) = σ(w·x + b) after %s of %s: "+
 		"blue where it favours +1, vermillion where it favours −1, white where P = ½. Thin grey lines mark P = 0.1, 0.2, …, 0.9 "+
 		"and a bold black line the boundary P = ½. The %d training points are drawn by class; %.1f %% are misclassified (bold edge).",
-		r.k, r.method(), len(r.margins), 100*demo.Fraction(r.wrong))
+		textfmt.Plural(r.k, "iterations"), r.method(), len(r.margins), 100*demo.Fraction(r.wrong))
 	if levels == nil {
 		desc = fmt.Sprintf("The %d training points, drawn by class, on a plane where the model gives P(y = +1 | x) = %s everywhere, "+
-			"after %d iterations of %s: w = 0, so there is no boundary.", len(r.margins), textfmt.Sig(logistic.Sigmoid(m.B)), r.k, r.method())
+			"after %s of %s: w = 0, so there is no boundary.", len(r.margins), textfmt.Sig(logistic.Sigmoid(m.B)), textfmt.Plural(r.k, "iterations"), r.method())
 	}
 	f := render.DataFigure{
 		Title:  r.title(),

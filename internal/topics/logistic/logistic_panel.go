@@ -187,37 +187,47 @@ func (r *logisticRun) sureness() string {
 }
 
 // smoothNote states gradient descent's step-size bound for an L-smooth J
-// (formula, when given, says where L comes from): η ≤ 1/L lowers J every
-// step (Theorem 1.8.5 of the notes) and, when J has a minimiser (hasMin),
-// η < 2/L converges; on a J without one there is nothing to converge to.
+// (formula, when given, says where L comes from): by the descent lemma
+// (§1.8 of the notes) every η < 2/L lowers J at every step, η = 1/L by
+// the most the lemma guarantees, and, when J has a minimiser (hasMin),
+// converges; on a J without one there is nothing to converge to.
 // L bounds the curvature everywhere, so a larger η may still work: the
 // note counts the steps that raised J so far (j holds J of states 0…k),
 // apart from rises within the rounding of a mean of n losses, which it
 // names as rounding.
 func smoothNote(L, eta float64, formula string, j []float64, n int, hasMin bool) demo.Note {
-	n0 := demo.Note{TestID: "smooth", Text: fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step "+
-		"for η ≤ 1/L = %s and converges for η < 2/L = %s.", formula, textfmt.Sig(L), textfmt.Sig(1/L), textfmt.Sig(2/L))}
+	lemma := fmt.Sprintf("J is L-smooth with L = %s%s: for every η < 2/L = %s gradient descent lowers J at every step (the descent lemma), "+
+		"and η = 1/L = %s gives the largest decrease the lemma guarantees, ‖∇J‖²/(2L) per step", formula, textfmt.Sig(L), textfmt.Sig(2/L), textfmt.Sig(1/L))
+	n0 := demo.Note{TestID: "smooth", Text: lemma + "; J has a minimiser, and every such η converges to it."}
 	if !hasMin {
-		n0.Text = fmt.Sprintf("J is L-smooth with L = %s%s: gradient descent lowers J at every step for η ≤ 1/L = %s. "+
-			"J has no minimiser here, so the iterates converge to nothing: J falls towards 0 while ‖w‖ grows.", formula, textfmt.Sig(L), textfmt.Sig(1/L))
+		n0.Text = lemma + ". J has no minimiser here, so the iterates converge to nothing: J falls towards 0 while ‖w‖ grows."
 	}
 	rises, tiny, tol := jRises(j, n)
 	steps := len(j) - 1
 	switch {
 	case eta >= 2/L && rises > 0:
 		n0.Alert = true
-		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %d of the %d steps so far.", textfmt.Sig(eta), rises, steps)
+		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L overshoots: J rose at %s.", textfmt.Sig(eta), risesOf(rises, steps))
 	case eta >= 2/L:
 		n0.Text += fmt.Sprintf(" Here η = %s ≥ 2/L, which the bound does not cover; L bounds the steepest curvature anywhere, "+
 			"and J has fallen at every step so far.", textfmt.Sig(eta))
 	case rises > 0:
-		n0.Text += fmt.Sprintf(" J rose at %d of the %d steps so far.", rises, steps)
+		n0.Text += fmt.Sprintf(" J rose at %s.", risesOf(rises, steps))
 	}
 	if tiny > 0 {
 		n0.Fine = fmt.Sprintf("(Not counted: %s at which J went up by less than the rounding error of a mean of %d losses, "+
 			"nε·J ≤ %s: rounding, not a rise.)", textfmt.Plural(tiny, "steps"), n, textfmt.Sig(tol))
 	}
 	return n0
+}
+
+// risesOf says at how many of the steps so far J rose: "3 of the 20
+// steps so far", "the one step so far".
+func risesOf(rises, steps int) string {
+	if steps == 1 {
+		return "the one step so far"
+	}
+	return fmt.Sprintf("%d of the %d steps so far", rises, steps)
 }
 
 // jRises counts the steps at which J rose: by more than the rounding
@@ -230,7 +240,7 @@ func jRises(j []float64, n int) (rises, tiny int, tol float64) {
 		if !(d > 0) {
 			continue
 		}
-		r := float64(max(n, 1)) * 0x1p-52 * math.Max(math.Abs(j[i]), math.Abs(j[i-1]))
+		r := jRounding(j[i-1], j[i], n)
 		if d > r {
 			rises++
 			continue

@@ -45,9 +45,13 @@ func TestPredictLogisticMatchesTheStep(t *testing.T) {
 				}
 				break
 			}
-			if strings.Contains(a.Q.Prompt, "go down") {
-				if !usesGD(a.In.State) || step%2 != 0 {
-					t.Errorf("%s: a loss question at an odd step or for Newton", where)
+			if a.Q.None != "" {
+				kinds["none"]++
+				continue
+			}
+			if isLoss(a.Q) {
+				if !usesGD(a.In.State) || step%2 != 0 && !strings.HasPrefix(a.Q.Prompt, "No question on the class of q at this step") {
+					t.Errorf("%s: a loss question for Newton, or at an odd step without saying why: %q", where, a.Q.Prompt)
 				}
 				kinds[checkLoss(t, where, a)]++
 				continue
@@ -103,7 +107,11 @@ func TestPredictSoftmaxMatchesTheStep(t *testing.T) {
 				}
 				break
 			}
-			if step%2 == 0 {
+			if a.Q.None != "" {
+				kinds["none"]++
+				continue
+			}
+			if isLoss(a.Q) {
 				kinds[checkLoss(t, where, a)]++
 				continue
 			}
@@ -129,5 +137,76 @@ func TestPredictLogisticEnds(t *testing.T) {
 	a := demotest.AskAt(t, LogisticSpec(), "method=newton", 100)
 	if a.Q != nil || !a.Now.Done {
 		t.Errorf("Newton at step 100: question %v, done %v; want none and a finished run", a.Q, a.Now.Done)
+	}
+}
+
+// TestLossQuestionWhy: the reveal states the descent lemma as it is:
+// every η < 2/L lowers J, so between 1/L and 2/L a fall is no surprise,
+// and only at or above 2/L is a fall or a rise down to this step; a
+// change within twice J's rounding gets no question.
+func TestLossQuestionWhy(t *testing.T) {
+	const l = 1.0 // 1/L = 1, 2/L = 2
+	for _, tt := range []struct {
+		j0, j1, eta float64
+		want        []string // in the Why, or in the reason for none
+		right       string   // "" for no question
+	}{
+		{1, 0.9, 0.5, []string{"J goes down", "descent lemma", "η < 2/L", "2/L = 2"}, "yes"},
+		{1, 0.9, 1.5, []string{"J goes down", "descent lemma", "η < 2/L", "η = 1.5"}, "yes"},
+		{1, 0.9, 2.5, []string{"although", "does not cover η ≥ 2/L"}, "yes"},
+		{1, 1.1, 2.5, []string{"does not go down", "overshoots"}, "no"},
+		{1, 1 + 0x1p-52, 1.5, []string{"within twice the rounding error", "of a mean of 40 losses"}, ""},
+		{1, 1 - 0x1p-50, 2.5, []string{"within twice the rounding error"}, ""},
+	} {
+		q, why := lossQuestion(tt.j0, tt.j1, tt.eta, l, 40, false, "Here.")
+		text := why
+		switch {
+		case tt.right == "" && q != nil, tt.right != "" && q == nil:
+			t.Errorf("J %v → %v, η = %v: question %v (none because %q), want right answer %q", tt.j0, tt.j1, tt.eta, q, why, tt.right)
+			continue
+		case q != nil:
+			text = q.Why
+			if q.Right != tt.right {
+				t.Errorf("J %v → %v, η = %v: Right %q, want %q", tt.j0, tt.j1, tt.eta, q.Right, tt.right)
+			}
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("J %v → %v, η = %v: %q lacks %q", tt.j0, tt.j1, tt.eta, text, w)
+			}
+		}
+		if strings.Contains(text, "not guaranteed") || strings.Contains(text, "1/L") {
+			t.Errorf("J %v → %v, η = %v: %q speaks of 1/L as a bound on descent", tt.j0, tt.j1, tt.eta, text)
+		}
+	}
+}
+
+// TestLossRevealOnThePage: at the states, η = 2.5 (logistic) and
+// η = 0.6 (softmax) lie between 1/L and 2/L, and the reveal says the step
+// lowers J by the descent lemma, with the 2/L of the problem's L.
+func TestLossRevealOnThePage(t *testing.T) {
+	for _, tt := range []struct {
+		spec demo.Spec
+		q    string
+		l    func(r *demo.Run) float64
+	}{
+		{LogisticSpec(), "eta=2.5", func(r *demo.Run) float64 { pr, _, _ := logisticProblem(t, r); return pr.L() }},
+		{SoftmaxSpec(), "eta=0.6", func(r *demo.Run) float64 { sm, _ := softmaxReplay(t, r); return sm.L() }},
+	} {
+		a := demotest.AskAt(t, tt.spec, tt.q, 2)
+		if a.Q == nil || !isLoss(a.Q) {
+			t.Fatalf("%s?%s step 2: %+v, want a loss question", tt.spec.ID, tt.q, a.Q)
+		}
+		l := tt.l(a.Now)
+		if e := eta.Get(a.In.State); !(1/l < e && e < 2/l) {
+			t.Fatalf("%s?%s: η = %v is not between 1/L = %v and 2/L = %v", tt.spec.ID, tt.q, e, 1/l, 2/l)
+		}
+		if want := "2/L = " + textfmt.Sig(2/l); !strings.Contains(a.Q.Why, want) || !strings.Contains(a.Q.Why, "descent lemma") || a.Q.Right != "yes" {
+			t.Errorf("%s?%s step 2: Right %q, Why %q; want yes, the descent lemma and %q", tt.spec.ID, tt.q, a.Q.Right, a.Q.Why, want)
+		}
+		note := demotest.Note(a.Now.Panel(), "smooth")
+		if want := "for every η < 2/L = " + textfmt.Sig(2/l) + " gradient descent lowers J at every step"; note == nil || !strings.Contains(note.Text, want) {
+			t.Errorf("%s?%s: smooth note %+v, want %q", tt.spec.ID, tt.q, note, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package logistic
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,8 @@ import (
 // predictSoftmax asks the softmax demo's question about iteration t+1,
 // by the parity of the step shown t: at an even t, will J go down? At an
 // odd t, which class will the probe point q (the demo's q₁, q₂) be
-// given, the arg max of its scores w_c·q + b_c?
+// given, the arg max of its scores w_c·q + b_c? Each falls back on the
+// other where rounding would decide it (firstDecided).
 func predictSoftmax(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	x, yf := demo.Columns(in.Points)
 	y, c, missing := softmaxClasses(yf)
@@ -37,12 +39,32 @@ func predictSoftmax(ctx context.Context, in demo.Input) (*demo.Question, error) 
 		return nil, err
 	}
 	next := gd.Step(s)
-	if s.T%2 == 0 {
-		return lossQuestion(s.Objective, next.Objective, gd.Eta, sm.L(), next.Status == algos.Diverged,
+	loss := ask{"on J", func() (*demo.Question, string) {
+		return lossQuestion(s.Objective, next.Objective, gd.Eta, sm.L(), len(x), next.Status == algos.Diverged,
 			fmt.Sprintf("Gradient descent is at J(W, b) = %s with ‖∇J‖ = %s. Step t = %d moves (W, b) ← (W, b) − η∇J with η = %s.",
-				textfmt.Sig(s.Objective), textfmt.Sig(s.GradNorm), s.T+1, textfmt.Sig(gd.Eta))), nil
+				textfmt.Sig(s.Objective), textfmt.Sig(s.GradNorm), s.T+1, textfmt.Sig(gd.Eta)))
+	}}
+	class := ask{"on the class of q", func() (*demo.Question, string) { return softmaxClassQuestion(sm, s, next, gd.Eta, probe(st)) }}
+	if s.T%2 == 0 {
+		return firstDecided(loss, class), nil
 	}
-	q := probe(st)
+	return firstDecided(class, loss), nil
+}
+
+// softmaxClassQuestion asks which class step s → next gives the probe q,
+// or says why rounding would decide it: when the two largest scores are
+// within twice their rounding bounds of each other.
+func softmaxClassQuestion(sm *logistic.Softmax, s, next logistic.SoftmaxState, eta float64, q [2]float64) (*demo.Question, string) {
+	c := sm.C
+	scores := next.Model.Scores(q[:])
+	pred := next.Model.Predict(q[:])
+	tol := softmaxScoreRounding(sm, s.Model, next.Model, eta, q[:])
+	for k := range c {
+		if k != pred && scores[pred]-scores[k] <= marginFactor*(tol[pred]+tol[k]) {
+			return nil, fmt.Sprintf("after the step the scores of classes %d and %d at q are within %s of each other, twice their rounding errors: rounding would decide q's class",
+				min(k, pred), max(k, pred), textfmt.Sig(marginFactor*(tol[pred]+tol[k])))
+		}
+	}
 	choices := make([]demo.Option, c)
 	for k := range choices {
 		choices[k] = demo.Option{Value: strconv.Itoa(k), Label: "class " + strconv.Itoa(k)}
@@ -51,11 +73,44 @@ func predictSoftmax(ctx context.Context, in demo.Input) (*demo.Question, error) 
 		Prompt: fmt.Sprintf("The probe q = %s has scores s_c = w_c·q + b_c = %s now, so P(c | q) = %s. Which class will step t = %d give q?",
 			textfmt.Vec(q[:]), scoreList(s.Model.Scores(q[:])), scoreList(s.Model.Proba(q[:])), s.T+1),
 		Choices: choices,
-		Right:   strconv.Itoa(next.Model.Predict(q[:])),
-		Why: fmt.Sprintf("After step %d the scores are %s and P(c | q) = %s; the arg max is class %d (a tie goes to the smallest class).",
-			next.T, scoreList(next.Model.Scores(q[:])), scoreList(next.Model.Proba(q[:])), next.Model.Predict(q[:])),
+		Right:   strconv.Itoa(pred),
+		Why: fmt.Sprintf("After step %d the scores are %s and P(c | q) = %s; the arg max is class %d.",
+			next.T, scoreList(scores), scoreList(next.Model.Proba(q[:])), pred),
 		Marks: []demo.Mark{{Label: "q", X1: q[0], X2: q[1]}},
-	}, nil
+	}, ""
+}
+
+// softmaxScoreRounding bounds the rounding error of each class's score
+// w'_c·q + b'_c after a gradient step from m to next, as scoreRounding
+// does for the binary model: nε times |w_c| + |w'_c| and η times the
+// sums of absolute values the gradient adds up,
+// (1/n) Σᵢ |P(c | xᵢ) − [yᵢ = c]| |xᵢ| + λ|w_c|.
+func softmaxScoreRounding(sm *logistic.Softmax, m, next logistic.SoftmaxModel, eta float64, q []float64) []float64 {
+	n, d := len(sm.X), len(q)
+	a := make([][]float64, sm.C)
+	for c := range a {
+		a[c] = make([]float64, d+1)
+	}
+	for i, x := range sm.X {
+		for c, p := range m.Proba(x) {
+			if c == sm.Y[i] {
+				p--
+			}
+			for j, v := range x {
+				a[c][j] += math.Abs(p * v)
+			}
+			a[c][d] += math.Abs(p)
+		}
+	}
+	tol := make([]float64, sm.C)
+	for c := range tol {
+		size := math.Abs(m.B[c]) + math.Abs(next.B[c]) + eta*a[c][d]/float64(n)
+		for j, v := range q {
+			size += (math.Abs(m.W[c][j]) + math.Abs(next.W[c][j]) + eta*(a[c][j]/float64(n)+sm.Lambda*math.Abs(m.W[c][j]))) * math.Abs(v)
+		}
+		tol[c] = float64(n) * 0x1p-52 * size
+	}
+	return tol
 }
 
 // scoreList writes one number per class: "(0.1, −0.3, 0.2)".

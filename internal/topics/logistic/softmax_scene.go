@@ -132,10 +132,10 @@ func (r *softmaxRun) draw(w io.Writer, png bool, opt render.Options) (render.Fra
 		View:   render.DataView(append(append([][]float64{}, r.sm.X...), r.q[:])),
 		Layers: append(layers, pts, picks),
 		Legend: legend,
-		Desc: fmt.Sprintf("The plane split by the class softmax regression predicts, arg max_c P(c | x), after %d iterations of %s: "+
+		Desc: fmt.Sprintf("The plane split by the class softmax regression predicts, arg max_c P(c | x), after %s of %s: "+
 			"each region tinted in its class's colour, with black lines between regions. The %d training points are drawn by class; "+
 			"%.1f %% are misclassified (bold edge). A yellow diamond marks the probe q = %s, predicted class %d.",
-			r.k, r.method(), len(r.sm.X), 100*r.trainingError(), textfmt.Vec(r.q[:]), r.s.Model.Predict(r.q[:])),
+			textfmt.Plural(r.k, "iterations"), r.method(), len(r.sm.X), 100*r.trainingError(), textfmt.Vec(r.q[:]), r.s.Model.Predict(r.q[:])),
 	}
 	return f.Write(w, png, opt)
 }
