@@ -18,8 +18,9 @@ import (
 	"github.com/margin-edu/margin/internal/textfmt"
 )
 
-// stepText is the step size the state used: "t = 0.1", or "tₖ = …" under
-// a schedule, or "Newton" for Newton's method.
+// stepText is the step size of the state shown: "t = 0.1" for a
+// constant step, "t₅ = 0.0475" (the step iteration k used, and at k = 0
+// the one iteration 1 will use) under a schedule, or "Newton's method".
 func (r *gdRun) stepText() string {
 	switch {
 	case isNewton(r.st):
@@ -27,9 +28,39 @@ func (r *gdRun) stepText() string {
 	case schedule.Is(r.st, "constant"):
 		return "t = " + textfmt.Sig(r.t0)
 	case r.k == 0:
-		return "t₁ = " + textfmt.Sig(r.t0)
+		return "t₁ = " + textfmt.Sig(r.etaOf(1))
 	}
-	return "tₖ = " + textfmt.Sig(r.s.Eta)
+	return "t" + subDigits(r.k) + " = " + textfmt.Sig(r.s.Eta)
+}
+
+// pathName is the method and its step, as the plot's description names
+// the path: "gradient descent with t₅ = 0.0475".
+func (r *gdRun) pathName() string {
+	if isNewton(r.st) {
+		return r.methodName()
+	}
+	return r.methodName() + " with " + r.stepText()
+}
+
+// etaOf is the step size iteration k of the run uses, by its schedule.
+func (r *gdRun) etaOf(k int) float64 {
+	switch m := r.m.(type) {
+	case *gd.GD:
+		return m.Schedule.Eta(m.Eta, k, m.Iters)
+	case *gd.SGD:
+		return m.Schedule.Eta(m.Eta, k, m.Iters)
+	}
+	return r.t0
+}
+
+// subDigits writes k ≥ 0 in subscript digits.
+func subDigits(k int) string {
+	sub := []rune("₀₁₂₃₄₅₆₇₈₉")
+	var out []rune
+	for _, c := range strconv.Itoa(k) {
+		out = append(out, sub[c-'0'])
+	}
+	return string(out)
 }
 
 // figure draws the contours of f over the objective's fixed view, the
@@ -74,7 +105,7 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	return render.DataFigure{
 		Title: title + "\n" + o.name + batchText,
 		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %d steps, now at (%s, %s) with f = %s.",
-			o.name, strings.Join(levels, ", "), r.stepText(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
+			o.name, strings.Join(levels, ", "), r.pathName(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
 		XLabel: o.xl, YLabel: o.yl,
 		View:   o.view,
 		Layers: []plot.Plotter{fl, pa, pk},
@@ -95,9 +126,14 @@ func (r *gdRun) panel() demo.Panel {
 	if o.hasL {
 		L, oneL, twoL = textfmt.Sig(o.L), textfmt.Sig(1/o.L), textfmt.Sig(2/o.L)
 	}
-	t := textfmt.Sig(r.t0)
+	// The base step t, and the step tₖ iteration k used (the same under
+	// a constant schedule; none before the first iteration).
+	t, tk := textfmt.Sig(r.t0), "—"
+	if r.k > 0 {
+		tk = textfmt.Sig(s.Eta)
+	}
 	if isNewton(r.st) {
-		t = "— (Newton)"
+		t, tk = "— (Newton)", "— (Newton)"
 	}
 	p := demo.Panel{
 		Counters: []demo.Counter{
@@ -107,7 +143,8 @@ func (r *gdRun) panel() demo.Panel {
 			{"L", L, "L"},
 			{"1/L", oneL, "one-over-L"},
 			{"2/L", twoL, "two-over-L"},
-			{"t", t, "t"},
+			{"step size tₖ", tk, "t-k"},
+			{"base step t", t, "t"},
 		},
 		Status: s.Status.String(), Done: s.Status.Done(), Bad: s.Status == algos.Diverged || s.Status == algos.Stalled,
 		Start: fmt.Sprintf("x⁽⁰⁾ = (%s, %s): click the plot to start elsewhere. Press → or Step for the first iteration.", iterateCoord(s.X[0]), iterateCoord(s.X[1])),
