@@ -9,7 +9,7 @@ import (
 )
 
 // GD is plain gradient descent on J with a fixed step η:
-// (w, b) ← (w, b) − η∇J(w, b). With 0 < η ≤ 1/L it decreases J at every
+// (w, b) ← (w, b) − η∇J(w, b). With 0 < η < 2/L it decreases J at every
 // step; on separable data with λ = 0 it keeps decreasing J towards 0
 // while ‖w‖ grows like log t, never converging.
 type GD struct {

@@ -151,7 +151,7 @@ func (p *Problem) eval(m Model, grad bool) (float64, []float64) {
 
 // L returns a smoothness constant of J, λ_max(X̃ᵀX̃)/(4n) + λ with
 // X̃ = [X 1]: the Hessian (1/n) X̃ᵀDX̃ + λ diag(1, …, 1, 0) has
-// D = diag(σᵢ(1 − σᵢ)) ≤ ¼, so gradient descent with η ≤ 1/L decreases J
+// D = diag(σᵢ(1 − σᵢ)) ≤ ¼, so gradient descent with η < 2/L decreases J
 // at every step. It costs an eigendecomposition of the smaller of X̃ᵀX̃
 // and X̃X̃ᵀ: about min(n, d+1)²·max(n, d+1)/2 + 4·min(n, d+1)³ flops.
 func (p *Problem) L() float64 {

@@ -71,7 +71,7 @@ func finiteRows(w [][]float64) bool {
 }
 
 // SoftmaxGD is gradient descent on the softmax J with a fixed step η;
-// with 0 < η ≤ 1/L it decreases J at every step. Σ_c b_c stays at its
+// with 0 < η < 2/L it decreases J at every step. Σ_c b_c stays at its
 // start (0), since the b gradient sums to 0.
 type SoftmaxGD struct {
 	S   *Softmax
