@@ -49,7 +49,7 @@ func KernelMapSpec() demo.Spec {
 		Params: demo.Params(psiN, pointset.Seed, pickX1, pickX2, pickZ1, pickZ2, azimuth, elevation),
 		Panels: []string{"lift"}, PanelLabels: map[string]string{"lift": "Points lifted to three dimensions"}, Static: true,
 		Examples:    []demo.Example{{Name: "default", Query: ""}},
-		Conventions: kernelMapConventions(), Explain: demo.Explain{Section: "quadratic"},
+		Conventions: kernelMapStated(), Explain: demo.Explain{Section: "quadratic"},
 		Compute: computeKernelMap,
 	}
 }
@@ -198,16 +198,35 @@ func mapPanel(a, b [2]float64) demo.Panel {
 		p.Status = "the two sides differ by round-off: " + textfmt.Sig(dot-k)
 	}
 	s3 := a[0]*a[0]*b[0]*b[0] + 2*a[0]*a[1]*b[0]*b[1] + a[1]*a[1]*b[1]*b[1]
-	p.Tables = []demo.Table{{TestID: "remark", Caption: "Remark 1.7.5: two maps, one kernel ⟨x, z⟩²",
-		Head: []string{"map", "φ(x)", "φ(z)", "inner product"},
+	// Remark 1.7.5's names: φ into ℝ³ with the √2, ψ into ℝ⁴ with x₁x₂
+	// twice. That ψ is not the lift ψ(x) = (x₁², x₁x₂, x₂²) of
+	// Cornwell's slides the plot and the score use, so each row says its
+	// map.
+	p.Tables = []demo.Table{{TestID: "remark", Caption: "Remark 1.7.5: two maps, one kernel ⟨x, z⟩²: φ into ℝ³ and the remark's ψ into ℝ⁴ (not the lift ψ)",
+		Head: []string{"map", "at x", "at z", "inner product"},
 		Rows: [][]string{
-			{"(x₁², √2x₁x₂, x₂²)", textfmt.Vec([]float64{a[0] * a[0], math.Sqrt2 * a[0] * a[1], a[1] * a[1]}),
+			{"φ(x) = (x₁², √2x₁x₂, x₂²)", textfmt.Vec([]float64{a[0] * a[0], math.Sqrt2 * a[0] * a[1], a[1] * a[1]}),
 				textfmt.Vec([]float64{b[0] * b[0], math.Sqrt2 * b[0] * b[1], b[1] * b[1]}), exact(s3)},
-			{"(x₁², x₁x₂, x₁x₂, x₂²)", exactVec([]float64{a[0] * a[0], a[0] * a[1], a[0] * a[1], a[1] * a[1]}),
+			{"ψ(x) = (x₁², x₁x₂, x₁x₂, x₂²)", exactVec([]float64{a[0] * a[0], a[0] * a[1], a[0] * a[1], a[1] * a[1]}),
 				exactVec([]float64{b[0] * b[0], b[0] * b[1], b[0] * b[1], b[1] * b[1]}), exact(s3)},
 			{"⟨x, z⟩²", "", "", exact(ip * ip)},
 		}}}
 	return p
+}
+
+// kernelMapStated is the demo's model box: a check, not a fit. Its φ is
+// the notes' φ(x) = (vec(xxᵀ), √2x, 1) of the kernel check, its ψ the lift
+// ψ(x) = (x₁², x₁x₂, x₂²) of Cornwell's slides, the names the panel and
+// the lesson give them. (It replaces kernelMapConventions in
+// svm_conventions.go, whose last words named the lift φ.)
+func kernelMapStated() *demo.Conventions {
+	return &demo.Conventions{
+		Procedure: func(s demo.State) string {
+			return "nothing is minimised: k(x, z) = (⟨x, z⟩ + 1)² against ⟨φ(x), φ(z)⟩ with φ(x) = (vec(xxᵀ), √2x, 1), " +
+				"for the two points set, and the points lifted by ψ(x) = (x₁², x₁x₂, x₂²) with the plane w·ψ(x) + b = 0"
+		},
+		Bias: demo.BiasNotApplicable, Labels: demo.LabelsSigned,
+	}
 }
 
 // exactDigits is how many significant digits exact keeps of a value that

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 	"net/url"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // TestKernelMapIdentity checks the kernel trick the demo prints on the
@@ -150,5 +152,62 @@ func TestKernelMapViewControls(t *testing.T) {
 	}
 	if def := lift(""); def == lift("azim=-10&elev=0") || def == lift("azim=60") {
 		t.Error("changing azim and elev does not change the lifted figure")
+	}
+}
+
+// TestKernelMapNames holds the demo to the notes' names (issue 27 §3):
+// the lift is Cornwell's ψ(x) = (x₁², x₁x₂, x₂²), in the box, the panel
+// title and the plot alike, never φ; the Remark 1.7.5 table names each
+// row's map, φ into ℝ³ and the remark's ψ into ℝ⁴, and its columns hold
+// that map at x and at z, recomputed here.
+func TestKernelMapNames(t *testing.T) {
+	for _, q := range []string{"", "x1=-2.5&x2=0.3&z1=7&z2=-9.9"} {
+		r := demotest.Run(t, KernelMapSpec(), q)
+		box := KernelMapSpec().Conventions.Procedure(r.State)
+		if !strings.Contains(box, "lifted by ψ(x) = (x₁², x₁x₂, x₂²)") || strings.Contains(box, "lifted by φ") {
+			t.Errorf("%q: box %q, want the points lifted by ψ(x) = (x₁², x₁x₂, x₂²)", q, box)
+		}
+		var lift bytes.Buffer
+		if _, err := r.WriteFigure(&lift, "lift", false); err != nil {
+			t.Fatal(err)
+		}
+		if s := lift.String(); !strings.Contains(s, "lifted by ψ(x) = (x₁², x₁x₂, x₂²)") || strings.Contains(s, "lifted by φ") {
+			t.Errorf("%q: the lift panel does not name ψ", q)
+		}
+		v, _ := url.ParseQuery(q)
+		get := func(k string, def float64) float64 {
+			if v.Get(k) == "" {
+				return def
+			}
+			f, _ := strconv.ParseFloat(v.Get(k), 64)
+			return f
+		}
+		x1, x2, z1, z2 := get("x1", 1), get("x2", 2), get("z1", 3), get("z2", -1)
+		tb := r.Panel().Tables[0]
+		if tb.Head[1] != "at x" || tb.Head[2] != "at z" {
+			t.Errorf("%q: table head %q, want the columns to be the row's map at x and at z", q, tb.Head)
+		}
+		rows := []struct {
+			name string
+			at   func(a, b float64) []float64
+		}{
+			{"φ(x) = (x₁², √2x₁x₂, x₂²)", func(a, b float64) []float64 { return []float64{a * a, math.Sqrt2 * a * b, b * b} }},
+			{"ψ(x) = (x₁², x₁x₂, x₁x₂, x₂²)", func(a, b float64) []float64 { return []float64{a * a, a * b, a * b, b * b} }},
+		}
+		for i, row := range rows {
+			got := tb.Rows[i]
+			if got[0] != row.name {
+				t.Errorf("%q: row %d map %q, want %q", q, i, got[0], row.name)
+			}
+			for j, p := range [][2]float64{{x1, x2}, {z1, z2}} {
+				want := row.at(p[0], p[1])
+				if n := len(strings.Split(got[1+j], ",")); n != len(want) {
+					t.Errorf("%q: row %d column %d %q has %d entries, want %d", q, i, 1+j, got[1+j], n, len(want))
+				}
+				if c := textfmt.Vec(want); c != got[1+j] && exactVec(want) != got[1+j] {
+					t.Errorf("%q: row %d column %d %q, want %s", q, i, 1+j, got[1+j], c)
+				}
+			}
+		}
 	}
 }
