@@ -104,8 +104,8 @@ func (r *gdRun) figure() (render.DataFigure, error) {
 	}
 	return render.DataFigure{
 		Title: title + "\n" + o.name + batchText,
-		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %d steps, now at (%s, %s) with f = %s.",
-			o.name, strings.Join(levels, ", "), r.pathName(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), r.k, textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
+		Desc: fmt.Sprintf("Contours of the %s at f = %s, and the path of %s from (%s, %s) over %s, now at (%s, %s) with f = %s.",
+			o.name, strings.Join(levels, ", "), r.pathName(), textfmt.Sig(start[0]), textfmt.Sig(start[1]), textfmt.Plural(r.k, "steps"), textfmt.Sig(r.s.X[0]), textfmt.Sig(r.s.X[1]), textfmt.Sig(r.s.F)),
 		XLabel: o.xl, YLabel: o.yl,
 		View:   o.view,
 		Layers: []plot.Plotter{fl, pa, pk},
@@ -191,13 +191,41 @@ func (r *gdRun) notes() []demo.Note {
 		out = append(out, r.rateNote())
 	}
 	if r.sgd {
-		out = append(out, demo.Note{TestID: "sgd", Text: fmt.Sprintf("Each step uses the gradient of %d of the %d points, drawn with seed %d: "+
-			"cheaper steps, a noisy path, and with a constant t it hovers near x* instead of settling.", batch.Get(r.st), gdRows, batchSeed.Get(r.st))})
+		out = append(out, r.sgdNote())
 	}
 	if !o.convex {
 		out = append(out, r.wellNote())
 	}
 	return out
+}
+
+// sgdNote says what mini-batches do to the run, by its schedule: with a
+// constant t the iterates never settle, and near x* their spread scales
+// like √t and the gap f − f* like t (the kicks t∇fᵢ are damped by the
+// curvature, so the variance is of order t); a schedule shrinks the kicks
+// with tₖ.
+func (r *gdRun) sgdNote() demo.Note {
+	text := fmt.Sprintf("Each step uses the gradient of %s of the %d points, drawn with seed %d: cheaper steps and a noisy path. ",
+		textfmt.Plural(batch.Get(r.st), "points"), gdRows, batchSeed.Get(r.st))
+	now := ""
+	if r.k > 0 {
+		now = fmt.Sprintf(" (now %s)", r.stepText())
+	}
+	switch schedule.Get(r.st) {
+	case "exp-decay":
+		g := decay.Get(r.st)
+		text += fmt.Sprintf("Exponential decay shrinks the kicks with the step tₖ = t·γᵏ⁻¹%s, so the noise dies down; ", now)
+		if g < 1 {
+			text += fmt.Sprintf("but the steps add up to at most t/(1 − γ) = %s, so a fast decay can also stop the run short of x*.", textfmt.Sig(r.t0/(1-g)))
+		} else {
+			text += "with γ = 1 the step never shrinks, and the run jitters as with a constant t."
+		}
+	case "warmup-linear":
+		text += fmt.Sprintf("The schedule's linear fall to 0 at step T = %d shrinks the kicks with the step tₖ%s, so the noise dies down towards the end of the run.", runLen.Get(r.st), now)
+	default:
+		text += "With a constant t the run never settles: near x* it keeps jittering, with a spread around x* that scales like √t and a gap f − f* that scales like t, so a smaller t (or a schedule that shrinks it) ends nearer."
+	}
+	return demo.Note{TestID: "sgd", Text: text}
 }
 
 // capText is the demo's cap on |f| and on each coordinate, gd.Blowup:
@@ -385,8 +413,8 @@ func (r *gdRun) newtonNote() demo.Note {
 	case s.Status == algos.Stalled:
 		return r.stallNote(text)
 	case s.Status == algos.Converged:
-		text += fmt.Sprintf(" This run converged after %d steps (‖∇f‖ = %s < %s): once near a stationary point the error roughly squares each step.",
-			r.k, textfmt.Sig(s.GradNorm), textfmt.Sig(gdTol))
+		text += fmt.Sprintf(" This run converged after %s (‖∇f‖ = %s < %s): once near a stationary point the error roughly squares each step.",
+			textfmt.Plural(r.k, "steps"), textfmt.Sig(s.GradNorm), textfmt.Sig(gdTol))
 	default:
 		text += " Near a minimiser with a positive definite Hessian the error roughly squares each step (quadratic convergence); " +
 			"far from one its quadratic model can be a poor guide."
@@ -430,8 +458,8 @@ func (r *gdRun) wellNote() demo.Note {
 	x := s.X
 	switch {
 	case math.Abs(x[0]) < 0.5:
-		return demo.Note{TestID: "basin", Alert: true, Text: fmt.Sprintf("This run stalls at the saddle (0, 0) after %d steps: ∇f = 0 there, so gradient descent stops, "+
-			"though it is no minimum (∇²f = diag(−4, 2)). Near the saddle the steps are tiny.", k), Fine: wellFine}
+		return demo.Note{TestID: "basin", Alert: true, Text: fmt.Sprintf("This run stalls at the saddle (0, 0) after %s: ∇f = 0 there, so gradient descent stops, "+
+			"though it is no minimum (∇²f = diag(−4, 2)). Near the saddle the steps are tiny.", textfmt.Plural(k, "steps")), Fine: wellFine}
 	case x[0] < 0:
 		return demo.Note{TestID: "basin", Text: "This start leads into the left valley, to the minimum (−1, 0). Another start (or step size) can pick the other one: " +
 			"on a non-convex f the answer depends on where descent starts, and near the saddle (0, 0) it crawls.", Fine: wellFine}
