@@ -176,8 +176,8 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 		legend = append(legend, it)
 	}
 	legend = append(legend, render.LegendItem{Label: "h* wrong", Thumbs: []plot.Thumbnailer{pts.BoldThumb()}, Hidden: !anyTrue(b.wrong)})
-	title := fmt.Sprintf("Bayes error R(h*) = %s · Δ = %s, σ = %s, π = %s\nh* gets %s of these %d points wrong",
-		textfmt.Pct(b.risk, 2), textfmt.Sig(delta.Get(s)), textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), textfmt.Pct(b.sampleError(), 2), len(b.x))
+	title := fmt.Sprintf("Bayes error R(h*) = %s · Δ = %s, σ = %s, π = %s\nh* gets %s of these %s wrong",
+		textfmt.Pct(b.risk, 2), textfmt.Sig(delta.Get(s)), textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), textfmt.Pct(b.sampleError(), 2), textfmt.Plural(len(b.x), "points"))
 	means := fmt.Sprintf("means (±%s, 0)", textfmt.Sig(delta.Get(s)/2))
 	lines := "Thin grey lines mark η = 0.1, …, 0.9 and a bold black line the Bayes boundary η = ½."
 	if flat {
@@ -186,9 +186,9 @@ func (b bayesRun) draw(w io.Writer, png bool, opt render.Options) (render.Frame,
 			textfmt.Sig(prior.Get(s)), signText(b.m.BayesClassifier([]float64{0, 0})))
 	}
 	desc := fmt.Sprintf("The plane shaded by η(x) = P(y = +1 | x) of a mixture of two Gaussians with %s, "+
-		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½ (and η = ½ counts as −1). %s The Bayes error is %s. %d points are drawn by class; "+
+		"standard deviation %s and P(y = +1) = %s: blue where η > ½, vermillion where η < ½ (and η = ½ counts as −1). %s The Bayes error is %s. %s drawn by class; "+
 		"those the Bayes classifier gets wrong (%s) have a bold edge.",
-		means, textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), lines, textfmt.Pct(b.risk, 2), len(b.x), textfmt.Pct(b.sampleError(), 2))
+		means, textfmt.Sig(sigma.Get(s)), textfmt.Sig(prior.Get(s)), lines, textfmt.Pct(b.risk, 2), pointsAre(len(b.x)), textfmt.Pct(b.sampleError(), 2))
 	f := render.DataFigure{Title: title, View: mixtureView(b.x, s), Layers: []plot.Plotter{field, pts}, Legend: legend, Desc: desc}
 	return f.Write(w, png, opt)
 }
@@ -226,7 +226,7 @@ func (b bayesRun) panel() demo.Panel {
 	p := demo.Panel{Status: "the best any classifier can do", Done: true}
 	p.Counters = []demo.Counter{
 		{"Bayes error R(h*)", textfmt.Pct(b.risk, 2), "bayes-error"},
-		{fmt.Sprintf("h*'s error on these %d points", len(b.x)), textfmt.Pct(b.sampleError(), 2), "sample-error"},
+		{"h*'s error on these " + textfmt.Plural(len(b.x), "points"), textfmt.Pct(b.sampleError(), 2), "sample-error"},
 	}
 	value, acc := BayesErrorText(b.risk, b.bound)
 	p.Start = "h*(x) = +1 where η(x) = P(y = +1 | x) > ½, else −1: the Bayes classifier of this mixture, which knows the distribution. " +

@@ -293,7 +293,7 @@ func (r *knnRun) wrongOrNone() []bool {
 func (r *knnRun) title() string {
 	k, m := neighbours.Get(r.s), metricChoice.Get(r.s)
 	if r.c == nil {
-		return fmt.Sprintf("k = %d · %s\nk needs at least %d points; there are %d", k, m, k, len(r.x))
+		return fmt.Sprintf("k = %d · %s\nk needs at least %s; there %s", k, m, textfmt.Plural(k, "points"), thereAre(len(r.x)))
 	}
 	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, textfmt.Pct(demo.Fraction(r.wrong), 2))
 	detail := "\n" + r.testName() + " " + textfmt.Pct(r.heldErr, 2)
@@ -303,10 +303,26 @@ func (r *knnRun) title() string {
 	return t + detail
 }
 
+// pointsAre is "1 point is", "3 points are".
+func pointsAre(n int) string {
+	if n == 1 {
+		return "1 point is"
+	}
+	return textfmt.Plural(n, "points") + " are"
+}
+
+// thereAre is "is 1", "are 3" (after "there").
+func thereAre(n int) string {
+	if n == 1 {
+		return "is 1"
+	}
+	return "are " + strconv.Itoa(n)
+}
+
 func (r *knnRun) describe() string {
 	k := neighbours.Get(r.s)
 	if r.c == nil {
-		return fmt.Sprintf("%d points drawn by class; k = %d nearest neighbours need at least %d points, so no regions are drawn.", len(r.x), k, k)
+		return fmt.Sprintf("%s drawn by class; k = %d nearest neighbours need at least %s, so no regions are drawn.", pointsAre(len(r.x)), k, textfmt.Plural(k, "points"))
 	}
 	d := fmt.Sprintf("The plane coloured by the %d-nearest-neighbour vote (%s distance) of %d training points: "+
 		"blue where it predicts +1, vermillion where it predicts −1, a thin grey line between. "+
@@ -327,7 +343,7 @@ func (r *knnRun) panel() demo.Panel {
 		p.Status, p.Bad = "needs more points", true
 		p.Start = "Click on the plot to add points, choosing each one's class under it."
 		p.Notes = []demo.Note{{TestID: "few-points", Alert: true,
-			Text: fmt.Sprintf("k = %d neighbours need at least %d points; there are %d. Add points or lower k.", k, k, len(r.x))}}
+			Text: fmt.Sprintf("k = %d neighbours need at least %s; there %s. Add points or lower k.", k, textfmt.Plural(k, "points"), thereAre(len(r.x)))}}
 		return p
 	}
 	train, held := demo.Fraction(r.wrong), r.heldErr
@@ -336,7 +352,7 @@ func (r *knnRun) panel() demo.Panel {
 	case r.exact():
 		heldLabel = "risk R(h), by quadrature"
 	case r.held:
-		heldLabel = fmt.Sprintf("held-out error (%d points)", len(r.tx))
+		heldLabel = "held-out error (" + textfmt.Plural(len(r.tx), "points") + ")"
 	}
 	p.Counters = []demo.Counter{
 		{"k", strconv.Itoa(k), "k"},

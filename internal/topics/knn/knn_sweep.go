@@ -10,6 +10,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/render/chart"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // sweepKs are the k of the error-against-k chart: odd (so two classes
@@ -113,7 +114,7 @@ func (r *knnRun) sweepChart(w io.Writer, _ bool, opt render.Options) (render.Fra
 	}
 	ks := intsAsFloats(sw.ks)
 	c := chart.Curves{
-		Title:  fmt.Sprintf("error against k (%s, %d points)", r.c.Metric, len(r.x)),
+		Title:  fmt.Sprintf("error against k (%s, %s)", r.c.Metric, textfmt.Plural(len(r.x), "points")),
 		XLabel: "k", YLabel: "error", LogX: true, Percent: true, // Curves names the log scale
 		Series: []chart.Curve{{Name: "training error", X: ks, Y: sw.train}},
 		Mark:   float64(neighbours.Get(r.s)),
