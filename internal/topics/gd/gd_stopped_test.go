@@ -117,6 +117,8 @@ func TestGDStoppedRunOneStep(t *testing.T) {
 			if a := demotest.AskAt(t, GDSpec(), tc.query, k-1); a.Q == nil || a.Q.None != "" ||
 				!strings.Contains(a.Q.Prompt, fmt.Sprintf("Iteration %d starts at x⁽%s⁾", k, textfmt.Sup(k-1))) {
 				t.Errorf("predict at step %d: %+v", k-1, a.Q)
+			} else if strings.Contains(a.Q.Why, "float64") {
+				t.Errorf("predict at step %d: the reveal blames float64: %q", k-1, a.Q.Why)
 			}
 			if a := demotest.AskAt(t, GDSpec(), tc.query, k); a.Q != nil {
 				t.Errorf("predict at step %d, where the run stops: %+v", k, a.Q)
