@@ -21,6 +21,11 @@ type Params struct {
 	// MaxIter is the SMO iteration budget; a run that uses it up without
 	// converging ends with algos.IterationLimit.
 	MaxIter int
+	// Ties chooses Step's working pair by the stated tie rule (see
+	// TieTol) instead of LIBSVM's scan, whose ≥ and ≤ let float64
+	// rounding decide between candidates equal in exact arithmetic.
+	// Solve keeps LIBSVM's scan whatever Ties says.
+	Ties bool
 	// CacheBytes bounds the memory of the kernel-column cache (Step's, and
 	// each Solve's own); 0 means DefaultCacheBytes, and two columns are
 	// kept whatever the bound. The cache never changes a result, only

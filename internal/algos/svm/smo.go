@@ -118,14 +118,10 @@ func (p *Problem) finish(s *State, t *tally) {
 // 2005), updates αᵢ and αⱼ as LIBSVM's Solver::Solve, and in the same pass
 // that updates G recomputes everything State reports. It is the iteration
 // of `svm-train -h 0` (no shrinking), except that Q is kept in float64
-// where LIBSVM rounds it to float32.
+// where LIBSVM rounds it to float32, and that with Params.Ties the pair is
+// chosen by the tie rule (see TieTol).
 func (p *Problem) iterate(s *State) {
-	i, j := s.up, -1
-	var qi []float64
-	if i >= 0 {
-		qi = p.cache.Get(i)
-		j = p.selectJ(s.Alpha, s.G, i, qi, nil)
-	}
+	i, j := p.workingSet(s)
 	if j < 0 {
 		// No pair makes progress: LIBSVM's "already optimal". Unreachable
 		// for a feasible α whose gap exceeds Tol > 0, kept as LIBSVM
@@ -133,7 +129,7 @@ func (p *Problem) iterate(s *State) {
 		s.Status = algos.Converged
 		return
 	}
-	qj := p.cache.Get(j)
+	qi, qj := p.cache.Get(i), p.cache.Get(j)
 	s.I, s.J, s.OldI, s.OldJ = i, j, s.Alpha[i], s.Alpha[j]
 	p.update(s.Alpha, s.G, i, j, qi, qj)
 	di, dj := s.Alpha[i]-s.OldI, s.Alpha[j]-s.OldJ

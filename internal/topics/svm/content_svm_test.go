@@ -2,7 +2,9 @@ package svm
 
 import (
 	"fmt"
+	"html"
 	"math"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,6 +26,16 @@ func svmProse(t *testing.T, slug string) string {
 		t.Fatal(err)
 	}
 	return strings.Join(demotest.Strings(parts), "")
+}
+
+// svmSource is a lesson's prose as written, TeX and all.
+func svmSource(t *testing.T, slug string) string {
+	t.Helper()
+	src, err := demo.Source(Topic().Prose, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
 
 // solveHard runs the hard-margin demo's SMO on the points of state q to
@@ -126,7 +138,7 @@ func TestProseSVMNumbers(t *testing.T) {
 	if !strings.Contains(string(src), "The training error is $25\\,\\%$ at all three values.") {
 		t.Error("soft-margin prose no longer quotes 25 % for C = 0.01, 1 and 100")
 	}
-	for _, q := range []string{"C=0.01&step=20", "step=128", "C=100&step=17554"} {
+	for _, q := range []string{"C=0.01&step=20", "step=128", "C=100&step=17753"} {
 		p := demotest.Run(t, SVMSpec(false), q).Panel()
 		if got := demotest.Counter(p, "error"); got != "25.0 %" || demotest.Note(p, "bias-range") != nil {
 			t.Errorf("%s: training error %s (b not unique: %v); the prose says 25 %%", q, got, demotest.Note(p, "bias-range") != nil)
@@ -170,22 +182,77 @@ func TestProseSVMNumbers(t *testing.T) {
 			t.Errorf("hard-margin prose lacks %q", want)
 		}
 	}
-	// At step 18 of the default run, the first index is a tie broken by
-	// rounding: the two largest vₜ over I_up agree to a few ulps.
-	pr, s0, err := svm.New(solveHardPoints(t, "step=end"))
+}
+
+// TestProseSMOTies checks the hard-margin lesson's account of ties on the
+// default points against runs of the demo's solver with both rules: the
+// steps whose first index is a tie that rounding tells apart, by
+// LIBSVM's scan and by the demo's rule, and the run lengths.
+func TestProseSMOTies(t *testing.T) {
+	hard := svmSource(t, "hard-margin-svm")
+	x, y, p := solveHardPoints(t, "step=end")
+	if !p.Ties {
+		t.Fatal("the hard-margin demo does not use the stated tie rule")
+	}
+	tied, n := roundingTies(t, x, y, p)
+	p.Ties = false
+	rounded, nLIBSVM := roundingTies(t, x, y, p)
+	if len(tied) == 0 || len(rounded) == 0 {
+		t.Fatalf("no ties told apart by rounding: %v with the rule, %v with LIBSVM's scan", tied, rounded)
+	}
+	want := fmt.Sprintf("With LIBSVM's scan on the demo's default points, rounding would have chosen $i$ between such a tie at step %d and at %d more of the run's %d steps; "+
+		"with the demo's rule the same ties are decided by the index, the first at step %d and at %d more of its %d steps.",
+		rounded[0], len(rounded)-1, nLIBSVM, tied[0], len(tied)-1, n)
+	if !strings.Contains(hard, want) {
+		t.Errorf("hard-margin prose lacks %q", want)
+	}
+}
+
+// TestProseSMOTrace checks the hard-margin lesson's account of m − M and
+// ½‖w‖² along the default run against the run's own history.
+func TestProseSMOTrace(t *testing.T) {
+	hard := svmSource(t, "hard-margin-svm")
+	x, y, p := solveHardPoints(t, "step=end")
+	pr, s, err := svm.New(x, y, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s17, _, _ := algos.Replay(pr, s0, 17)
-	var v []float64
-	for k := range pr.Y {
-		if pr.Y[k] > 0 || s17.Alpha[k] > 0 {
-			v = append(v, -pr.Y[k]*s17.G[k])
+	var gap []float64
+	below := -1 // the step from which ½‖w‖² < −D to the end
+	for {
+		gap = append(gap, s.Gap)
+		if pw := pr.Primal(s); pw < -s.Dual && s.T > 0 {
+			if below < 0 {
+				below = s.T
+			}
+		} else {
+			below = -1
+		}
+		if s.Status.Done() {
+			break
+		}
+		s = pr.Step(s)
+	}
+	end := len(gap) - 1
+	last := 13 // the last step of the bounce, before m − M first falls under 0.05
+	for last+1 < len(gap) && gap[last+1] >= 0.05 {
+		last++
+	}
+	lo, hi := slices.Min(gap[13:last+1]), slices.Max(gap[13:last+1])
+	fell := 0
+	for k := last; k <= end; k++ {
+		if gap[k] <= gap[last]/100 {
+			fell = k - last
+			break
 		}
 	}
-	slices.Sort(v)
-	if top, next := v[len(v)-1], v[len(v)-2]; math.Abs(top-next) > 1e-14*math.Abs(top) {
-		t.Errorf("before step 18 the two largest violations are %v and %v; the prose calls them equal", top, next)
+	want := fmt.Sprintf("it starts at $%s$, rises to $%.1f$ at step 1, falls to about $%.1f$ by step 12, then bounces between about $%.2f$ and $%.2f$ from step 13 to step %d while $D$ creeps down (from step %d on, $\\tfrac12\\|\\mathbf{w}\\|^2$ even sits below the dual value), and finally falls by two orders of magnitude in under %s steps, zigzagging below $\\varepsilon = 10^{-3}$ at step %d.",
+		strconv.FormatFloat(gap[0], 'g', -1, 64), gap[1], gap[12], math.Floor(lo*100)/100, math.Ceil(hi*100)/100, last, below, map[bool]string{true: "fifty", false: "a hundred"}[fell < 50], end)
+	if fell == 0 || fell >= 100 || gap[1] != slices.Max(gap) {
+		t.Errorf("m − M: falls a hundredfold in %d steps from step %d; largest %v at step 1? %v", fell, last, slices.Max(gap), gap[1])
+	}
+	if !strings.Contains(hard, want) {
+		t.Errorf("hard-margin prose lacks %q", want)
 	}
 }
 
@@ -196,4 +263,80 @@ func solveHardPoints(t *testing.T, q string) ([][]float64, []int, svm.Params) {
 	r := demotest.Run(t, SVMSpec(true), q)
 	x, yf := demo.Columns(r.Points)
 	return x, pointset.SignLabels(yf), SvmParams(r.State, true)
+}
+
+// roundingTies runs SMO with p on x, y to the end and returns the steps
+// (numbered as the demo numbers them: step k takes state k−1 to k) whose
+// first index is a tie that float64 rounding tells apart: at least two
+// points of I_up within the tie tolerance of the largest v, with different
+// float64 values. LIBSVM's scan lets rounding choose there; the demo's
+// rule chooses the last index. It also returns the run's length.
+func roundingTies(t *testing.T, x [][]float64, y []int, p svm.Params) ([]int, int) {
+	t.Helper()
+	pr, s, err := svm.New(x, y, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []int
+	for !s.Status.Done() {
+		v := smoV(pr, s)
+		m, scale := math.Inf(-1), 0.0
+		for k := range v {
+			scale = math.Max(scale, math.Abs(v[k]))
+			if inUp(pr, s, k) {
+				m = math.Max(m, v[k])
+			}
+		}
+		for k := range v {
+			if d := m - v[k]; inUp(pr, s, k) && d > 0 && d <= svm.TieTol(scale) {
+				steps = append(steps, s.T+1)
+				break
+			}
+		}
+		s = pr.Step(s)
+	}
+	return steps, s.T
+}
+
+// TestProseSMOLinksEnd checks the SMO lessons' links into their demos: a
+// link past step 20 opens the end of its run (the lessons link there to
+// show a solution, and a run that grows or shrinks must move the link),
+// and C = 100's step count is quoted as the link has it.
+func TestProseSMOLinksEnd(t *testing.T) {
+	link := regexp.MustCompile(`href="/lessons/(hard|soft)-margin-svm\?([^"#]*)`)
+	n := 0
+	for _, slug := range []string{"hard-margin-svm", "soft-margin-svm"} {
+		for _, m := range link.FindAllStringSubmatch(svmSource(t, slug), -1) {
+			vals, err := url.ParseQuery(html.UnescapeString(m[2]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			step, _ := strconv.Atoi(vals.Get("step"))
+			if step <= 20 || vals.Has("demo") { // another demo of the lesson
+				continue
+			}
+			vals.Set("step", "end")
+			if r := demotest.Run(t, SVMSpec(m[1] == "hard"), vals.Encode()); r.Step != step {
+				t.Errorf("%s links %s at step %d; its run ends at step %d", slug, m[2], step, r.Step)
+			}
+			n++
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d links past step 20", n)
+	}
+	r := demotest.Run(t, SVMSpec(false), "C=100&step=end")
+	want := "SMO needs $" + thinThousands(r.Step) + "$ steps"
+	if src := svmSource(t, "soft-margin-svm"); !strings.Contains(src, fmt.Sprintf("C=100&amp;step=%d#", r.Step)) || !strings.Contains(src, want) {
+		t.Errorf("soft-margin prose does not link and quote C = 100's %d steps (%q)", r.Step, want)
+	}
+}
+
+// thinThousands writes n as the prose's TeX does: 17\,753.
+func thinThousands(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) <= 4 {
+		return s
+	}
+	return s[:len(s)-3] + `\,` + s[len(s)-3:]
 }

@@ -3,7 +3,10 @@ package svm
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
@@ -87,68 +90,167 @@ func inLow(pr *svm.Problem, s svm.State, t int) bool {
 	return pr.P.Hard || s.Alpha[t] < pr.P.C
 }
 
-// curvature is aᵢⱼ = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ), or LIBSVM's
-// TAU = 10⁻¹² where it is not positive (duplicate points), as the solver
-// takes it.
-func curvature(pr *svm.Problem, i, j int) float64 {
-	k := pr.P.Kernel
-	a := k.Eval(pr.X[i], pr.X[i]) + k.Eval(pr.X[j], pr.X[j]) - float64(2*k.Eval(pr.X[i], pr.X[j]))
-	if a <= 0 {
-		a = 1e-12
-	}
-	return a
+// ranked is how the solver's rule picks among candidates by a value
+// (vₜ for i, the gain for j): win is the winner's position, tied the
+// positions of the candidates it ties with (itself included), and close
+// the position of a candidate whose value lies so near the tie boundary
+// that rounding, not the rule, could decide (−1 when there is none).
+type ranked struct {
+	win, close int
+	tied       []int
 }
 
-// partners ranks the j ∈ I_low with vⱼ < vᵢ by the second-order rule,
-// best first (the later index first on ties, as LIBSVM's scan).
-func partners(pr *svm.Problem, s svm.State, v []float64, i int) []smoPair {
+// rank applies the solver's rule to vals, whose tie tolerance is
+// svm.TieTol(scale). With ties (the demos' rule, Params.Ties) values
+// within the tolerance of the best tie and the last of them wins; a value
+// between half and twice the tolerance below the best is too close to
+// call. Without (LIBSVM's scan) the last of the largest wins, and a
+// value below the largest by no more than twice the tolerance is a tie
+// that rounding decided.
+func rank(vals []float64, scale float64, ties bool) ranked {
+	r := ranked{win: -1, close: -1}
+	if len(vals) == 0 {
+		return r
+	}
+	best := slices.Max(vals)
+	tol := svm.TieTol(scale)
+	for k, v := range vals {
+		d := best - v
+		switch {
+		case ties && d <= tol:
+			r.win = k
+			r.tied = append(r.tied, k)
+		case !ties && d == 0:
+			r.win = k
+		}
+		if ties && d > tol/2 && d <= 2*tol || !ties && d > 0 && d <= 2*tol {
+			r.close = k
+		}
+	}
+	if !ties {
+		r.tied = []int{r.win}
+	}
+	return r
+}
+
+// vScale is max over all t of |vₜ|, the scale of the tie tolerance of v.
+func vScale(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+// partners ranks the j ∈ I_low that violate with i (vᵢ − vⱼ above the tie
+// tolerance, or > 0 by LIBSVM's scan) by the second-order rule, best
+// first: the rule's winner, then by gain, the later index first among
+// equals. The ranking of their gains is returned with the positions
+// replaced by the points' indices.
+func partners(pr *svm.Problem, s svm.State, v []float64, i int) ([]smoPair, ranked) {
 	var out []smoPair
+	qi := pr.Column(i)
+	tol := svm.TieTol(vScale(v))
+	if !pr.P.Ties {
+		tol = 0
+	}
+	var gains []float64
 	for t := range v {
 		diff := v[i] - v[t]
-		if !inLow(pr, s, t) || diff <= 0 {
+		if !inLow(pr, s, t) || !(diff > tol) {
 			continue
 		}
-		a := curvature(pr, i, t)
+		a := pr.Curvature(i, t, qi)
 		out = append(out, smoPair{i: i, j: t, vi: v[i], vj: v[t], a: a, gain: diff * diff / a})
+		gains = append(gains, diff*diff/a)
 	}
-	// Insertion sort, stable from the last index down: best gain first,
-	// the later index first among equals.
+	if len(out) == 0 {
+		return nil, ranked{win: -1, close: -1}
+	}
+	r := rank(gains, slices.Max(gains), pr.P.Ties)
+	// Positions to indices, in index order as out is still.
+	r.win = out[r.win].j
+	if r.close >= 0 {
+		r.close = out[r.close].j
+	}
+	for k, pos := range r.tied {
+		r.tied[k] = out[pos].j
+	}
 	for a := 1; a < len(out); a++ {
 		for b := a; b > 0 && out[b].gain >= out[b-1].gain; b-- {
 			out[b], out[b-1] = out[b-1], out[b]
 		}
 	}
-	return out
+	w := slices.IndexFunc(out, func(p smoPair) bool { return p.j == r.win })
+	win := out[w]
+	copy(out[1:w+1], out[:w])
+	out[0] = win
+	return out, r
+}
+
+// smoChoice is the pair question's candidates with what decided the
+// pair: the tie sets of i and j, or why rounding could decide it.
+type smoChoice struct {
+	pairs  []smoPair
+	tiedI  []int // the points of I_up tied for i, the winner last
+	tiedJ  []int // the partners tied for j, the winner last
+	undone string
 }
 
 // smoCandidates are the pairs the pair question offers, the one SMO's
-// rule picks first: i, the last point of I_up with the largest vᵢ, with
-// its best partner a by the second-order rule. The others are built so
-// that no index stands out by how often it appears: i with a second
-// partner b (the maximal violating pair's j, the smallest vⱼ, when it is
-// not a; else i's second-best partner), and the runner-up i₂ for the
-// first index with the same a and b where they are partners of i₂ (else
-// with i₂'s own best ones). Pairs are unique as sets; at most four.
-func smoCandidates(pr *svm.Problem, s svm.State) []smoPair {
+// rule picks first: i, the point of I_up with the largest vᵢ (the last
+// one on a tie), with its best partner a by the second-order rule. The
+// others are built so that no index stands out by how often it appears:
+// i with a second partner b (the maximal violating pair's j, the smallest
+// vⱼ, when it is not a; else i's second-best partner), and the runner-up
+// i₂ for the first index with the same a and b where they are partners
+// of i₂ (else with i₂'s own best ones). Pairs are unique as sets; at most
+// four.
+func smoCandidates(pr *svm.Problem, s svm.State) smoChoice {
 	v := smoV(pr, s)
-	first, second := -1, -1
+	var up []int
+	var upv []float64
 	for t := range v {
-		if !inUp(pr, s, t) {
-			continue
+		if inUp(pr, s, t) {
+			up, upv = append(up, t), append(upv, v[t])
 		}
-		switch {
-		case first < 0 || v[t] >= v[first]:
-			first, second = t, first
-		case second < 0 || v[t] >= v[second]:
+	}
+	var ch smoChoice
+	ri := rank(upv, vScale(v), pr.P.Ties)
+	if ri.win < 0 {
+		return ch
+	}
+	first := up[ri.win]
+	for _, k := range ri.tied {
+		ch.tiedI = append(ch.tiedI, up[k])
+	}
+	if ri.close >= 0 {
+		ch.undone = fmt.Sprintf("v of %s and %s differ by %s, too near the tie tolerance 8·2⁻⁵²·max|v| = %s for the rule to tell a tie from an order",
+			render.PointName(up[ri.close]), render.PointName(first), textfmt.Sig(math.Abs(v[first]-v[up[ri.close]])), textfmt.Sig(svm.TieTol(vScale(v))))
+		if !pr.P.Ties {
+			ch.undone = fmt.Sprintf("v of %s and %s agree but for rounding (they differ by %s), so float64 rounding, not the rule, would choose i",
+				render.PointName(up[ri.close]), render.PointName(first), textfmt.Sig(math.Abs(v[first]-v[up[ri.close]])))
+		}
+	}
+	// The runner-up for i: the best of the others by the same rule.
+	second := -1
+	for k, t := range up {
+		if t != first && (second < 0 || upv[k] >= v[second]) {
 			second = t
 		}
 	}
-	if first < 0 {
-		return nil
-	}
-	ps := partners(pr, s, v, first)
+	ps, rj := partners(pr, s, v, first)
 	if len(ps) == 0 {
-		return nil
+		return ch
+	}
+	ch.tiedJ = rj.tied
+	if rj.close >= 0 && ch.undone == "" {
+		ch.undone = fmt.Sprintf("for j, the gains of %s and %s are too near the tie tolerance 8·2⁻⁵²·(largest gain) for the rule to tell a tie from an order",
+			render.PointName(rj.close), render.PointName(ps[0].j))
+		if !pr.P.Ties {
+			ch.undone = fmt.Sprintf("for j, the gains of %s and %s agree but for rounding, so float64 rounding, not the rule, would choose j",
+				render.PointName(rj.close), render.PointName(ps[0].j))
+		}
 	}
 	mvp := ps[0]
 	for _, p := range ps {
@@ -162,25 +264,24 @@ func smoCandidates(pr *svm.Problem, s svm.State) []smoPair {
 	} else if len(ps) > 1 {
 		mine = append(mine, ps[1])
 	}
-	var out []smoPair
 	add := func(p smoPair) bool {
-		for _, q := range out {
+		for _, q := range ch.pairs {
 			if (p.i == q.i && p.j == q.j) || (p.i == q.j && p.j == q.i) {
 				return false
 			}
 		}
-		out = append(out, p)
+		ch.pairs = append(ch.pairs, p)
 		return true
 	}
 	for _, p := range mine {
 		add(p)
 	}
 	if second < 0 {
-		return out
+		return ch
 	}
 	// The runner-up's pairs: with i's partners where it can take them,
 	// then with its own best ones, as many as i has.
-	theirs := partners(pr, s, v, second)
+	theirs, _ := partners(pr, s, v, second)
 	n := 0
 	for _, m := range mine {
 		for _, p := range theirs {
@@ -194,15 +295,20 @@ func smoCandidates(pr *svm.Problem, s svm.State) []smoPair {
 			n++
 		}
 	}
-	return out
+	return ch
 }
 
-// pairQuestion asks which pair step t+1 optimises, or returns nil when
-// the rule leaves a single candidate.
+// pairQuestion asks which pair step t+1 optimises, returns NoQuestion
+// when rounding rather than the rule could decide it, or nil when the
+// rule leaves a single candidate.
 func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
-	cs := smoCandidates(pr, s)
+	ch := smoCandidates(pr, s)
+	cs := ch.pairs
 	if len(cs) < 2 {
 		return nil
+	}
+	if ch.undone != "" {
+		return demo.NoQuestion(ch.undone)
 	}
 	right := smoPair{i: next.I, j: next.J}.value()
 	found := false
@@ -224,23 +330,49 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 	if pr.P.Kernel.Kind != svm.Linear {
 		dist = "aᵢⱼ = K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ)"
 	}
-	q.Why = fmt.Sprintf("i = %s: the point of I_up with the largest vₜ = yₜ − Σₖ αₖyₖK(xₖ, xₜ), v = m(α) = %s. "+
+	q.Why = fmt.Sprintf("i = %s: the point of I_up with the largest vₜ = yₜ − Σₖ αₖyₖK(xₖ, xₜ), v = m(α) = %s%s. "+
 		"Among the j ∈ I_low with vⱼ < vᵢ, the second-order rule takes the one whose full step lowers D the most, "+
 		"(vᵢ − vⱼ)²/(2aᵢⱼ) with %s: for j = %s that is (%s − %s)²/(2·%s) = %s",
-		render.PointName(best.i), textfmt.Sig(best.vi), dist, render.PointName(best.j),
+		render.PointName(best.i), textfmt.Sig(best.vi), tieNote(ch.tiedI, "v", pr.P.Ties), dist, render.PointName(best.j),
 		textfmt.Sig(best.vi), textfmt.Paren(textfmt.Sig(best.vj)), textfmt.Sig(best.a), textfmt.Sig(best.gain/2))
 	for _, c := range cs[1:] {
 		if c.i == best.i {
 			q.Why += fmt.Sprintf(", against %s for %s", textfmt.Sig(c.gain/2), render.PointName(c.j))
 		}
 	}
-	q.Why += "."
+	q.Why += tieNote(ch.tiedJ, "gain", pr.P.Ties) + "."
 	for k, c := range cs[1:] {
 		if c.i != best.i && cs[k].i == best.i { // the runner-up's first pair
-			q.Why += fmt.Sprintf(" %s, with v = %s, comes after %s for i.", render.PointName(c.i), textfmt.Sig(c.vi), render.PointName(best.i))
+			if slices.Contains(ch.tiedI, c.i) {
+				q.Why += fmt.Sprintf(" %s ties with %s for i but comes before it.", render.PointName(c.i), render.PointName(best.i))
+			} else {
+				q.Why += fmt.Sprintf(" %s, with the smaller v = %s, comes second for i.", render.PointName(c.i), textfmt.Sig(c.vi))
+			}
 		}
 	}
 	return q
+}
+
+// tieNote says, for an explanation, which points tied for the choice
+// (the winner last) and that the last index won: "; x₅ and x₂₅ tie (their
+// v agree to within 8·2⁻⁵²·max|v|), and the last index wins".
+func tieNote(tied []int, what string, ties bool) string {
+	if len(tied) < 2 {
+		return ""
+	}
+	names := make([]string, len(tied))
+	for k, t := range tied {
+		names[k] = render.PointName(t)
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if !ties {
+		return fmt.Sprintf(" (%s have the same %s, and the last index wins)", list, what)
+	}
+	scale := "max|v|"
+	if what != "v" {
+		scale = "the largest gain"
+	}
+	return fmt.Sprintf(" (%s tie: their %s agree to within 8·2⁻⁵²·%s, and the last index wins)", list, what, scale)
 }
 
 // clipQuestion names the pair step t+1 optimises and asks how many of
@@ -260,8 +392,30 @@ func clipQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 		}
 	}
 	v := smoV(pr, s)
-	a := curvature(pr, i, j)
+	a := pr.Curvature(i, j, pr.Column(i))
 	tauStar := (v[i] - v[j]) / a
+	// The full step's end points, and how near a bound they land: within
+	// twice the tie tolerance of the numbers involved (but not on it),
+	// rounding could decide whether the solver clips. A full step that
+	// lands on the bound exactly ends there clipped or not.
+	ui, uj := s.Alpha[i]+pr.Y[i]*tauStar, s.Alpha[j]-pr.Y[j]*tauStar
+	scale := math.Max(math.Max(math.Abs(s.Alpha[i]), math.Abs(s.Alpha[j])), math.Abs(tauStar))
+	bounds := []float64{0}
+	if !pr.P.Hard {
+		bounds = append(bounds, pr.P.C)
+		scale = math.Max(scale, pr.P.C)
+	}
+	for _, u := range []struct {
+		name string
+		a    float64
+	}{{"αᵢ", ui}, {"αⱼ", uj}} {
+		for _, b := range bounds {
+			if d := math.Abs(u.a - b); d > 0 && d <= 2*svm.TieTol(scale) {
+				return demo.NoQuestion(fmt.Sprintf("the full step puts %s at %s, within rounding of the bound %s, so rounding, not the rule, would decide whether it is clipped",
+					u.name, textfmt.Sig(u.a), textfmt.Sig(b)))
+			}
+		}
+	}
 	tau := pr.Y[i] * (next.Alpha[i] - s.Alpha[i])
 	q := &demo.Question{
 		Prompt: fmt.Sprintf("Step %d optimises the pair i = %s, y = %s, αᵢ = %s and j = %s, y = %s, αⱼ = %s. "+
@@ -279,7 +433,6 @@ func clipQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 	step := fmt.Sprintf("αᵢ ← αᵢ + yᵢτ and αⱼ ← αⱼ − yⱼτ; the full step is τ* = (vᵢ − vⱼ)/aᵢⱼ = (%s − %s)/%s = %s",
 		textfmt.Sig(v[i]), textfmt.Paren(textfmt.Sig(v[j])), textfmt.Sig(a), textfmt.Sig(tauStar))
 	// The full step leaves the box exactly when the solver clips it.
-	ui, uj := s.Alpha[i]+pr.Y[i]*tauStar, s.Alpha[j]-pr.Y[j]*tauStar
 	inBox := func(a float64) bool { return a >= 0 && (pr.P.Hard || a <= pr.P.C) }
 	if inBox(ui) && inBox(uj) {
 		q.Why = fmt.Sprintf("%s, which stays in the box %s: αᵢ = %s, αⱼ = %s.", step, box,

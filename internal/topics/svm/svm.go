@@ -80,7 +80,8 @@ var (
 )
 
 // SvmParams are the SMO parameters a state of svm-hard (hard) or
-// svm-soft selects: a linear kernel, C (soft only) and the tolerance.
+// svm-soft selects: a linear kernel, C (soft only), the tolerance and
+// the stated tie rule.
 // The kernel SVM adds its kernel to the soft margin's.
 func SvmParams(s demo.State, hard bool) svm.Params {
 	p := svm.DefaultParams()
@@ -90,6 +91,10 @@ func SvmParams(s demo.State, hard bool) svm.Params {
 	}
 	p.Tol, _ = strconv.ParseFloat(smoTol.Get(s), 64)
 	p.MaxIter = svmMaxIter
+	// The lessons' rule for ties, stated in the prose: values within
+	// 8·2⁻⁵²·max|v| of each other tie, and the last index wins, so that
+	// rounding never decides the pair (issue 27 §2).
+	p.Ties = true
 	return p
 }
 
@@ -167,7 +172,7 @@ const smoWidth = 4
 func smoRunKey(x [][]float64, y []int, p svm.Params) demo.CacheKey {
 	k := p.Kernel
 	return optimumKey("smo-run", x, y, p.C, demo.B2f(p.Hard), p.Tol, float64(p.MaxIter),
-		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree))
+		float64(k.Kind), k.Gamma, k.Coef0, float64(k.Degree), demo.B2f(p.Ties))
 }
 
 // keptSMO returns state in.Step of the SMO run of pr from s0 (or its last)
