@@ -3,7 +3,9 @@ package logistic
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -15,32 +17,57 @@ import (
 )
 
 // roughCertainty is certainty short enough for a counter: a percentage
-// down to 99.99 %, then 1 − 10⁻ⁿ, rounded to the nearest power of ten.
+// down to 99.99 %, then 1 − m·10⁻ᵏ with m rounded up as certainty
+// does, so that the confidence shown never exceeds the model's.
 func roughCertainty(doubt float64) string {
-	if doubt <= 0 {
-		return "1"
-	}
 	if doubt < 1e-4 {
-		return "1 − 10" + textfmt.Sup(int(math.Round(math.Log10(doubt))))
+		return "1 − " + doubtUp(doubt, 3)
 	}
 	return certainty(doubt)
 }
 
 // certainty writes a probability near 1 so that its distance from 1
-// shows, rounded down: "75.0 %", "99.97 %", and "1 − 3.2·10⁻⁹" past six
-// nines. doubt is 1 − p, computed directly (σ(−m), not 1 − σ(m)), so it
-// keeps its digits.
+// shows, rounded towards less confidence: "75.0 %", "99.97 %", and
+// "1 − 3.21·10⁻⁹" past six nines, its doubt rounded up. doubt is 1 − p,
+// computed directly (σ(−m), not 1 − σ(m)), so it keeps its digits.
 func certainty(doubt float64) string {
-	switch {
-	case doubt <= 0:
-		return "1 (to double precision)"
-	case doubt < 1e-6:
-		return "1 − " + textfmt.Sig(doubt)
+	if doubt < 1e-6 {
+		return "1 − " + doubtUp(doubt, 3)
 	}
 	d := min(max(int(math.Ceil(-math.Log10(doubt)))-2, 1), 4)
 	scale := math.Pow(10, float64(d))
 	// Rounded down, so that "P ≥ 99.99 %" holds.
 	return strconv.FormatFloat(math.Floor(100*(1-doubt)*scale)/scale, 'f', d, 64) + " %"
+}
+
+// minDoubt is the least doubt certainty writes: below it σ(−m) is
+// subnormal or 0 and has lost its relative precision, so the doubt shown
+// is this bound, which it does not exceed.
+const minDoubt = 0x1p-1022
+
+// doubtUp writes doubt > 0 as m·10ᵏ with digits significant digits of m
+// (trailing zeros dropped), rounded up: the decimal shown is at least
+// doubt raised by 16ε of itself, a margin over the rounding of σ.
+func doubtUp(doubt float64, digits int) string {
+	v := math.Max(doubt*(1+16*0x1p-52), minDoubt)
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', digits-1, 64), "e")
+	exp, _ := strconv.Atoi(e)
+	if shown, ok := new(big.Rat).SetString(m + "e" + e); ok && shown.Cmp(new(big.Rat).SetFloat64(v)) < 0 {
+		// The nearest decimal is below v: take the next one up.
+		n, _ := strconv.Atoi(strings.Replace(m, ".", "", 1))
+		ds := strconv.Itoa(n + 1)
+		if len(ds) > digits { // 9.99 → 10.0: one more power of ten
+			ds, exp = ds[:digits], exp+1
+		}
+		m = ds[:1]
+		if digits > 1 {
+			m += "." + ds[1:]
+		}
+	}
+	if strings.Contains(m, ".") {
+		m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
+	}
+	return m + "·10" + textfmt.Sup(exp)
 }
 
 // panel states the run in numbers and words: the counters, what the step
@@ -179,7 +206,7 @@ func (r *logisticRun) sureness() string {
 	for _, mg := range r.margins {
 		worst = math.Min(worst, mg)
 	}
-	s := "its surest prediction already has P = " + certainty(r.leastDoubt())
+	s := "its surest prediction already has P ≥ " + certainty(r.leastDoubt())
 	if worst > 0 {
 		s += ", and it gives every training point its own label with P ≥ " + certainty(logistic.Sigmoid(-worst))
 	}

@@ -3,6 +3,7 @@ package logistic
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/bigmath"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/demo/pointset"
@@ -215,11 +217,89 @@ func TestCertainty(t *testing.T) {
 		doubt       float64
 		want, rough string
 	}{
-		{0.25, "75.0 %", "75.0 %"}, {3e-4, "99.97 %", "99.97 %"}, {1.5e-5, "99.998 %", "1 − 10⁻⁵"}, {0.001, "99.9 %", "99.9 %"},
-		{3.2e-9, "1 − 3.2·10⁻⁹", "1 − 10⁻⁸"}, {0, "1 (to double precision)", "1"},
+		{0.25, "75.0 %", "75.0 %"}, {0.2431, "75.6 %", "75.6 %"}, {3e-4, "99.97 %", "99.97 %"}, {0.001, "99.9 %", "99.9 %"},
+		{1.4876e-5, "99.998 %", "1 − 1.49·10⁻⁵"}, {2.15e-6, "99.9997 %", "1 − 2.16·10⁻⁶"}, {9.94e-6, "99.9990 %", "1 − 9.95·10⁻⁶"},
+		{3.1876e-9, "1 − 3.19·10⁻⁹", "1 − 3.19·10⁻⁹"}, {3.4321e-21, "1 − 3.44·10⁻²¹", "1 − 3.44·10⁻²¹"}, {3.4e-21, "1 − 3.41·10⁻²¹", "1 − 3.41·10⁻²¹"},
+		{0, "1 − 2.23·10⁻³⁰⁸", "1 − 2.23·10⁻³⁰⁸"}, {1e-320, "1 − 2.23·10⁻³⁰⁸", "1 − 2.23·10⁻³⁰⁸"},
 	} {
 		if got, rough := certainty(tt.doubt), roughCertainty(tt.doubt); got != tt.want || rough != tt.rough {
 			t.Errorf("certainty(%v) = %q, %q; want %q, %q", tt.doubt, got, rough, tt.want, tt.rough)
+		}
+	}
+}
+
+// shownConfidence reads a confidence certainty or roughCertainty wrote,
+// exactly: "99.97 %" is 9997/10000, "1 − 2.2·10⁻⁶" is 1 − 22/10⁷.
+func shownConfidence(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	if pct, ok := strings.CutSuffix(s, " %"); ok {
+		r, ok := new(big.Rat).SetString(pct)
+		if !ok {
+			t.Fatalf("confidence %q", s)
+		}
+		return r.Quo(r, big.NewRat(100, 1))
+	}
+	d, ok := strings.CutPrefix(s, "1 − ")
+	if !ok {
+		t.Fatalf("confidence %q is neither a percentage nor 1 − d", s)
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(demotest.ParseSig(t, d), 'e', -1, 64))
+	if !ok {
+		t.Fatalf("confidence %q", s)
+	}
+	return r.Sub(big.NewRat(1, 1), r)
+}
+
+// TestLogisticConfidenceNeverOverstated: over a grid of states (each data
+// set, λ, method, early, mid and end of the run) the largest confidence
+// the counter shows, and the confidences of the overconfidence note, are
+// at most the model's own, σ(max |f(xᵢ)|) and σ(min yᵢf(xᵢ)) computed in
+// 200 bits from the scores.
+func TestLogisticConfidenceNeverOverstated(t *testing.T) {
+	checked := map[string]int{}
+	for _, data := range []string{"noisy", "separable", "moons"} {
+		for _, lam := range []string{"0", "0.01", "1"} {
+			for _, m := range []string{"gd", "newton"} {
+				for _, step := range []string{"0", "1", "8", "50", "600", "end"} {
+					q := "data=" + data + "&lambda=" + lam + "&method=" + m + "&step=" + step
+					r := demotest.Run(t, LogisticSpec(), q)
+					pr, _, s := logisticProblem(t, r)
+					top, worst := big.NewFloat(0).SetPrec(bigmath.Prec), (*big.Float)(nil)
+					for i, x := range pr.X {
+						f := bigmath.New(s.Model.Score(x))
+						if a := new(big.Float).Abs(f); a.Cmp(top) > 0 {
+							top = a
+						}
+						if yf := bigmath.Mul(bigmath.New(pr.Y[i]), f); worst == nil || yf.Cmp(worst) < 0 {
+							worst = yf
+						}
+					}
+					check := func(what, shown string, p *big.Float) {
+						t.Helper()
+						truth, _ := p.Rat(nil)
+						if got := shownConfidence(t, shown); got.Cmp(truth) > 0 {
+							t.Errorf("%s: %s %q is above the model's %s", q, what, shown, p.Text('g', 8))
+						}
+						checked[what]++
+					}
+					p := r.Panel()
+					check("largest confidence", demotest.Counter(p, "confidence"), bigmath.Sigmoid(top))
+					if n := demotest.Note(p, "no-minimiser"); n != nil {
+						shown := n.Text[strings.Index(n.Text, "has P ≥ ")+len("has P ≥ "):]
+						check("surest P", shown[:strings.Index(shown, ",")], bigmath.Sigmoid(top))
+						if i := strings.Index(n.Text, "with P ≥ "); i >= 0 {
+							shown := n.Text[i+len("with P ≥ "):]
+							check("every point's P", shown[:strings.Index(shown, ",")], bigmath.Sigmoid(worst))
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("confidences checked: %v", checked)
+	for _, what := range []string{"largest confidence", "surest P", "every point's P"} {
+		if checked[what] == 0 {
+			t.Errorf("no state shows %s", what)
 		}
 	}
 }
