@@ -136,8 +136,9 @@ func TestBrowserRegressionDemos(t *testing.T) {
 }
 
 // TestBrowserRefusedValue types η = 0, which the server refuses: its
-// message shows beside the form as an alert, and the demo keeps its last
-// good state (plot, address, and the box's value).
+// message shows beside the form as an alert, in the symbol η (the server
+// says eta), and the demo keeps its last good state (plot, address, and
+// the box's value).
 func TestBrowserRefusedValue(t *testing.T) {
 	ctx, base := newBrowser(t)
 	for _, page := range []string{"/present/perceptron?eta=0.5", "/lessons/perceptron?eta=0.5"} {
@@ -159,7 +160,7 @@ func TestBrowserRefusedValue(t *testing.T) {
 		press(t, ctx, kb.Tab) // leaving the box applies it
 		alert := `#panel-perceptron form.param-form [role="alert"]`
 		if err := poll(ctx, `(() => { const a = document.querySelector('`+alert+`');
-			return !!a && a.textContent.includes('eta: "0" is not a number greater than 0') && a.getBoundingClientRect().height > 0; })()`); err != nil {
+			return !!a && a.textContent.includes('η: "0" is not a number greater than 0') && a.getBoundingClientRect().height > 0; })()`); err != nil {
 			msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#panel-perceptron [role="alert"]:not(:empty)') || {}).textContent || "no message"`))
 			t.Fatalf("%s: η = 0: no visible alert with the server's message beside the form (%q)", page, msg)
 		}

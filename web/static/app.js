@@ -533,7 +533,7 @@
       d.shouldSwap = false;
       d.isError = false;
       var failed = d.xhr.status >= 500 ? "The server failed on this step (the demo keeps its state): " : "";
-      refuse(tgt, d.requestConfig && d.requestConfig.elt, failed + messageOf(d.xhr), !failed);
+      refuse(tgt, d.requestConfig && d.requestConfig.elt, failed + messageOf(d.xhr, tgt), !failed);
       return;
     }
     if (!d.shouldSwap) return;
@@ -803,19 +803,57 @@
   // ---- Refusals -----------------------------------------------------------
 
   // messageOf reads what the server said: the error page's messages (one
-  // per bad key), else its status.
-  function messageOf(xhr) {
+  // per bad key, "eta: …"), each in the reader's symbol ("η: …") where
+  // panel has a control for the key, else its status.
+  function messageOf(xhr, panel) {
     var lines = [];
     try {
       var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
       doc.querySelectorAll('[data-testid="error-message"]').forEach(function (m) {
         var s = m.textContent.trim();
-        if (s) lines.push(s);
+        if (s) lines.push(inSymbols(s, panel));
       });
     } catch (err) { /* not HTML: fall back on the status */ }
     if (!lines.length) lines.push((xhr.status + " " + (xhr.statusText || "error")).trim());
     return lines.join(" · ");
   }
+
+  // inSymbols puts the label of key's control (η) for the URL key (eta)
+  // a server message starts with ("eta: …").
+  function inSymbols(line, panel) {
+    var m = /^([A-Za-z][\w.]*): ([\s\S]*)$/.exec(line);
+    if (!m || !panel) return line;
+    var c = panel.querySelector('[name="' + m[1] + '"][data-label]');
+    return c ? c.dataset.label + ": " + m[2] : line;
+  }
+
+  // invalidText says why the browser refused control el (validity is its
+  // ValidityState) as the server would, in the control's symbol and the
+  // range the server allows: 'η: "500" is not a number greater than 0 up
+  // to 100'. A control without those falls back on the browser's own
+  // message.
+  function invalidText(el, validity, message) {
+    var sym = (el.dataset && el.dataset.label) || el.name, range = el.dataset && el.dataset.range;
+    var v = validity || el.validity || {};
+    if (!range) return sym + ": " + (message || el.validationMessage);
+    if (v.badInput) return sym + ": what was typed is not a number; give " + range;
+    if (v.valueMissing) return sym + ": give " + range;
+    if (v.stepMismatch && !v.rangeOverflow && !v.rangeUnderflow && el.step !== "1") {
+      return sym + ": " + JSON.stringify(el.value) + " is not a multiple of " + el.step + ", the form's step; " + sym + " is " + range;
+    }
+    return sym + ": " + JSON.stringify(el.value) + " is not " + range;
+  }
+
+  // The browser's own check of a parameter form (htmx runs it before a
+  // change or Enter sends the form, without the browser's bubble) refused
+  // a value: say so beside the form, as a refusal by the server is.
+  document.addEventListener("htmx:validation:halted", function (e) {
+    var d = e.detail || {}, errs = d.errors || [];
+    var form = d.elt || e.target, panel = form && form.closest ? form.closest(".demo-panel") : null;
+    if (!panel || !errs.length) return;
+    var msgs = errs.map(function (x) { return invalidText(x.elt, x.validity, x.message); });
+    refuse(panel, errs[0].elt, msgs.join(" · "), true);
+  });
 
   // refuse shows msg beside what asked: the form whose value was refused
   // (which goes back to the values of the state shown, so the form and the
