@@ -218,7 +218,14 @@ func regLossesPanel(fits []lossFit, xs, ys []float64) demo.Panel {
 		}
 		t.Rows = append(t.Rows, []string{f.name(), textfmt.Sig(f.w), textfmt.Sig(f.b), textfmt.Sig(mean)})
 	}
+	var notes []demo.Note
+	for _, f := range fits {
+		if n, ok := tieNote(f, xs, ys); ok {
+			notes = append(notes, n)
+		}
+	}
 	return demo.Panel{
+		Notes:    notes,
 		Counters: []demo.Counter{{"points n", fmt.Sprint(len(xs)), "n"}},
 		Done:     true, Status: "fitted",
 		Examined: "The squared loss grows like r², so one far point pulls its line hardest; the absolute loss grows like |r| and " +
@@ -232,4 +239,45 @@ func regLossesPanel(fits []lossFit, xs, ys []float64) demo.Panel {
 // four slopes in a title.
 func dec2(v float64) string {
 	return strings.Replace(strconv.FormatFloat(v, 'f', 2, 64), "-", "−", 1)
+}
+
+// tieNote says, for the absolute or ε-insensitive fit, that it is not
+// unique, when linreg.OtherMinimiser finds a second line with the same
+// mean loss, naming that line and the tie rule behind the one drawn; ok
+// is false when the fit is the only minimiser.
+func tieNote(f lossFit, xs, ys []float64) (demo.Note, bool) {
+	w2, b2, ok := linreg.OtherMinimiser(xs, ys, f.loss, f.param, f.w, f.b)
+	if !ok {
+		return demo.Note{}, false
+	}
+	var mean float64
+	for i, x := range xs {
+		mean += f.loss.Value(ys[i]-f.at(x), f.param) / float64(len(xs))
+	}
+	wa, wb := apart(f.w, w2)
+	ba, bb := apart(f.b, b2)
+	return demo.Note{TestID: "tie-" + [...]string{"squared", "absolute", "huber", "eps"}[f.loss], Text: fmt.Sprintf(
+		"The %s fit is not unique: the line y = %s·x %s has the same mean loss, %s, as the drawn y = %s·x %s, and so does every line "+
+			"between them, since the loss is piecewise linear and flat at its bottom here. The demo draws the slope its golden-section search "+
+			"settles on, with the middle of that slope's best intercepts.",
+		lossFitName(f), wb, signed(bb), textfmt.Sig(mean), wa, signed(ba))}, true
+}
+
+// signed writes "+ v" or "− v" for a printed number v.
+func signed(v string) string {
+	if r, ok := strings.CutPrefix(v, "−"); ok {
+		return "− " + r
+	}
+	return "+ " + v
+}
+
+// lossFitName names a loss's fit in a sentence: "ε-insensitive (ε = 0.2)".
+func lossFitName(f lossFit) string {
+	switch f.loss {
+	case linreg.Huber:
+		return "Huber (δ = " + textfmt.Sig(f.param) + ")"
+	case linreg.EpsInsensitive:
+		return "ε-insensitive (ε = " + textfmt.Sig(f.param) + ")"
+	}
+	return f.label()
 }
