@@ -116,8 +116,8 @@ func interpolationFigure(in demo.Input, fit polyFit, xy [][2]float64, hx, hy []f
 	}
 	lambda := ridgeLambda.Get(in.State)
 	title += fmt.Sprintf("\n%s, %s", textfmt.Plural(len(xy), "points"), fitName(lambda))
-	desc := fmt.Sprintf("%d observations (x, y) with the degree-%d polynomial fitted to them by %s and the "+
-		"vertical residuals from each point to the curve; training mean squared error %s.", len(xy), fit.p, fitName(lambda), textfmt.Sig(train))
+	desc := fmt.Sprintf("%s (x, y) with the degree-%d polynomial fitted to them by %s and the "+
+		"vertical residuals from each point to the curve; training mean squared error %s.", textfmt.Plural(len(xy), "observations"), fit.p, fitName(lambda), textfmt.Sig(train))
 	if len(hx) > 0 {
 		desc += fmt.Sprintf(" %d held-out observations of the same curve are drawn as rings; their mean squared error is %s.", len(hx), textfmt.Sig(test))
 	}
@@ -217,19 +217,19 @@ func interpolationPanel(fit polyFit, xs, ys []float64, train, test float64, held
 	case lambda != 0 || fit.p+1 < m:
 	case m == n:
 		p.Notes = append(p.Notes, demo.Note{TestID: "interpolates", Alert: held && test > 10*train+0.01,
-			Text: fmt.Sprintf("With %d parameters for %s at distinct x the polynomial passes through every training point (training MSE %s, round-off): "+
-				"exact interpolation is always possible (Thm 1.3.2), so a zero training error says nothing about new points.", fit.p+1, textfmt.Plural(n, "points"), textfmt.Sig(train))})
+			Text: fmt.Sprintf("With %s for %s at distinct x the polynomial passes through every training point (training MSE %s, round-off): "+
+				"exact interpolation is always possible (Thm 1.3.2), so a zero training error says nothing about new points.", textfmt.Plural(fit.p+1, "parameters"), textfmt.Plural(n, "points"), textfmt.Sig(train))})
 	case math.IsNaN(clash):
 		p.Notes = append(p.Notes, demo.Note{TestID: "interpolates", Alert: held && test > 10*train+0.01,
-			Text: fmt.Sprintf("The %s have only %d distinct x, and points that share an x share their y too, so %d parameters are enough: "+
+			Text: fmt.Sprintf("The %s have only %d distinct x, and points that share an x share their y too, so %s are enough: "+
 				"the polynomial passes through every training point (training MSE %s, round-off). Interpolation counts the distinct inputs (Thm 1.3.2 asks for distinct xᵢ).",
-				textfmt.Plural(n, "points"), m, fit.p+1, textfmt.Sig(train))})
+				textfmt.Plural(n, "points"), m, textfmt.Plural(fit.p+1, "parameters"), textfmt.Sig(train))})
 	default:
 		p.Notes = append(p.Notes, demo.Note{TestID: "repeated-x",
 			Text: fmt.Sprintf("The %s have only %d distinct x, and the points at x = %s have different y: no function passes through them all, "+
-				"so Thm 1.3.2, which asks for distinct xᵢ, does not apply. With %d parameters for %d distinct x the least-squares fit goes through "+
+				"so Thm 1.3.2, which asks for distinct xᵢ, does not apply. With %s for %d distinct x the least-squares fit goes through "+
 				"the mean of y at each x, and the training MSE %s is the least possible: the spread of y among the points that share an x.",
-				textfmt.Plural(n, "points"), m, textfmt.Sig(clash), fit.p+1, m, textfmt.Sig(train))})
+				textfmt.Plural(n, "points"), m, textfmt.Sig(clash), textfmt.Plural(fit.p+1, "parameters"), m, textfmt.Sig(train))})
 	}
 	return p
 }

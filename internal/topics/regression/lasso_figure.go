@@ -70,9 +70,9 @@ func (r *lassoRun) figure() (render.DataFigure, error) {
 	detail := fmt.Sprintf("\nlasso w* = (%s, %s), least squares (%s, %s)", textfmt.Sig(r.sol.W[0]), textfmt.Sig(r.sol.W[1]), textfmt.Sig(r.ls.W[0]), textfmt.Sig(r.ls.W[1]))
 	desc := fmt.Sprintf("The plane of the two weights (w₁, w₂). Grey contours of the least-squares part (1/2n)‖y − Xw − b·1‖² "+
 		"(b at its best for each w) around the least-squares answer (%s, %s); the contour through the lasso solution w* = (%s, %s); "+
-		"the ℓ1 ball |w₁| + |w₂| = %s through w*; and the path of coordinate descent from (0, 0) over %d steps, each along one axis, now at (%s, %s).",
+		"the ℓ1 ball |w₁| + |w₂| = %s through w*; and the path of coordinate descent from (0, 0) over %s, each along one axis, now at (%s, %s).",
 		textfmt.Sig(r.ls.W[0]), textfmt.Sig(r.ls.W[1]), textfmt.Sig(r.sol.W[0]), textfmt.Sig(r.sol.W[1]), textfmt.Sig(radius),
-		s.T, textfmt.Sig(s.W[0]), textfmt.Sig(s.W[1]))
+		textfmt.Plural(s.T, "steps"), textfmt.Sig(s.W[0]), textfmt.Sig(s.W[1]))
 	return render.DataFigure{
 		Title: title + detail, Desc: desc, XLabel: "w₁", YLabel: "w₂", View: r.view(),
 		Layers: []plot.Plotter{fl, tf, bf, pa, pk},

@@ -95,7 +95,7 @@ func (r *lassoRun) notes() []demo.Note {
 	switch r.s.Status {
 	case algos.Converged:
 		out = append(out, demo.Note{TestID: "converged", Text: fmt.Sprintf(
-			"Converged after %d steps: the last sweep moved no weight by more than %s·(1 + max|wⱼ|).", r.s.T, textfmt.Sig(linreg.LassoTol))})
+			"Converged after %s: the last sweep moved no weight by more than %s·(1 + max|wⱼ|).", textfmt.Plural(r.s.T, "steps"), textfmt.Sig(linreg.LassoTol))})
 	case algos.IterationLimit:
 		out = append(out, demo.Note{TestID: "limit", Alert: true, Text: fmt.Sprintf(
 			"The run stopped at its budget of %d steps before converging; lower the correlation ρ for faster progress.", demo.MaxStep)})

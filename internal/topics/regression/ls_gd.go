@@ -183,9 +183,9 @@ func lsgdFigure(g *linreg.GD, s linreg.GDState, rec *lsRecorder, xy [][2]float64
 	if lambda > 0 {
 		title += ", λ = " + textfmt.Sig(lambda)
 	}
-	desc := fmt.Sprintf("%d observations; the line of gradient descent after %d iterations, %s, with its residuals, "+
+	desc := fmt.Sprintf("%s; the line of gradient descent after %s, %s, with its residuals, "+
 		"and the line that minimises J exactly, from the normal equation, %s (dashed).",
-		len(xy), s.T, lineText(s.W[0], s.B), lineText(rec.opt.W[0], rec.opt.B))
+		textfmt.Plural(len(xy), "observations"), textfmt.Plural(s.T, "iterations"), lineText(s.W[0], s.B), lineText(rec.opt.W[0], rec.opt.B))
 	if s.Status == algos.Diverged {
 		desc += " " + stopReason(g, s)
 	}

@@ -161,7 +161,7 @@ func regLossesFigure(fits []lossFit, xy [][2]float64, marked int) (render.DataFi
 	legend = append(legend, render.LegendItem{Label: "outlier", Thumbs: []plot.Thumbnailer{obs.MarkedThumb()}, Hidden: marked < 0})
 	title := fmt.Sprintf("slope w: squared %s · absolute %s", dec2(fits[0].w), dec2(fits[1].w))
 	title += fmt.Sprintf("\nHuber (δ = %s) %s · ε-insensitive (ε = %s) %s", textfmt.Sig(fits[2].param), dec2(fits[2].w), textfmt.Sig(fits[3].param), dec2(fits[3].w))
-	desc := fmt.Sprintf("%d observations with a straight line fitted under four losses:", len(xy))
+	desc := fmt.Sprintf("%s with a straight line fitted under four losses:", textfmt.Plural(len(xy), "observations"))
 	for _, f := range fits {
 		desc += fmt.Sprintf(" %s %s;", f.name(), lineText(f.w, f.b))
 	}

@@ -45,12 +45,12 @@ func ridgeConventions() *demo.Conventions {
 func regLossesConventions() *demo.Conventions {
 	return &demo.Conventions{
 		Objective: func(s demo.State, n int) string {
-			return fmt.Sprintf("(1/n) Σᵢ ℓ(w·xᵢ + b − yᵢ) over n = %d points, one line for each ℓ: squared, absolute, Huber with δ = %s, ε-insensitive with ε = %s. "+
+			return fmt.Sprintf("(1/n) Σᵢ ℓ(w·xᵢ + b − yᵢ) over n = %s, one line for each ℓ: squared, absolute, Huber with δ = %s, ε-insensitive with ε = %s. "+
 				"Squared is solved exactly (least squares, by QR and SVD); the other three by a golden-section search on the slope w with the best b "+
 				"for each w exact (a median for absolute and ε-insensitive, the root of the score equation for Huber), to about 10⁻⁹ relative, "+
 				"and Huber's line is then solved exactly from the optimality conditions of its split. Where several lines tie (absolute and "+
 				"ε-insensitive can be flat at the bottom), the demo takes the slope the search settles on and the middle of that slope's best intercepts",
-				n, textfmt.Sig(huberDelta.Get(s)), textfmt.Sig(tubeEps.Get(s)))
+				textfmt.Plural(n, "points"), textfmt.Sig(huberDelta.Get(s)), textfmt.Sig(tubeEps.Get(s)))
 		},
 		Fills: []demo.Declarer{huberDelta, tubeEps},
 		Bias:  demo.BiasSeparate, Penalty: demo.NoPenalty,
