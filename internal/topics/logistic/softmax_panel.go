@@ -51,16 +51,18 @@ func (r *softmaxRun) panel() demo.Panel {
 }
 
 // probeTable lists P(c | q) and the scores behind it at the probe q, the
-// arg max marked: the prediction is the likeliest class.
+// arg max marked: the prediction is the likeliest class. Every column
+// has a heading, which a screen reader reads with each cell (axe's
+// td-has-header).
 func (r *softmaxRun) probeTable() demo.Table {
 	m, q := r.s.Model, r.q[:]
 	scores, probs, pred := m.Scores(q), m.Proba(q), m.Predict(q)
 	t := demo.Table{TestID: "probe", Caption: "The probe q = " + textfmt.Vec(q) + ": P(c | q) = exp(s_c) / Σ_l exp(s_l)",
-		Head: []string{"class c", "score s_c = w_c·q + b_c", "P(c | q)", ""}}
+		Head: []string{"class c", "score s_c = w_c·q + b_c", "P(c | q)", "arg max"}}
 	for c := range probs {
 		mark := ""
 		if c == pred {
-			mark = "◀ arg max: the prediction"
+			mark = "◀ the prediction"
 			if slices.Index(probs[c+1:], probs[c]) >= 0 {
 				mark += " (a tie, which goes to the smallest class)"
 			}
