@@ -208,8 +208,15 @@ func svmScene(pr *svm.Problem, s svm.State, cmp *scenes.SceneLine) scenes.SVMSce
 		sc.Hull = pr.Certificate()
 		return sc
 	}
-	for _, i := range pr.Support(s) {
-		sc.Kind[i] = pr.Kind(s, i).String()
+	if s.Status == algos.Converged {
+		// Kinds by α belong to the optimum, where the KKT conditions tie
+		// αᵢ to yᵢf(xᵢ); mid-run the scene names the support vectors by
+		// where the current line puts them (Kind nil: by yᵢf(xᵢ)).
+		for _, i := range pr.Support(s) {
+			sc.Kind[i] = pr.Kind(s, i).String()
+		}
+	} else {
+		sc.Kind = nil
 	}
 	if _, _, free := pr.BiasRange(s); s.Status == algos.Converged && free == 0 {
 		if r, ok := biasInterval(pr, s, scoresWithoutBias(pr, s)); ok {

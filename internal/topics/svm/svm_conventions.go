@@ -24,7 +24,7 @@ func smoConventions(hard, kernel bool) *demo.Conventions {
 		}
 		c.Objective = func(s demo.State, n int) string {
 			return fmt.Sprintf("½‖w‖² subject to yᵢ(⟨w, xᵢ⟩ + b) ≥ 1 for all n = %d points, by SMO on its dual "+
-				"max D(α) = Σαᵢ − ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ⟨xᵢ, xⱼ⟩, αᵢ ≥ 0, Σαᵢyᵢ = 0", n)
+				"min D(α) = ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ⟨xᵢ, xⱼ⟩ − Σαᵢ, αᵢ ≥ 0, Σαᵢyᵢ = 0 (the notes' sign; the DS 503 slides maximise L_D = −D)", n)
 		}
 		return c
 	}
@@ -35,7 +35,7 @@ func smoConventions(hard, kernel bool) *demo.Conventions {
 			x, k, kw = "φ(xᵢ)", "k(xᵢ, xⱼ)", "; "+kernelWords(s)
 		}
 		return fmt.Sprintf("½‖w‖² + C Σᵢ max(0, 1 − yᵢ(⟨w, %s⟩ + b)) with C = %s, n = %d, by SMO on its dual "+
-			"max Σαᵢ − ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ%s, 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0%s", x, textfmt.Sig(boxC.Get(s)), n, k, kw)
+			"min D(α) = ½ΣᵢΣⱼ αᵢαⱼyᵢyⱼ%s − Σαᵢ, 0 ≤ αᵢ ≤ C, Σαᵢyᵢ = 0 (the notes' sign; the DS 503 slides maximise L_D = −D)%s", x, textfmt.Sig(boxC.Get(s)), n, k, kw)
 	}
 	return c
 }

@@ -91,8 +91,9 @@ func modelFacts(w []float64, b float64) []demo.Fact {
 func svmStep(p *demo.Panel, pr *svm.Problem, s svm.State) {
 	i, j := s.I, s.J
 	p.Changed = true
-	p.Examined = fmt.Sprintf("Step %d optimises the pair i = %s (y = %s) and j = %s (y = %s): the most violating pair, "+
-		"with j chosen by the second-order rule.", s.T, render.PointName(i), textfmt.Signed(pr.Y[i]), render.PointName(j), textfmt.Signed(pr.Y[j]))
+	p.Examined = fmt.Sprintf("Step %d optimises the pair i = %s (y = %s) and j = %s (y = %s): i has the largest vₜ in I_up, "+
+		"and the second-order rule (WSS 2) chose j as the partner whose step lowers D(α) the most, "+
+		"which need not be the most violating one (the smallest vⱼ).", s.T, render.PointName(i), textfmt.Signed(pr.Y[i]), render.PointName(j), textfmt.Signed(pr.Y[j]))
 	p.Lines = []string{
 		fmt.Sprintf("αᵢ: %s → %s and αⱼ: %s → %s; yᵢαᵢ + yⱼαⱼ is unchanged, so Σ αₖyₖ = 0 still holds.",
 			textfmt.Sig(s.OldI), textfmt.Sig(s.Alpha[i]), textfmt.Sig(s.OldJ), textfmt.Sig(s.Alpha[j])),
@@ -182,7 +183,9 @@ func (r biasRange) note() demo.Note {
 
 func svmNotes(pr *svm.Problem, s svm.State, sv []int, u []float64, cmp *scenes.SceneLine) []demo.Note {
 	var notes []demo.Note
-	if !pr.P.Hard {
+	if !pr.P.Hard && s.Status != algos.Converged {
+		notes = append(notes, midRunKinds(pr, s, sv, u))
+	} else if !pr.P.Hard {
 		counts := map[svm.SVKind]int{}
 		onH, onHPos := 0, 0
 		for _, i := range sv {
@@ -313,12 +316,22 @@ func slackTable(pr *svm.Problem, s svm.State) demo.Table {
 	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.slack, a.slack) })
 	t := demo.Table{TestID: "slack-table", Caption: "Slack ξᵢ = max(0, 1 − yᵢf(xᵢ)) of the points that violate the margin",
 		Head: []string{"point", "y", "f(xᵢ)", "ξᵢ", "αᵢ", "kind"}}
+	solved := s.Status == algos.Converged
+	if !solved {
+		// Mid-run α and the geometry are two things: name each.
+		t.Head = []string{"point", "y", "f(xᵢ)", "ξᵢ", "αᵢ", "αᵢ is", "by yᵢf(xᵢ)"}
+	}
 	for _, r := range rows[:min(len(rows), maxTableRows)] {
+		row := []string{render.PointName(r.i), textfmt.Signed(pr.Y[r.i]), textfmt.Sig(r.f), textfmt.Sig(r.slack), textfmt.Sig(s.Alpha[r.i])}
+		if !solved {
+			t.Rows = append(t.Rows, append(row, alphaWord(pr, s, r.i), placeWord(pr.Y[r.i]*r.f)))
+			continue
+		}
 		kind := pr.Kind(s, r.i).String()
 		if kind == "" {
 			kind = "not a support vector"
 		}
-		t.Rows = append(t.Rows, []string{render.PointName(r.i), textfmt.Signed(pr.Y[r.i]), textfmt.Sig(r.f), textfmt.Sig(r.slack), textfmt.Sig(s.Alpha[r.i]), kind})
+		t.Rows = append(t.Rows, append(row, kind))
 	}
 	switch {
 	case len(rows) > maxTableRows:
@@ -336,4 +349,56 @@ func softLink(st demo.State) string {
 		return "/lessons/soft-margin-svm"
 	}
 	return "/lessons/soft-margin-svm?" + q
+}
+
+// alphaWord names where αᵢ of state s sits in its box, by the solver's
+// bound tests: "0", "free (0 < αᵢ < C)" or "at C".
+func alphaWord(pr *svm.Problem, s svm.State, i int) string {
+	switch a := s.Alpha[i]; {
+	case a <= 0:
+		return "0"
+	case pr.P.Hard || a < pr.P.C:
+		return "free"
+	}
+	return "at C"
+}
+
+// placeWord names where yᵢf(xᵢ) = m puts a point relative to the current
+// band, with the plot's tolerance 10⁻³ for "on the margin".
+func placeWord(m float64) string {
+	switch {
+	case m < 0:
+		return "misclassified"
+	case m == 0:
+		return "on H"
+	case m < 1-kindTol:
+		return "inside the band"
+	case m <= 1+kindTol:
+		return "on the margin"
+	}
+	return "outside the band"
+}
+
+// kindTol is how near 1 a yᵢf(xᵢ) counts as on the margin, as the plot
+// draws it.
+const kindTol = 1e-3
+
+// midRunKinds describes the support vectors of a state SMO has not
+// solved: by α and, separately, by where the current line puts them,
+// since the three kinds of support vector belong to the optimum.
+func midRunKinds(pr *svm.Problem, s svm.State, sv []int, u []float64) demo.Note {
+	byAlpha, byPlace := map[string]int{}, map[string]int{}
+	for _, i := range sv {
+		byAlpha[alphaWord(pr, s, i)]++
+		byPlace[placeWord(pr.Y[i]*(u[i]+s.B))]++
+	}
+	onH := ""
+	if n := byPlace["on H"]; n > 0 {
+		onH = fmt.Sprintf(", and %d on H itself", n)
+	}
+	return demo.Note{TestID: "kinds", Text: fmt.Sprintf("Support vectors (αᵢ > 0) so far: %d free (0 < αᵢ < C) and %d at C. "+
+		"The current line puts %d of them on the margin (yᵢf(xᵢ) = 1 to within 10⁻³), %d outside the band, %d inside it and %d misclassified%s. "+
+		"The kinds of support vector belong to the solution, where a free αᵢ puts its point on the margin and αᵢ = C inside the band or beyond H; "+
+		"this α is not the solution.", byAlpha["free"], byAlpha["at C"],
+		byPlace["on the margin"], byPlace["outside the band"], byPlace["inside the band"], byPlace["misclassified"], onH)}
 }
