@@ -46,6 +46,7 @@ var (
 // panel say about it.
 type objective struct {
 	f      gd.Func
+	kind   string // objQuadratic, objLeastSq, objLogistic or objDoubleWell
 	name   string // the figure's second line
 	convex bool
 	// constHess: ∇²f is the same at every point (a quadratic), so L is
@@ -85,7 +86,7 @@ func newObjective(s demo.State) (*objective, error) {
 	if err != nil {
 		return nil, demo.Problems{kappa.Key: err.Error()}
 	}
-	o := &objective{f: q, convex: true, constHess: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
+	o := &objective{f: q, kind: objQuadratic, convex: true, constHess: true, hasL: true, L: q.L(), view: gdView, xl: "x₁", yl: "x₂",
 		name: fmt.Sprintf("quadratic ½xᵀAx, eigenvalues 1 and κ = %s, θ = %s°", textfmt.Sig(kap), textfmt.Sig(deg))}
 	return o.finish(q)
 }
@@ -101,7 +102,10 @@ func dataObjective(s demo.State, logistic bool) (*objective, error) {
 	for i, v := range xs {
 		x[i] = []float64{v}
 	}
-	o := &objective{convex: true, constHess: !logistic, hasL: true, view: gdView, xl: "w", yl: "b"}
+	o := &objective{kind: objLeastSq, convex: true, constHess: !logistic, hasL: true, view: gdView, xl: "w", yl: "b"}
+	if logistic {
+		o.kind = objLogistic
+	}
 	var f interface {
 		gd.Func
 		gd.Minimiser
@@ -138,7 +142,7 @@ func (o *objective) finish(m gd.Minimiser) (*objective, error) {
 func wellObjective() *objective {
 	w := gd.DoubleWell{}
 	x, f, _ := w.Minimiser() // closed form: (1, 0), f = 0
-	o := &objective{f: w, view: wellView, xl: "x₁", yl: "x₂", hasMin: true, xstar: x, fstar: f,
+	o := &objective{f: w, kind: objDoubleWell, view: wellView, xl: "x₁", yl: "x₂", hasMin: true, xstar: x, fstar: f,
 		name: "double well (x₁² − 1)² + x₂²"}
 	for _, p := range w.StationaryPoints() {
 		o.marks = append(o.marks, [2]float64{p.X[0], p.X[1]})
@@ -189,4 +193,40 @@ func (o *objective) dist2(x []float64) float64 {
 		d += (x[i] - o.xstar[i]) * (x[i] - o.xstar[i])
 	}
 	return d
+}
+
+// roundScale is f at x with every term f's evaluation rounds taken in
+// size: the float64 value of f(x) is within a few ε·roundScale(x) of the
+// exact one (ε = 2⁻⁵²). A residual r = wxᵢ + b − yᵢ is rounded to within
+// about ε(|wxᵢ| + |b| + |yᵢ|), which moves r² by twice |r| times that;
+// a logistic margin likewise, which moves softplus by at most as much;
+// (x₁² − 1)² likewise by 2|x₁² − 1|(x₁² + 1).
+func (o *objective) roundScale(x []float64) float64 {
+	switch o.kind {
+	case objQuadratic:
+		a := o.f.(*gd.Quadratic).A
+		s := 0.0
+		for i := range a {
+			for j := range a[i] {
+				s += math.Abs(a[i][j]*x[i]*x[j]) / 2
+			}
+		}
+		return s
+	case objLeastSq:
+		s := 0.0
+		for i, xi := range gdLSX {
+			r := x[0]*xi + x[1] - gdLSY[i]
+			s += r*r + 2*math.Abs(r)*(math.Abs(x[0]*xi)+math.Abs(x[1])+math.Abs(gdLSY[i]))
+		}
+		return s / gdRows
+	case objLogistic:
+		s := 0.0
+		for i, xi := range gdLogX {
+			m := gdLogY[i] * (x[0]*xi + x[1])
+			s += math.Log1p(math.Exp(-math.Abs(m))) + max(-m, 0) + 2*(math.Abs(x[0]*xi)+math.Abs(x[1]))
+		}
+		return s/gdRows + gdLogisticLambda/2*x[0]*x[0]
+	}
+	u := x[0]*x[0] - 1
+	return u*u + 2*math.Abs(u)*(x[0]*x[0]+1) + x[1]*x[1]
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/margin-edu/margin/internal/algos/gd"
+	"github.com/margin-edu/margin/internal/algos/symeig"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/render"
 	"github.com/margin-edu/margin/internal/textfmt"
@@ -37,12 +38,22 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		// keptGD shows the state before a refused step as done.
 		return nil, fmt.Errorf("gd: step %d refused after state %d that is not done", k+1, k)
 	}
+	cond := 1.0
+	if isNewton(st) {
+		if cond = hessCond(obj, s.X); cond > newtonCondMax {
+			return demo.NoQuestion("the Hessian here is singular to working precision, so rounding, not Newton's rule, decides the step"), nil
+		}
+	}
 	h := seedOf(st, in.Step)
 	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", supDigits(k), vec2(s.X), textfmt.Sig(s.F))
 	if h%2 == 1 {
 		if set := stepSets[(h/2)%3]; marksApart(obj.view, s.X, next.X, set) {
 			return whereQuestion(s, next, k, at, set), nil
 		}
+	}
+	if d, tol := math.Abs(next.F-s.F), roundMargin(obj, s, next, cond); d <= tol {
+		return demo.NoQuestion(fmt.Sprintf("f changes by %s at this step, within the %s that rounding f and the iterate can move it, so rounding, not the rule, would decide",
+			textfmt.Sig(d), textfmt.Sig(tol))), nil
 	}
 	down := next.F < s.F
 	rel := "≥"
@@ -55,6 +66,39 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		Prompt:  fmt.Sprintf("Iteration %d starts at %s. Will f go down?", k+1, at),
 		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,
 	}, nil
+}
+
+// newtonCondMax is the condition number of ∇²f past which Newton's
+// step is left to rounding: gd's solve drops eigenvalues below 10⁻¹² of
+// the largest.
+const newtonCondMax = 1e12
+
+// hessCond is λ_max/λ_min of ∇²f(x) in size (+Inf when singular).
+func hessCond(obj *objective, x []float64) float64 {
+	vals, _, ok := symeig.Decompose(obj.f.Hessian(x), false)
+	if !ok {
+		return math.Inf(1)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vals {
+		lo, hi = min(lo, math.Abs(v)), max(hi, math.Abs(v))
+	}
+	return hi / lo
+}
+
+// roundMargin is how far rounding can move f(x⁽ᵏ⁺¹⁾) − f(x⁽ᵏ⁾) from its
+// exact value, with margin to spare (64 times the estimate): the
+// rounding of each f (objective.roundScale), and that of the new iterate,
+// whose coordinates are rounded to within ε(|xᵢ| + cond·|Δxᵢ|) (cond:
+// the Hessian's condition number, for Newton's solve), moving f by
+// ∂ᵢf times that.
+func roundMargin(obj *objective, s, next gd.State, cond float64) float64 {
+	const eps = 0x1p-52
+	e := obj.roundScale(s.X) + obj.roundScale(next.X)
+	for i := range next.X {
+		e += math.Abs(next.Grad[i]) * (math.Abs(next.X[i]) + cond*math.Abs(next.X[i]-s.X[i]))
+	}
+	return 64 * eps * e
 }
 
 // marksApart reports whether the candidates x + c·(x⁺ − x), c in set,

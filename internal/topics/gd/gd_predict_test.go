@@ -27,6 +27,10 @@ func TestPredictAgreesWithNextStep(t *testing.T) {
 				}
 				break
 			}
+			if ask.None != "" {
+				seen["none"] = true
+				continue
+			}
 			now := r.Panel()
 			next := demotest.Run(t, GDSpec(), strings.TrimPrefix(base+fmt.Sprintf("&step=%d", k+1), "&")).Panel()
 			if len(ask.Marks) > 0 {

@@ -114,7 +114,7 @@ func TestGDStoppedRunOneStep(t *testing.T) {
 			if r := gdExec(t, d, tc.query+"&step="+strconv.Itoa(k-1)); r.Done || r.Step != k-1 {
 				t.Errorf("step %d: done %v at step %d, want running", k-1, r.Done, r.Step)
 			}
-			if a := demotest.AskAt(t, GDSpec(), tc.query, k-1); a.Q == nil || a.Q.None != "" ||
+			if a := demotest.AskAt(t, GDSpec(), tc.query, k-1); a.Q == nil || a.Q.None == "" &&
 				!strings.Contains(a.Q.Prompt, fmt.Sprintf("Iteration %d starts at x⁽%s⁾", k, textfmt.Sup(k-1))) {
 				t.Errorf("predict at step %d: %+v", k-1, a.Q)
 			} else if strings.Contains(a.Q.Why, "float64") {
