@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -303,6 +304,16 @@ func (r *knnRun) title() string {
 	return t + detail
 }
 
+// pointsOf writes a difference of two error rates (fractions) in
+// percentage points, "2.56 percentage points", never as a percentage.
+func pointsOf(d float64) string {
+	s := strings.TrimSuffix(textfmt.Pct(d, 2), " %")
+	if s == "1.00" {
+		return s + " percentage point"
+	}
+	return s + " percentage points"
+}
+
 // pointsAre is "1 point is", "3 points are".
 func pointsAre(n int) string {
 	if n == 1 {
@@ -364,9 +375,9 @@ func (r *knnRun) panel() demo.Panel {
 		"the rule the Bayes classifier h* follows at η = ½ too).", k, metricChoice.Get(r.s))
 	switch {
 	case r.exact():
-		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"R(h) − training error", textfmt.Pct(held-train, 2), "gap"}}}}
+		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"R(h) − training error", pointsOf(held - train), "gap"}}}}
 	case r.held:
-		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"held-out − training", textfmt.Pct(held-train, 2), "gap"}}}}
+		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"held-out − training", pointsOf(held - train), "gap"}}}}
 	}
 	test, worth := "held-out error", "its held-out error shows what that is worth."
 	switch {
@@ -383,9 +394,10 @@ func (r *knnRun) panel() demo.Panel {
 	if r.m != nil {
 		p.Notes = append(p.Notes, demo.Note{TestID: "bayes-ref",
 			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
-				textfmt.Pct(held-r.bayesErr, 2), textfmt.Pct(held, 2), textfmt.Pct(r.bayesErr, 2)),
+				pointsOf(held-r.bayesErr), textfmt.Pct(held, 2), textfmt.Pct(r.bayesErr, 2)),
 			Fine: "R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: " +
-				"exact cell masses on a grid, border cells split finer; no held-out sample, so no sampling noise (the grid's error is a few hundredths of a point of percentage)."})
+				"exact cell masses on a grid of σ/20 cells, border cells split 4 × 4; no held-out sample, so no sampling noise. " +
+				"The grid can miss islands smaller than a cell: against a grid four times finer its risk agrees to 0.005 percentage points."})
 	} else if !r.held {
 		p.Notes = append(p.Notes, demo.Note{TestID: "no-heldout", Text: "Your own points have no held-out set: only the training error is known."})
 	}

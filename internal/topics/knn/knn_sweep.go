@@ -61,7 +61,7 @@ func (r *knnRun) sweep() (knnSweep, error) {
 		if r.exact() {
 			// Not through the cache: this is inside one of its
 			// computations, and these risks are kept as part of sw.
-			sw.held = computeRisks(r.x, r.y, sw.ks, r.c.Metric, mixtureParamsOf(r.s), riskCells, riskSplit)
+			sw.held = computeRisks(r.x, r.y, sw.ks, r.c.Metric, mixtureParamsOf(r.s), sweepCells, riskSplit)
 		}
 		return sw, nil
 	})
