@@ -173,6 +173,21 @@ func TestProseLogisticClaims(t *testing.T) {
 				}
 				return []float64{bound}
 			}},
+		// With λ = 1 the surest prediction, σ(max |f(xᵢ)|), to the
+		// digits quoted; the counter rounds it down.
+		{Slug: slug, Query: "lambda=1&method=newton&step=3", From: "where the surest prediction is down to", To: "and the band",
+			Want: func(t *testing.T, r *demo.Run) []float64 {
+				pr, _, s := logisticProblem(t, r)
+				top := 0.0
+				for _, x := range pr.X {
+					top = math.Max(top, math.Abs(s.Model.Score(x)))
+				}
+				p := 100 * logistic.Sigmoid(top)
+				if shown := demotest.Counter(r.Panel(), "confidence"); shown != strconv.FormatFloat(math.Floor(10*p)/10, 'f', 1, 64)+" %" || !r.Done {
+					t.Errorf("the counter shows %q for %v %% (done %v); want it rounded down, at the minimiser", shown, p, r.Done)
+				}
+				return []float64{p}
+			}},
 		// The weights as the panel rounds them, and their sum.
 		{Slug: slug, Query: "demo=softmax&step=2154", From: "weight vectors the panel lists:", To: "as promised",
 			Want: func(t *testing.T, r *demo.Run) []float64 {
@@ -226,4 +241,34 @@ func TestProseLogisticClaims(t *testing.T) {
 				return probeSlice(r.State)
 			}},
 	})
+}
+
+// TestOneStepIsSingular: after one iteration the figures and the
+// step-size note count it in the singular ("after 1 iteration", "the one
+// step so far"), not "1 iterations" or "1 of the 1 steps".
+func TestOneStepIsSingular(t *testing.T) {
+	for _, tt := range []struct {
+		spec demo.Spec
+		q    string
+	}{{LogisticSpec(), "step=1"}, {LogisticSpec(), "step=1&method=newton"}, {SoftmaxSpec(), "step=1"}, {LogisticSpec(), "step=0"}} {
+		r := demotest.Run(t, tt.spec, tt.q)
+		_, desc := demotest.FigureText(t, r, demo.PlotFigure)
+		want := map[int]string{0: "after 0 iterations of", 1: "after 1 iteration of"}[r.Step]
+		if !strings.Contains(desc, want) || strings.Contains(desc, "1 iterations") {
+			t.Errorf("%s?%s: figure description %q, want %q", tt.spec.ID, tt.q, desc, want)
+		}
+	}
+	for _, tt := range []struct {
+		rises, steps int
+		want         string
+	}{{1, 1, "the one step so far"}, {1, 2, "1 of the 2 steps so far"}, {3, 20, "3 of the 20 steps so far"}} {
+		if got := risesOf(tt.rises, tt.steps); got != tt.want {
+			t.Errorf("risesOf(%d, %d) = %q, want %q", tt.rises, tt.steps, got, tt.want)
+		}
+	}
+	// η far above 2/L makes the first step overshoot.
+	n := demotest.Note(demotest.Run(t, LogisticSpec(), "eta=100&step=1").Panel(), "smooth")
+	if n == nil || !strings.Contains(n.Text, "J rose at the one step so far.") {
+		t.Errorf("η = 100, step 1: note %+v", n)
+	}
 }
