@@ -67,8 +67,8 @@ func TestPredictSubgradientMatchesTheStep(t *testing.T) {
 			if a.Q == nil {
 				break
 			}
-			before := demotest.ParseSig(t, demotest.Counter(a.Now.Panel(), "objective"))
-			after := demotest.ParseSig(t, demotest.Counter(a.After.Panel(), "objective"))
+			before := demotest.ParseSig(t, demotest.Counter(a.Now.Panel(), "objective-primal"))
+			after := demotest.ParseSig(t, demotest.Counter(a.After.Panel(), "objective-primal"))
 			kinds[a.Q.Right]++
 			if before == after {
 				continue // equal to the panel's precision: nothing to compare

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
@@ -60,5 +62,61 @@ func TestSVMStepNamesItsRule(t *testing.T) {
 		if !strings.Contains(p.Examined, "second-order rule (WSS 2)") || strings.Contains(p.Examined, "the most violating pair") {
 			t.Errorf("%s: %q", q, p.Examined)
 		}
+	}
+}
+
+// TestSGDObjectivesApart checks the svm-sgd counters of its two methods
+// (issue 27 §3): Pegasos' F and subgradient descent's (1.6.a) are two
+// quantities, so their counters have their own IDs and labels, and each
+// value is its own objective recomputed here from the model the panel
+// shows (to the panel's four digits).
+func TestSGDObjectivesApart(t *testing.T) {
+	hinge := func(x [][]float64, y []int, w []float64, b float64) []float64 {
+		h := make([]float64, len(x))
+		for i := range x {
+			h[i] = math.Max(0, 1-float64(y[i])*(w[0]*x[i][0]+w[1]*x[i][1]+b))
+		}
+		return h
+	}
+	ids := map[string]string{}
+	for _, c := range []struct{ q, id, label string }{
+		{"step=2000", "objective-f", "objective F(W̄)"},
+		{"method=subgradient&step=2000", "objective-primal", "objective (1.6.a)"},
+		{"step=7&data=or", "objective-f", "objective F(W̄)"},
+		{"method=subgradient&step=3&data=separable", "objective-primal", "objective (1.6.a)"},
+	} {
+		r := demotest.Run(t, SGDSpec(), c.q)
+		p := r.Panel()
+		var label string
+		for _, k := range p.Counters {
+			if strings.HasPrefix(k.TestID, "objective") {
+				if k.TestID != c.id || !strings.HasPrefix(k.Label, c.label) {
+					t.Errorf("%s: objective counter %q labelled %q, want %q, %q…", c.q, k.TestID, k.Label, c.id, c.label)
+				}
+				label = k.Label
+			}
+		}
+		ids[c.id] = label
+		got := demotest.ParseSig(t, demotest.Counter(p, c.id))
+		facts := p.Model[0].Facts
+		wv := strings.Split(strings.Trim(facts[0].Value, "()"), ", ")
+		w := []float64{demotest.ParseSig(t, wv[0]), demotest.ParseSig(t, wv[1])}
+		b := demotest.ParseSig(t, facts[1].Value)
+		x, yf := demo.Columns(r.Points)
+		h := hinge(x, pointset.SignLabels(yf), w, b)
+		var want float64
+		if c.id == "objective-f" {
+			lambda := demo.Lambda.Get(r.State)
+			want = lambda*(w[0]*w[0]+w[1]*w[1]+b*b) + floats.Sum(h)/float64(len(h))
+		} else {
+			cc := subC.Get(r.State)
+			want = 0.5*(w[0]*w[0]+w[1]*w[1]) + cc*floats.Sum(h)
+		}
+		if math.Abs(got-want) > 5e-3*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s: %s = %v, recomputed from w = %v, b = %v: %v", c.q, c.id, got, w, b, want)
+		}
+	}
+	if ids["objective-f"] == ids["objective-primal"] {
+		t.Errorf("the two methods' objectives share the label %q", ids["objective-f"])
 	}
 }

@@ -78,7 +78,12 @@ type primalRun struct {
 	b         float64
 	objective float64
 	optimum   float64
-	ref       reference
+	// objSym names the objective ("F", "(1.6.a)"), objName labels its
+	// counter and objID keys it and the optimum's: Pegasos' F and
+	// subgradient descent's (1.6.a) are two quantities, which a compare
+	// row must not set side by side.
+	objSym, objName, objID string
+	ref            reference
 	cure      string // what would make an approximate reference exact
 	optW      []float64
 	optB      float64
@@ -182,6 +187,7 @@ func runPegasos(ctx context.Context, x [][]float64, y []int, in demo.Input) (pri
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.Avg[:d], b: s.Avg[d], objective: pg.Objective(s.Avg), optimum: ref.value, ref: ref,
 		optW: opt[:d], optB: opt[d], sampled: s.I, problem: "Pegasos (001's SGD), λ = " + textfmt.Sig(p.Lambda),
+		objSym: "F", objName: "objective F(W̄) = λ‖W̄‖² + mean hinge", objID: "f",
 		history: rec.History(k, "objective of W̄", ref.value), cure: "a larger λ",
 		model: []demo.ModelLine{
 			{Prefix: "answer W̄ = average of W₁…W_t:", Facts: []demo.Fact{{"w", textfmt.Vec(s.Avg[:d]), "w"}, {"b", textfmt.Num(s.Avg[d]), "b"}}},
@@ -227,6 +233,7 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 	r := primalRun{
 		t: s.T, status: s.Status, w: s.W, b: s.B, objective: s.Objective, optimum: ref.value, ref: ref, cure: "a smaller C",
 		optW: optW, optB: optB, sampled: -1, problem: "subgradient descent on (1.6.a), C = " + textfmt.Sig(p.C),
+		objSym: "(1.6.a)", objName: "objective (1.6.a) = ½‖w‖² + C Σ hinge", objID: "primal",
 		history: rec.History(k, "primal (1.6.a)", ref.value),
 		model:   []demo.ModelLine{{Facts: []demo.Fact{{"w", textfmt.Vec(s.W), "w"}, {"b", textfmt.Num(s.B), "b"}}}},
 	}
@@ -255,8 +262,8 @@ func sgdPanel(r primalRun, margins []float64) demo.Panel {
 	p := demo.Panel{
 		Counters: []demo.Counter{
 			{"iteration t", strconv.Itoa(r.t), "step"},
-			{"objective", textfmt.Sig(r.objective), "objective"},
-			{r.ref.name(), textfmt.Sig(r.optimum), "optimum"},
+			{r.objName, textfmt.Sig(r.objective), "objective-" + r.objID},
+			{r.ref.name() + " of " + r.objSym, textfmt.Sig(r.optimum), "optimum-" + r.objID},
 			{"training error", textfmt.Pct(r.trainingError, 1), "error"},
 		},
 		Status:   r.status.String(),
