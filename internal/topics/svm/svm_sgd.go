@@ -83,11 +83,11 @@ type primalRun struct {
 	// subgradient descent's (1.6.a) are two quantities, which a compare
 	// row must not set side by side.
 	objSym, objName, objID string
-	ref            reference
-	cure      string // what would make an approximate reference exact
-	optW      []float64
-	optB      float64
-	sampled   int // Pegasos: the point iteration t drew; −1 otherwise
+	ref                    reference
+	cure                   string // what would make an approximate reference exact
+	optW                   []float64
+	optB                   float64
+	sampled                int // Pegasos: the point iteration t drew; −1 otherwise
 	// trainingError is the fraction of points the drawn line predicts
 	// wrongly, with sgn(0) = −1.
 	trainingError float64
