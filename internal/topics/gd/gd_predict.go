@@ -45,7 +45,7 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		}
 	}
 	h := seedOf(st, in.Step)
-	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", supDigits(k), vec2(s.X), textfmt.Sig(s.F))
+	at := fmt.Sprintf("x⁽%s⁾ = %s, f = %s", textfmt.Sup(k), vec2(s.X), textfmt.Sig(s.F))
 	if h%2 == 1 {
 		if set := stepSets[(h/2)%3]; marksApart(obj.view, s.X, next.X, set) {
 			return whereQuestion(s, next, k, at, set), nil
@@ -61,7 +61,7 @@ func predictGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 		rel = "<"
 	}
 	why := fmt.Sprintf("x⁽%s⁾ = %s, and f(x⁽%s⁾) = %s %s f(x⁽%s⁾) = %s.",
-		supDigits(k+1), vec2(next.X), supDigits(k+1), textfmt.Sig(next.F), rel, supDigits(k), textfmt.Sig(s.F))
+		textfmt.Sup(k+1), vec2(next.X), textfmt.Sup(k+1), textfmt.Sig(next.F), rel, textfmt.Sup(k), textfmt.Sig(s.F))
 	return &demo.Question{
 		Prompt:  fmt.Sprintf("Iteration %d starts at %s. Will f go down?", k+1, at),
 		Choices: demo.YesNo(), Right: demo.YesOrNo(down), Why: why,
@@ -133,10 +133,10 @@ func whereQuestion(s, next gd.State, k int, at string, set [3]float64) *demo.Que
 	}
 	letters := demo.Letters(3, func(i, j int) int { return int(math.Copysign(1, set[i]-set[j])) })
 	q := &demo.Question{
-		Prompt: fmt.Sprintf("Iteration %d starts at %s. Where does x⁽%s⁾ land: a, b or c?", k+1, at, supDigits(k+1)),
+		Prompt: fmt.Sprintf("Iteration %d starts at %s. Where does x⁽%s⁾ land: a, b or c?", k+1, at, textfmt.Sup(k+1)),
 		Right:  letters[right],
 		Why: fmt.Sprintf("x⁽%s⁾ = %s; the other marks are the steps %s and %s times as long.",
-			supDigits(k+1), vec2(next.X), textfmt.Num(set[(right+1)%3]), textfmt.Num(set[(right+2)%3])),
+			textfmt.Sup(k+1), vec2(next.X), textfmt.Num(set[(right+1)%3]), textfmt.Num(set[(right+2)%3])),
 	}
 	for i := range 3 {
 		q.Choices = append(q.Choices, demo.Option{Value: letters[i], Label: letters[i] + ": " + vec2(pts[i][:])})
@@ -153,14 +153,3 @@ func seedOf(st demo.State, k int) uint32 {
 }
 
 func vec2(x []float64) string { return "(" + textfmt.Sig(x[0]) + ", " + textfmt.Sig(x[1]) + ")" }
-
-// supDigits writes k in superscript digits.
-func supDigits(k int) string {
-	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	digits := []rune(sup)
-	out := []rune{}
-	for _, c := range fmt.Sprint(k) {
-		out = append(out, digits[c-'0'])
-	}
-	return string(out)
-}
