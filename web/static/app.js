@@ -545,6 +545,10 @@
     if (timer) markPlay(document.getElementById(playingID));
   });
   document.addEventListener("htmx:afterSettle", function () { restore(true); markSoon(); });
+  // History is kept in the URL (the layout's htmx-config): Back loads the
+  // URL's page. Snapshots an older page left in this tab are dropped, so
+  // none can be put back in its place.
+  try { window.sessionStorage.removeItem("htmx-history-cache"); } catch (err) { /* private mode */ }
   // Back and forward put an earlier page back: find the current demo anew.
   document.addEventListener("htmx:historyRestore", function () { shownID = null; markSoon(); });
   document.addEventListener("htmx:sendError", function (e) {
