@@ -76,6 +76,10 @@ func predictLSGD(ctx context.Context, in demo.Input) (*demo.Question, error) {
 			}, nil
 		}
 	}
+	if math.Abs(next.Objective-s.Objective) <= lsgdRounding(g, s, next) {
+		return demo.NoQuestion(fmt.Sprintf("J changes by less than its rounding error at this step (from %s to %s)",
+			textfmt.Sig(s.Objective), textfmt.Sig(next.Objective))), nil
+	}
 	down := next.Objective < s.Objective
 	why := fmt.Sprintf("J goes from %s to %s.", textfmt.Sig(s.Objective), textfmt.Sig(next.Objective))
 	why += stops
@@ -103,6 +107,10 @@ func predictLasso(ctx context.Context, in demo.Input) (*demo.Question, error) {
 	}
 	next := l.Step(s)
 	st1 := next.Last
+	if math.Abs(math.Abs(st1.Rho)-alpha) <= rhoRounding(l, s.W, st1.J) {
+		return demo.NoQuestion(fmt.Sprintf("|ρ%s| = %s is within its rounding error of α = %s, so rounding, not the rule, would decide whether w%s is cut to 0",
+			sub(st1.J), textfmt.Sig(math.Abs(st1.Rho)), textfmt.Sig(alpha), sub(st1.J))), nil
+	}
 	w := "w" + sub(st1.J)
 	head := fmt.Sprintf("Step %d updates %s alone (now %s), with α = %s and w = (%s, %s).", k+1, w, coef(st1.Old), textfmt.Sig(alpha), coef(s.W[0]), coef(s.W[1]))
 	why := fmt.Sprintf("ρ%s = %s and z%s = %s: ", sub(st1.J), textfmt.Sig(st1.Rho), sub(st1.J), textfmt.Sig(st1.Z))

@@ -27,6 +27,10 @@ func predictRuns(t *testing.T, spec demo.Spec, bases []string, steps int, check 
 				}
 				break
 			}
+			if ask.None != "" {
+				seen["none"] = true
+				continue
+			}
 			next := demotest.Run(t, spec, strings.TrimPrefix(base+fmt.Sprintf("&step=%d", k+1), "&"))
 			seen[check(q, ask, r.Panel(), next.Panel())+"-"+ask.Right] = true
 		}
