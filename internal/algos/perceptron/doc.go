@@ -25,7 +25,10 @@
 // (w, b) with updates in between is impossible on linearly separable data,
 // because every update raises ⟨(w,b), (w*,b*)⟩ by a positive amount; so
 // CycleDetected is a proof that the data are not separable, in cyclic and
-// in random order alike. Cycle detection compares floats exactly: on data
+// in random order alike; with several perceptrons, that the binary problem
+// of each one that updated in between is not (Problem.Cycle names them).
+// Only in cyclic order does the run then repeat for ever: a random order
+// draws a new permutation each epoch. Cycle detection compares floats exactly: on data
 // whose updates do not cancel exactly in floating point a non-separable run
 // ends at the epoch limit instead. It costs one hash lookup per epoch.
 // Params.FixedEpochs turns the first two stops off, as Algorithm 7 runs a

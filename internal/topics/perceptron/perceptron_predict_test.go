@@ -28,6 +28,9 @@ func TestPredictAgreesWithNextStep(t *testing.T) {
 				}
 				break
 			}
+			if ask.None != "" {
+				continue // rounding decides: TestPredictExactReplay checks these
+			}
 			next := demotest.Run(t, PerceptronSpec(), strings.TrimPrefix(base+fmt.Sprintf("&step=%d", k+1), "&"))
 			p := next.Panel()
 			kind := "update"

@@ -269,3 +269,18 @@ func stateWords(t *testing.T, r *demo.Run) []string {
 }
 
 var figureWords = regexp.MustCompile(`(?s)<(?:title|text)[^>]*>([^<]*)</(?:title|text)>`)
+
+// TestModelBoxWords: the model box calls an update at a score in (0, γ]
+// a margin violation, as the lesson does, and only a score ≤ 0 a mistake.
+func TestModelBoxWords(t *testing.T) {
+	for _, tt := range []struct{ q, want, not string }{
+		{"", "on a mistake, yᵢ(⟨w, xᵢ⟩ + b) ≤ 0,", "margin violation"},
+		{"variant=margin&gamma=0.5", "on a mistake, yᵢ(⟨w, xᵢ⟩ + b) ≤ 0, or a margin violation, 0 < yᵢ(⟨w, xᵢ⟩ + b) ≤ γ = 0.5,", "on a mistake, yᵢ(⟨w, xᵢ⟩ + b) ≤ γ"},
+	} {
+		r := demotest.Run(t, PerceptronSpec(), tt.q)
+		box := PerceptronSpec().Conventions.Procedure(r.State)
+		if !strings.Contains(box, tt.want) || strings.Contains(box, tt.not) {
+			t.Errorf("%q: box %q, want %q and not %q", tt.q, box, tt.want, tt.not)
+		}
+	}
+}
