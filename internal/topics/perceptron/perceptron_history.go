@@ -43,13 +43,22 @@ func perceptronHistory(ctx context.Context, in demo.Input, pr *perceptron.Proble
 	lastErr := strconv.FormatFloat(errs.Y[len(errs.Y)-1], 'f', 1, 64)
 	upd.Label, upd.Integer = word, true
 	errs.Label = "error %"
-	title := fmt.Sprintf("after step %d: %s · training error %s %%", s.T, textfmt.Plural(s.Mistakes, word), lastErr)
+	// The error the run keeps is that of the classifier it predicts with:
+	// w̄, b̄ when averaged.
+	errName := "training error"
+	if pr.P.Average {
+		errName = "training error of w̄, b̄"
+		if !pr.Binary() {
+			errName = "training error of the averaged classifiers"
+		}
+	}
+	title := fmt.Sprintf("after step %d: %s · %s %s %%", s.T, textfmt.Plural(s.Mistakes, word), errName, lastErr)
 	return &chart.History{
 		Title:  title,
 		Name:   "Perceptron history: " + title,
 		XLabel: "iteration t",
 		Desc: fmt.Sprintf("Two panels against the iteration t from 0 to %d. Top: the cumulative number of %s, now %d. "+
-			"Bottom: the training error in percent, now %s %%.", s.T, word, s.Mistakes, lastErr),
+			"Bottom: the %s in percent, now %s %%.", s.T, word, s.Mistakes, errName, lastErr),
 		Now:    float64(s.T),
 		Period: float64(len(pr.X)),
 		Series: []chart.Series{upd, errs},

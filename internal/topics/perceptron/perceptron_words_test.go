@@ -215,6 +215,18 @@ func checkPanel(t *testing.T, q string, ref *refRun, s refState, r *demo.Run, wo
 	if want := fmt.Sprintf(" · epoch %d · %s", max(1, (s.t+n-1)/n), textfmt.Plural(s.updates, word)); !strings.Contains(heading, want) {
 		t.Errorf("%s: plot heading %q, want %q", q, heading, want)
 	}
+	// The history's title names the error it charts, w̄'s when averaged.
+	errName, errVal := "training error", s.trainingErr
+	if ref.p.Average {
+		errName, errVal = "training error of w̄, b̄", s.trainingErrAvg
+		if !ref.binary() {
+			errName = "training error of the averaged classifiers"
+		}
+	}
+	if title, _ := demotest.FigureText(t, r, demo.HistoryFigure); !strings.Contains(title, fmt.Sprintf("after step %d: %s · %s %.1f %%",
+		s.t, textfmt.Plural(s.updates, word), errName, 100*errVal)) {
+		t.Errorf("%s: history title %q, want step %d, %s, %s %.1f %%", q, title, s.t, textfmt.Plural(s.updates, word), errName, 100*errVal)
+	}
 }
 
 // TestOneIsSingular: a count of one takes the singular in every text a
