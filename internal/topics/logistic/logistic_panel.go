@@ -159,12 +159,25 @@ func (r *logisticRun) describeStep(p *demo.Panel) {
 		p.Lines = []string{"H = (1/n) Σᵢ σᵢ(1 − σᵢ) (xᵢ, 1)(xᵢ, 1)ᵀ + λ diag(1, 1, 0), with σᵢ = σ(f(xᵢ)): the curvature of J."}
 	}
 	if k := r.k; k > 0 {
-		d, verb := r.j[k]-r.j[k-1], "fell"
-		if d > 0 {
-			verb = "rose"
-		}
-		p.Lines = append(p.Lines, fmt.Sprintf("J %s by %s, to %s; ‖∇J‖ is now %s.", verb, textfmt.Sig(math.Abs(d)), textfmt.Sig(r.j[k]), textfmt.Sig(r.s.GradNorm)))
+		p.Lines = append(p.Lines, jChange(r.j[k-1], r.j[k], len(r.pr.X))+"; ‖∇J‖ is now "+textfmt.Sig(r.s.GradNorm)+".")
 	}
+}
+
+// jChange says how J went from j0 to j1, a mean of n losses: it fell or
+// rose, or it moved within the rounding error nε·J that the step-size
+// note does not count as a rise, where rounding and not the step decides
+// the sign.
+func jChange(j0, j1 float64, n int) string {
+	d := j1 - j0
+	if r := jRounding(j0, j1, n); math.Abs(d) <= r {
+		return fmt.Sprintf("J changed by %s, to %s, within the rounding error nε·J = %s of a mean of %d losses: neither a fall nor a rise",
+			textfmt.Sig(math.Abs(d)), textfmt.Sig(j1), textfmt.Sig(r), n)
+	}
+	verb := "fell"
+	if d > 0 {
+		verb = "rose"
+	}
+	return fmt.Sprintf("J %s by %s, to %s", verb, textfmt.Sig(math.Abs(d)), textfmt.Sig(j1))
 }
 
 // notes carry the lesson: whether J has a minimiser and what λ does to

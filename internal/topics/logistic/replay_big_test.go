@@ -195,7 +195,6 @@ func bigArgmax(z []*big.Float) int {
 	return best
 }
 
-var _ = math.Inf
 
 // hessian is H = (1/n) Σᵢ σᵢ(1 − σᵢ) x̃ᵢx̃ᵢᵀ + λ diag(1, …, 1, 0) at 200
 // bits, x̃ᵢ = (xᵢ, 1).
@@ -276,9 +275,9 @@ func bigSolve(h [][]*big.Float, r []*big.Float) []*big.Float {
 // HΔ = −∇J, and t is the first of 1, ½, … with
 // J(θ + tΔ) ≤ J(θ) + 10⁻⁴ t ∇J·Δ, or t = 1 when the full step lowers
 // ‖∇J‖ without raising J by more than the rounding bound the algorithm
-// states (its rule, decided here without its rounding). ok is false when
-// no t of the algorithm's 40 is taken.
-func (p bigLogistic) newtonStep(w []*big.Float, b *big.Float) (w1 []*big.Float, b1 *big.Float, ok bool) {
+// states (its rule, decided here without its rounding). trials is how
+// many step sizes it tried, 0 when none of the algorithm's 40 is taken.
+func (p bigLogistic) newtonStep(w []*big.Float, b *big.Float) (w1 []*big.Float, b1 *big.Float, trials int) {
 	d := len(w)
 	g := p.gradient(w, b)
 	neg := make([]*big.Float, len(g))
@@ -308,13 +307,48 @@ func (p bigLogistic) newtonStep(w []*big.Float, b *big.Float) (w1 []*big.Float, 
 		b1 = bigmath.Add(b, bigmath.Mul(t, dir[d]))
 		j1 := p.objective(w1, b1)
 		if j1.Cmp(bigmath.Add(j0, bigmath.Mul(bigmath.New(1e-4), bigmath.Mul(t, slope)))) <= 0 {
-			return w1, b1, true
+			return w1, b1, trial
 		}
 		if trial == 1 && norm2(p.gradient(w1, b1)).Cmp(norm2(g)) < 0 &&
 			j1.Cmp(bigmath.Add(j0, bigmath.New(float64(max(len(p.pr.X), 4))*0x1p-52*math.Abs(j0f)))) <= 0 {
-			return w1, b1, true
+			return w1, b1, trial
 		}
 		t = bigmath.Quo(t, bigmath.Int(2))
 	}
-	return nil, nil, false
+	return nil, nil, 0
+}
+
+// bigNorm is the Euclidean norm of v at 200 bits.
+func bigNorm(v ...[]*big.Float) *big.Float {
+	s := bigmath.New(0)
+	for _, row := range v {
+		for _, x := range row {
+			s = bigmath.Add(s, bigmath.Mul(x, x))
+		}
+	}
+	return bigmath.Sqrt(s)
+}
+
+// gradient is ∇J at 200 bits, each class's w entries then its b, as
+// one vector per class: the step of gradient descent with η = 1, taken
+// back.
+func (p bigSoftmax) gradient(w [][]*big.Float, b []*big.Float) [][]*big.Float {
+	w1, b1 := p.step(w, b, 1)
+	g := make([][]*big.Float, len(w))
+	for c := range w {
+		for j := range w[c] {
+			g[c] = append(g[c], bigmath.Sub(w[c][j], w1[c][j]))
+		}
+		g[c] = append(g[c], bigmath.Sub(b[c], b1[c]))
+	}
+	return g
+}
+
+// bigSoftmaxModel is m at 200 bits.
+func bigSoftmaxModel(m logistic.SoftmaxModel) ([][]*big.Float, []*big.Float) {
+	w := make([][]*big.Float, len(m.W))
+	for c, row := range m.W {
+		w[c] = bigVec(row)
+	}
+	return w, bigVec(m.B)
 }
