@@ -195,7 +195,6 @@ func bigArgmax(z []*big.Float) int {
 	return best
 }
 
-
 // hessian is H = (1/n) Σᵢ σᵢ(1 − σᵢ) x̃ᵢx̃ᵢᵀ + λ diag(1, …, 1, 0) at 200
 // bits, x̃ᵢ = (xᵢ, 1).
 func (p bigLogistic) hessian(w []*big.Float, b *big.Float) [][]*big.Float {
