@@ -51,7 +51,7 @@ func gdConventions() *demo.Conventions {
 				budget = "the schedule ends after T = " + strconv.Itoa(runLen.Get(s)) + " steps"
 			}
 			return fmt.Sprintf("when ‖∇f‖ < %s; at step k when step k + 1 would take |f| or a coordinate past the demo's cap of %s (diverged), "+
-				"or would not move x (stalled); %s", textfmt.Sig(gdTol), capText(), budget)
+				"or, for Newton's method, would not move x (stalled); %s", textfmt.Sig(gdTol), capText(), budget)
 		},
 	}
 }
