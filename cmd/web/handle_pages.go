@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/textfmt"
 	"github.com/margin-edu/margin/web/templates/layout"
 	"github.com/margin-edu/margin/web/templates/pages"
 
@@ -26,6 +29,10 @@ import (
 // differs, so one state has one URL. figure names the one figure a plot
 // URL draws, "" for a page (see lessons.Input.Figure).
 func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, figure string) (run *demo.Run, edited bool, err error) {
+	q, numbered, err := pointNumber(q)
+	if err != nil {
+		return nil, false, err
+	}
 	edit, rest, edited, probs := d.SplitEdit(q)
 	if len(probs) > 0 {
 		return nil, false, probs
@@ -36,6 +43,12 @@ func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, 
 	s, probs := d.Parse(rest)
 	if len(probs) > 0 {
 		return nil, false, probs
+	}
+	if edited && numbered && edit.Op == "remove" {
+		if pts, err := s.Points(); err == nil && edit.Index >= len(pts) {
+			return nil, false, bad(fmt.Errorf("%s: there is no point %s; the points are %s to %s", keyPointNumber,
+				pointName(edit.Index), pointName(0), pointName(len(pts)-1)))
+		}
 	}
 	if edited {
 		if s, err = s.Apply(edit); err != nil {
@@ -48,6 +61,41 @@ func demoRun(ctx context.Context, d *demo.Demo, q url.Values, scope demo.Scope, 
 		return nil, false, err
 	}
 	return run, edited, nil
+}
+
+// keyPointNumber is the remove form's field: the point's number as the
+// plot and the panel name it (x₁ … xₙ). The kit's pi, which a click on
+// the plot sends and older URLs carry, counts from 0 and still works.
+const keyPointNumber = "pn"
+
+// pointNumber turns the number pn = i of point xᵢ into the kit's pi =
+// i − 1, and says whether q gave it. pn and pi together, or a pn that is
+// not a whole number from 1, are a 400.
+func pointNumber(q url.Values) (url.Values, bool, error) {
+	vs, ok := q[keyPointNumber]
+	if !ok {
+		return q, false, nil
+	}
+	if _, both := q["pi"]; both || len(vs) != 1 {
+		return nil, false, bad(errors.New("pn: give the point's number once, or pi (its index from 0), not both"))
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(vs[0]))
+	if err != nil || n < 1 || n > demo.MaxPoints {
+		return nil, false, bad(fmt.Errorf("pn: %s is not a point's number; the plot numbers the points x₁, x₂, … up to x%s at most",
+			textfmt.Quote(clip(vs[0])), subscript(demo.MaxPoints)))
+	}
+	q = maps.Clone(q)
+	delete(q, keyPointNumber)
+	q.Set("pi", strconv.Itoa(n-1))
+	return q, true, nil
+}
+
+// pointName names point k (from 0) as the plot does: x₁ for k = 0.
+func pointName(k int) string { return "x" + subscript(k+1) }
+
+// subscript writes n in subscript digits.
+func subscript(n int) string {
+	return strings.Map(func(r rune) rune { return '₀' + r - '0' }, strconv.Itoa(n))
 }
 
 // errEditOnFigure refuses an edit on a URL that shows a state.
