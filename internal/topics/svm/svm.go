@@ -126,7 +126,7 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 	if recorded {
 		for i := 0; i <= k; i++ {
 			w := v[i*smoWidth : (i+1)*smoWidth]
-			rec.add(i, int(w[0]), w[1], w[2], func() float64 { return w[3] })
+			rec.add(i, int(w[0]), w[1], w[2], w[4], func() float64 { return w[3] })
 		}
 	}
 	var cmp *scenes.SceneLine
@@ -165,8 +165,9 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 }
 
 // smoWidth is the scalars a kept SMO run holds of each state: T, D(α),
-// m − M and the primal objective (what its history charts).
-const smoWidth = 4
+// m − M, the primal objective and the feasible primal value (what its
+// history charts).
+const smoWidth = 5
 
 // smoRunKey names an SMO run by everything it depends on.
 func smoRunKey(x [][]float64, y []int, p svm.Params) demo.CacheKey {
@@ -181,7 +182,9 @@ func smoRunKey(x [][]float64, y []int, p svm.Params) demo.CacheKey {
 // reach a step.
 func keptSMO(ctx context.Context, in demo.Input, x [][]float64, y []int, p svm.Params, pr *svm.Problem, s0 svm.State, recorded bool) (svm.State, int, []float64, error) {
 	return demo.RunKept(ctx, in.Cache, smoRunKey(x, y, p), pr, s0, in.Step, smoStateBytes(len(x)), smoWidth,
-		func(s svm.State, v []float64) { v[0], v[1], v[2], v[3] = float64(s.T), s.Dual, s.Gap, pr.Primal(s) }, recorded)
+		func(s svm.State, v []float64) {
+			v[0], v[1], v[2], v[3], v[4] = float64(s.T), s.Dual, s.Gap, pr.Primal(s), feasiblePrimal(pr, s)
+		}, recorded)
 }
 
 // smoStateBytes is the memory of an SMO state of n points: α and G.

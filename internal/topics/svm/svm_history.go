@@ -21,12 +21,49 @@ type svmRecorder struct {
 	clock  demo.SampleClock
 	dual   chart.Series // −D(α)
 	primal chart.Series
-	dgap   chart.Series // primal + D(α), the duality gap
+	dgap   chart.Series // a feasible primal value + D(α), the duality gap
 	kkt    chart.Series // m(α) − M(α)
+	// best is the smallest feasible primal value seen so far, which the
+	// hard margin's gap is measured against: ½‖w‖²/γ² of w scaled to
+	// feasibility (feasiblePrimal), +Inf while no w has separated the
+	// points. The soft margin's primal is feasible at every state, and
+	// its gap is measured against the state's own.
+	best float64
 }
 
 func newSVMRecorder(pr *svm.Problem, k int) *svmRecorder {
-	return &svmRecorder{pr: pr, clock: demo.NewSampleClock(k)}
+	return &svmRecorder{pr: pr, clock: demo.NewSampleClock(k), best: math.Inf(1)}
+}
+
+// feasiblePrimal is a primal value of a feasible point built from state
+// s, which bounds the optimum from above (weak duality) as the dual
+// value −D(α) bounds it from below. The soft margin's (1.6.a) is
+// feasible at every (w, b), so it is the primal itself. The hard
+// margin's ½‖w‖² is feasible only when yᵢf(xᵢ) ≥ 1 for all i, so w is
+// scaled to feasibility: with uᵢ = ⟨w, xᵢ⟩, the best b leaves the margin
+// γ = (min over y = +1 of uᵢ − max over y = −1 of uᵢ)/2, and (w/γ, b/γ)
+// is feasible with value ½‖w‖²/γ². It is +Inf when γ ≤ 0: no b makes
+// any multiple of w separate the points.
+func feasiblePrimal(pr *svm.Problem, s svm.State) float64 {
+	if !pr.P.Hard {
+		return pr.Primal(s)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	ww := 0.0
+	for i, g := range s.G {
+		u := pr.Y[i] * (g + 1) // yᵢuᵢ = Gᵢ + 1
+		ww += s.Alpha[i] * (g + 1)
+		if pr.Y[i] > 0 {
+			lo = math.Min(lo, u)
+		} else {
+			hi = math.Max(hi, u)
+		}
+	}
+	gamma := (lo - hi) / 2
+	if !(gamma > 0) {
+		return math.Inf(1)
+	}
+	return ww / 2 / (gamma * gamma)
 }
 
 // Record implements algos.Recorder.
@@ -34,15 +71,17 @@ func (r *svmRecorder) Record(k int, s svm.State) error {
 	if s.Status == algos.Infeasible {
 		return nil
 	}
-	r.add(k, s.T, s.Dual, s.Gap, func() float64 { return r.pr.Primal(s) })
+	r.add(k, s.T, s.Dual, s.Gap, feasiblePrimal(r.pr, s), func() float64 { return r.pr.Primal(s) })
 	return nil
 }
 
 // add records state k of a run, from its scalars: its SMO iteration t,
-// D(α), the gap m − M and the primal objective (called only when sampled).
-// A run kept between requests (smoScalars) feeds the values it kept.
-func (r *svmRecorder) add(k, t int, dual, gap float64, primal func() float64) {
+// D(α), the gap m − M, the feasible primal value (feasiblePrimal) and
+// the primal objective (called only when sampled). A run kept between
+// requests (keptSMO) feeds the values it kept.
+func (r *svmRecorder) add(k, t int, dual, gap, feasible float64, primal func() float64) {
 	tf := float64(t)
+	r.best = math.Min(r.best, feasible)
 	r.dual.T, r.dual.Y = append(r.dual.T, tf), append(r.dual.Y, -dual)
 	r.kkt.T, r.kkt.Y = append(r.kkt.T, tf), append(r.kkt.Y, gap)
 	if r.clock.Due(k) {
@@ -51,12 +90,19 @@ func (r *svmRecorder) add(k, t int, dual, gap float64, primal func() float64) {
 }
 
 func (r *svmRecorder) sample(s svm.State) {
+	r.best = math.Min(r.best, feasiblePrimal(r.pr, s))
 	r.addPrimal(float64(s.T), r.pr.Primal(s), s.Dual)
 }
 
+// addPrimal samples the primal and the duality gap against the best
+// feasible value so far, which has no point before a feasible one.
 func (r *svmRecorder) addPrimal(t, p, dual float64) {
 	r.primal.T, r.primal.Y = append(r.primal.T, t), append(r.primal.Y, p)
-	r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+dual))
+	if !r.pr.P.Hard {
+		r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Abs(p+dual))
+	} else if !math.IsInf(r.best, 1) {
+		r.dgap.T, r.dgap.Y = append(r.dgap.T, t), append(r.dgap.Y, math.Max(0, r.best+dual))
+	}
 }
 
 // finish samples the last state when the spacing skipped it.
@@ -83,9 +129,15 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *char
 	r.primal.Label, r.primal.Lines = primalName, true
 	r.dual.Label, r.dual.Lines, r.dual.Compare = "−D(α)", true, &r.primal
 	r.dgap.Label, r.dgap.Log, r.dgap.Lines = "duality gap", true, true
+	if pr.P.Hard {
+		r.dgap.Label = "duality gap (best feasible ½‖w‖²)"
+	}
 	r.kkt.Label, r.kkt.Log, r.kkt.Lines = "KKT violation m − M", true, true
 	p := pr.Primal(s)
 	dgap := math.Abs(p + s.Dual)
+	if pr.P.Hard {
+		dgap = r.best + s.Dual
+	}
 	kkt, kktDesc := "m − M = "+textfmt.Sig(s.Gap), "now "+textfmt.Sig(s.Gap)
 	switch {
 	// A log axis has no place for a value ≤ 0: say so rather than print
@@ -98,17 +150,26 @@ func (r *svmRecorder) history(pr *svm.Problem, s svm.State, recorded bool) *char
 		kkt += " (off the log axis)"
 		kktDesc = "now exactly 0, which a log scale cannot show: every KKT condition holds exactly"
 	}
-	dgapText := "duality gap " + textfmt.Sig(dgap)
-	if dgap == 0 {
+	gapOf, gapName := "between them, |primal + D(α)| (the primal (1.6.a) is feasible at every (w, b))", "duality gap"
+	if pr.P.Hard {
+		gapOf = "the best feasible ½‖w‖² so far (w scaled until every yᵢf(xᵢ) ≥ 1) + D(α), which bounds the distance to the optimum"
+	}
+	dgapText, dgapDesc := gapName+" "+textfmt.Sig(math.Max(0, dgap)), "now "+textfmt.Sig(math.Max(0, dgap))
+	switch {
+	case math.IsInf(r.best, 1):
+		dgapText = "no feasible w yet: no duality gap"
+		dgapDesc = "not drawn yet: no w so far separates the points, so no feasible primal value bounds the optimum from above"
+	case dgap <= 0:
 		dgapText += " (off the log axis)"
+		dgapDesc = "now 0, which a log scale cannot show: a feasible primal value meets the dual value, so this α is optimal"
 	}
 	title := fmt.Sprintf("after step %d: D(α) = %s · %s = %s · %s · %s", s.T, textfmt.Sig(s.Dual), primalName, textfmt.Sig(p), dgapText, kkt)
 	return &chart.History{
 		Title: title, Name: "SMO history: " + title, XLabel: "SMO step t", Now: float64(s.T),
 		Desc: fmt.Sprintf("Three panels against the SMO step t from 0 to %d. Top: the dual value −D(α), rising to the optimum, "+
-			"and the %s, which meets it there; now %s and %s. Middle: the duality gap between them, |%s + D(α)|, on a log scale, now %s. "+
+			"and the %s, which meets it there; now %s and %s. Middle: the duality gap, %s, on a log scale, %s. "+
 			"Bottom: the stopping quantity, the KKT violation m(α) − M(α), on a log scale, %s.",
-			s.T, primalName, textfmt.Sig(-s.Dual), textfmt.Sig(p), primalName, textfmt.Sig(dgap), kktDesc),
+			s.T, primalName, textfmt.Sig(-s.Dual), textfmt.Sig(p), gapOf, dgapDesc, kktDesc),
 		Series: []chart.Series{r.dual, r.dgap, r.kkt},
 	}
 }

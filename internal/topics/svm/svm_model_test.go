@@ -2,6 +2,7 @@ package svm
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -118,5 +119,51 @@ func TestSGDObjectivesApart(t *testing.T) {
 	}
 	if ids["objective-f"] == ids["objective-primal"] {
 		t.Errorf("the two methods' objectives share the label %q", ids["objective-f"])
+	}
+}
+
+// TestSVMHardDualityGap checks the hard-margin history's duality gap
+// (issue 27 §3) against a second route: the best, over steps 0…k, of
+// ½‖w‖²/γ² for w scaled to feasibility, γ computed here from w and the
+// points, plus D(α). While no w has separated the points the title says
+// there is no gap, never that it is 0.
+func TestSVMHardDualityGap(t *testing.T) {
+	gapIn := regexp.MustCompile(`duality gap (\S+)( \(off the log axis\))? ·`)
+	for _, q := range []string{"step=1", "step=2", "step=5", "step=40", "step=end", "data=or&step=1", "data=or&step=2", "data=or&step=end", "data=and&step=1"} {
+		r := demotest.Run(t, SVMSpec(true), q)
+		title, _ := demotest.FigureText(t, r, demo.HistoryFigure)
+		pr, _ := replayTo(t, demo.Input{Points: r.Points, State: r.State}, func(st demo.State) svm.Params { return SvmParams(st, true) }, 0)
+		best := math.Inf(1)
+		var s svm.State
+		for k := 0; k <= r.Step; k++ {
+			_, s = replayTo(t, demo.Input{Points: r.Points, State: r.State}, func(st demo.State) svm.Params { return SvmParams(st, true) }, k)
+			w := pr.Weights(s)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i, x := range pr.X {
+				u := floats.Dot(w, x)
+				if pr.Y[i] > 0 {
+					lo = math.Min(lo, u)
+				} else {
+					hi = math.Max(hi, u)
+				}
+			}
+			if g := (lo - hi) / 2; g > 0 {
+				best = math.Min(best, floats.Dot(w, w)/2/(g*g))
+			}
+		}
+		m := gapIn.FindStringSubmatch(title)
+		if math.IsInf(best, 1) {
+			if m != nil || !strings.Contains(title, "no feasible w yet") {
+				t.Errorf("%s: no w has separated the points, but the title says %q", q, title)
+			}
+			continue
+		}
+		if m == nil {
+			t.Fatalf("%s: title %q", q, title)
+		}
+		want := math.Max(0, best+s.Dual)
+		if got := demotest.ParseSig(t, m[1]); math.Abs(got-want) > 1e-3*math.Max(want, 1e-9) && math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: duality gap %v, best feasible ½‖w‖² + D = %v", q, got, want)
+		}
 	}
 }

@@ -166,7 +166,7 @@ func TestSVMHistoryNames(t *testing.T) {
 		if h == nil {
 			t.Fatalf("%s: no history", c.q)
 		}
-		if h.Series[1].Label != "duality gap" || h.Series[2].Label != "KKT violation m − M" {
+		if !strings.HasPrefix(h.Series[1].Label, "duality gap") || h.Series[2].Label != "KKT violation m − M" {
 			t.Errorf("%s: panels %q, %q", c.q, h.Series[1].Label, h.Series[2].Label)
 		}
 		gap := demotest.ParseSig(t, demotest.Counter(r.Panel(), "gap"))
