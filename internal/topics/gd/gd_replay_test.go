@@ -2,14 +2,17 @@ package gd
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos/gd"
 	"github.com/margin-edu/margin/internal/bigmath"
 	"github.com/margin-edu/margin/internal/demo"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // vec is a point of the plane in 200-bit floats.
@@ -252,12 +255,19 @@ func TestPredictGDReplays200Bit(t *testing.T) {
 						best, bestD = m.Label, dd
 					}
 				}
+				if !strings.Contains(ask.Why, "x⁽"+textfmt.Sup(k+1)+"⁾ = "+vec2(next.X)+";") {
+					t.Errorf("%s step %d: the reveal %q does not give x⁽ᵗ⁺¹⁾ = %s", base, k, ask.Why, vec2(next.X))
+				}
 				if best != ask.Right {
 					t.Errorf("%s step %d: the exact x⁽ᵗ⁺¹⁾ (%v, %v) is nearest mark %s, graded %s", base, k, bigmath.Float64(x1[0]), bigmath.Float64(x1[1]), best, ask.Right)
 				}
 				continue
 			}
 			f0, f1 := e.f(bigVec(r.s.X)), e.f(x1)
+			rel := map[bool]string{true: "<", false: "≥"}[f1.Cmp(f0) < 0]
+			if want := fmt.Sprintf("f(x⁽%s⁾) = %s %s f(x⁽%s⁾) = %s.", textfmt.Sup(k+1), textfmt.Sig(bigmath.Float64(f1)), rel, textfmt.Sup(k), textfmt.Sig(bigmath.Float64(f0))); !strings.Contains(ask.Why, want) {
+				t.Errorf("%s step %d: the reveal %q, by the exact step %q", base, k, ask.Why, want)
+			}
 			if down := f1.Cmp(f0) < 0; down != (ask.Right == "yes") {
 				t.Errorf("%s step %d: exactly f goes %v → %v (down %v), graded %s; float64 %v → %v",
 					base, k, bigmath.Float64(f0), bigmath.Float64(f1), down, ask.Right, r.s.F, next.F)
