@@ -221,7 +221,7 @@ func weightTable(r kernelRun) demo.Table {
 		Head: []string{"point", "y", "ᾱᵢ", "βᵢ", "yᵢf(xᵢ)"}}
 	for n, i := range idx {
 		if n == maxWeightRows {
-			t.More = fmt.Sprintf("and %d more points with a weight", len(idx)-n)
+			t.More = "and " + textfmt.Plural(len(idx)-n, "more points") + " with a weight"
 			break
 		}
 		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(r.kp.Y[i]), textfmt.Sig(r.s.Avg[i]), textfmt.Sig(r.s.Beta[i]), textfmt.Sig(r.margins[i])})

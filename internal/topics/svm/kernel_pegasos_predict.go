@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
@@ -54,7 +55,7 @@ func kernelMarginQuestion(kp *primal.KernelPegasos, next primal.KernelPegasosSta
 	q := &demo.Question{
 		Prompt: fmt.Sprintf("Iteration t = %d samples %s, y = %s, and scores it with αᵢ⁽ᵗ⁾ = βᵢ⁽ᵗ⁾/(2λt), of which %s non-zero. "+
 			"Will the point be inside the margin, y Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) < 1, so that its hinge term contributes and βⱼ changes?",
-			t, pointAt(j, kp.X[j]), textfmt.Signed(kp.Y[j]), textfmt.Plural(nz, "are")),
+			t, pointAt(j, kp.X[j]), textfmt.Signed(kp.Y[j]), map[bool]string{true: "1 is", false: strconv.Itoa(nz) + " are"}[nz == 1]),
 		Choices: demo.YesNoSaying("yes: the score is below 1, so βⱼ ← βⱼ + yⱼ", "no: the score is at least 1, so β stays"),
 		Right:   demo.YesOrNo(next.Violated),
 		Marks:   []demo.Mark{markOf("j", kp.X[j])},

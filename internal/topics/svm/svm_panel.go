@@ -291,7 +291,7 @@ func supportTable(pr *svm.Problem, s svm.State, sv []int) demo.Table {
 		t.Rows = append(t.Rows, []string{render.PointName(i), textfmt.Signed(pr.Y[i]), textfmt.Sig(s.Alpha[i]), textfmt.Sig(pr.Y[i] * pr.Decision(s, pr.X[i]))})
 	}
 	if len(sv) > maxTableRows {
-		t.More = fmt.Sprintf("and %d more support vectors", len(sv)-maxTableRows)
+		t.More = "and " + textfmt.Plural(len(sv)-maxTableRows, "more support vectors")
 	}
 	if len(sv) == 0 {
 		t.More = "none: every αᵢ = 0"
@@ -335,7 +335,7 @@ func slackTable(pr *svm.Problem, s svm.State) demo.Table {
 	}
 	switch {
 	case len(rows) > maxTableRows:
-		t.More = fmt.Sprintf("and %d more points with slack", len(rows)-maxTableRows)
+		t.More = "and " + textfmt.Plural(len(rows)-maxTableRows, "more points") + " with slack"
 	case len(rows) == 0:
 		t.More = "no point violates the margin"
 	}

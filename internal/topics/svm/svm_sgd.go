@@ -246,7 +246,7 @@ func runSubgradient(ctx context.Context, x [][]float64, y []int, in demo.Input) 
 		r.examined = fmt.Sprintf("Iteration %d steps along minus a subgradient of the whole objective, with η_t = %s.", s.T, textfmt.Sig(eta))
 		r.lines = []string{
 			"w ← w − η_t (w − C Σ yᵢxᵢ) and b ← b + η_t C Σ yᵢ, both sums over the points with yᵢf(xᵢ) ≤ 1.",
-			fmt.Sprintf("Now %d points have yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", s.Violators, textfmt.Sig(s.Best)),
+			fmt.Sprintf("Now %s yᵢf(xᵢ) ≤ 1; the best objective so far is %s.", pointsHave(s.Violators), textfmt.Sig(s.Best)),
 		}
 	}
 	return r, nil
@@ -284,4 +284,13 @@ func sgdPanel(r primalRun, margins []float64) demo.Panel {
 		textfmt.Sig(r.objective-r.optimum), strings.TrimPrefix(r.ref.name(), "exact "))})
 	p.Notes = append(p.Notes, r.ref.note(r.cure)...)
 	return p
+}
+
+// pointsHave counts points before a verb in the plural: "1 point has",
+// "3 points have".
+func pointsHave(n int) string {
+	if n == 1 {
+		return "1 point has"
+	}
+	return strconv.Itoa(n) + " points have"
 }

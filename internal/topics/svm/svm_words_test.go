@@ -185,3 +185,21 @@ func TestSVMHistoryNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSVMPlurals renders the grid of states and finds no "1 points",
+// "1 steps" or the like: a count of one takes the singular (issue 27 §4).
+func TestSVMPlurals(t *testing.T) {
+	bad := regexp.MustCompile(`(^|[^0-9.,·⁻+−])1 (more )?(points|steps|support vectors|iterations|solves|are|ar|multipliers|violators)\b`)
+	for _, c := range svmStates() {
+		r := demotest.Run(t, c.spec, c.q)
+		if m := bad.FindString(svmWords(t, r)); m != "" {
+			t.Errorf("%s: %q", c.name, m)
+		}
+	}
+	if bad.FindString("after 1 steps") == "" || bad.FindString("x 11 points") != "" {
+		t.Error("the plural pattern does not tell 1 from 11")
+	}
+	if got := pointsHave(1) + "; " + pointsHave(3); got != "1 point has; 3 points have" {
+		t.Errorf("pointsHave: %q", got)
+	}
+}
