@@ -2,8 +2,11 @@ package logistic
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/margin-edu/margin/internal/algos"
@@ -103,10 +106,12 @@ func TestPredictLogisticReplayedIn200Bits(t *testing.T) {
 				if !gd {
 					t.Errorf("%s: a loss question for Newton's method", where)
 				}
-				down := bp.objective(w1, b1).Cmp(bp.objective(w, b)) < 0
+				j0, j1 := bp.objective(w, b), bp.objective(w1, b1)
+				down := j1.Cmp(j0) < 0
 				if a.Q.Right != demo.YesOrNo(down) {
 					t.Errorf("%s: graded %q, but in exact arithmetic J goes down: %v", where, a.Q.Right, down)
 				}
+				checkLossNumbers(t, where, a.Q, j0, j1, bigNorm(bp.gradient(w, b)), lambdaMaxByEigen(t, pr.X)/(4*float64(len(pr.X)))+pr.Lambda, len(pr.X))
 				counts["loss "+a.Q.Right]++
 				continue
 			}
@@ -118,6 +123,14 @@ func TestPredictLogisticReplayedIn200Bits(t *testing.T) {
 			if a.Q.Right != want {
 				t.Errorf("%s: graded %q, but in exact arithmetic the step gives q class %q", where, a.Q.Right, want)
 			}
+			// The prompt's f(q) and P now, the reveal's after the step.
+			f0, f1 := bigDot(w, pr.X[qi], b), bigDot(w1, pr.X[qi], b1)
+			slack := func(f *big.Float) float64 { return 1e-12 * (1 + math.Abs(bigmath.Float64(f))) }
+			near(t, where, "f(q) now", numberAfter(t, where, a.Q.Prompt, "w·q + b = "), f0, slack(f0))
+			near(t, where, "P now", numberAfter(t, where, a.Q.Prompt, "σ(f(q)) = "), bigmath.Sigmoid(f0), slack(f0))
+			why := a.Q.Why[strings.Index(a.Q.Why, "so f("):]
+			near(t, where, "f(q) after", numberAfter(t, where, why, ") = "), f1, slack(f1))
+			near(t, where, "P after", numberAfter(t, where, why[strings.Index(why, "P(y = +1"):], ") = "), bigmath.Sigmoid(f1), slack(f1))
 			counts["class "+a.Q.Right]++
 		}
 	}
@@ -167,15 +180,28 @@ func TestPredictSoftmaxReplayedIn200Bits(t *testing.T) {
 			b := bigVec(s.Model.B)
 			w1, b1 := bs.step(w, b, gd.Eta)
 			if isLoss(a.Q) {
-				down := bs.objective(w1, b1).Cmp(bs.objective(w, b)) < 0
+				j0, j1 := bs.objective(w, b), bs.objective(w1, b1)
+				down := j1.Cmp(j0) < 0
 				if a.Q.Right != demo.YesOrNo(down) {
 					t.Errorf("%s: graded %q, but in exact arithmetic J goes down: %v", where, a.Q.Right, down)
 				}
+				checkLossNumbers(t, where, a.Q, j0, j1, bigNorm(bs.gradient(w, b)...), lambdaMaxByEigen(t, sm.X)/(2*float64(len(sm.X)))+sm.Lambda, len(sm.X))
 				counts["loss "+a.Q.Right]++
 				continue
 			}
 			if want := strconv.Itoa(bigArgmax(bigScores(w1, b1, q))); a.Q.Right != want {
 				t.Errorf("%s: graded class %s, but in exact arithmetic the step gives q class %s", where, a.Q.Right, want)
+			}
+			// The scores and probabilities now (prompt) and after (reveal).
+			for _, at := range []struct {
+				text, scores, probs string
+				w                   [][]*big.Float
+				b                   []*big.Float
+			}{{a.Q.Prompt, "w_c·q + b_c = ", "P(c | q) = ", w, b}, {a.Q.Why, "the scores are ", "P(c | q) = ", w1, b1}} {
+				z := bigScores(at.w, at.b, q)
+				pr, _ := bigSoftmaxOf(z)
+				checkList(t, where, "scores", at.text, at.scores, z)
+				checkList(t, where, "P(c | q)", at.text, at.probs, pr)
 			}
 			counts["class "+a.Q.Right]++
 		}
@@ -185,5 +211,47 @@ func TestPredictSoftmaxReplayedIn200Bits(t *testing.T) {
 		if counts[k] == 0 {
 			t.Errorf("no question answered %q: the cases do not exercise it", k)
 		}
+	}
+}
+
+// lossNumbers finds the two values of J a loss reveal quotes: "from A to
+// B" or "(A, then B)".
+var lossNumbers = regexp.MustCompile(`from (\S+) to (\S+?)[,:.]? |\((\S+), then (\S+?)\)`)
+
+// checkLossNumbers checks the numbers of a loss question against J
+// before and after the step and ‖∇J‖ in 200 bits, and 2/L from the
+// eigenvalues: the prompt's J and ‖∇J‖ now, the reveal's J before and
+// after (the float64 step's J after differs from the exact step's by its
+// rounding, 4nε·J) and 2/L.
+func checkLossNumbers(t *testing.T, where string, q *demo.Question, j0, j1, grad *big.Float, l float64, n int) {
+	t.Helper()
+	near(t, where, "J now", numberAfter(t, where, q.Prompt, "b) = "), j0, 0)
+	near(t, where, "‖∇J‖ now", numberAfter(t, where, q.Prompt, "‖∇J‖ = "), grad, 1e-14)
+	m := lossNumbers.FindStringSubmatch(q.Why)
+	if m == nil {
+		t.Fatalf("%s: no values of J in %q", where, q.Why)
+	}
+	a, b := m[1]+m[3], m[2]+m[4]
+	slack := 4 * float64(n) * 0x1p-52 * bigmath.Float64(j0)
+	near(t, where, "J before", a, j0, slack)
+	near(t, where, "J after", b, j1, slack)
+	near(t, where, "2/L", numberAfter(t, where, q.Why, "2/L = "), bigmath.New(2/l), 1e-12)
+}
+
+// checkList checks a list "(0.1, −0.3, 0.2)" after prefix in text
+// against want, to the digits shown.
+func checkList(t *testing.T, where, what, text, prefix string, want []*big.Float) {
+	t.Helper()
+	i := strings.Index(text, prefix+"(")
+	if i < 0 {
+		t.Fatalf("%s: no %q in %q", where, prefix, text)
+	}
+	rest := text[i+len(prefix)+1:]
+	parts := strings.Split(rest[:strings.Index(rest, ")")], ", ")
+	if len(parts) != len(want) {
+		t.Fatalf("%s: %s %v, want %d entries", where, what, parts, len(want))
+	}
+	for c, s := range parts {
+		near(t, where, what+" of class "+strconv.Itoa(c), s, want[c], 1e-12)
 	}
 }
