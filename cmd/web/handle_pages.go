@@ -323,7 +323,7 @@ func handleUpload(d *demo.Demo) echo.HandlerFunc {
 }
 
 // errPasteAndFile refuses an upload that sends points both ways.
-var errPasteAndFile = errors.New("csv, file: the form sent pasted points and a file; use one: clear the text box, or choose no file")
+var errPasteAndFile = errors.New("the form sent pasted points and a file; use one: clear the text box, or choose no file")
 
 // uploadForm reads the upload's fields and its file, if one was chosen.
 // The file field is never a parameter of the state: a browser sends it

@@ -861,14 +861,17 @@
 
   // refuse shows msg beside what asked: the form whose value was refused
   // (which goes back to the values of the state shown, so the form and the
-  // plot agree), else under the demo's step controls. A playing demo stops.
+  // plot agree, unless it keeps what was typed, as the CSV form keeps the
+  // pasted points: data-keep), else under the demo's step controls. A
+  // playing demo stops.
   // refused says the server turned the request down (a 4xx), rather than
   // failed or could not be reached.
   function refuse(panel, elt, msg, refused) {
     if (timer && playingID === panel.id) setPlaying(false);
     var form = elt && elt.closest ? elt.closest("form") : null;
     var box = form && panel.contains(form) && form.querySelector('[data-role="form-error"]');
-    if (box) form.reset(); else box = panel.querySelector('[data-role="demo-error"]');
+    if (box && !form.hasAttribute("data-keep")) form.reset();
+    if (!box) box = panel.querySelector('[data-role="demo-error"]');
     if (!box) return;
     panel.querySelectorAll('[data-role="form-error"], [data-role="demo-error"]').forEach(function (b) {
       if (b !== box) b.textContent = "";
