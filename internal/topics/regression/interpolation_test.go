@@ -17,6 +17,22 @@ import (
 // [1 x … xᵖ], and returns its training MSE.
 func vandermondeMSE(t *testing.T, xs, ys []float64, p int) float64 {
 	t.Helper()
+	c := vandermondeCoef(t, xs, ys, p)
+	var s float64
+	for i, x := range xs {
+		var f float64
+		for j := p; j >= 0; j-- {
+			f = f*x + c[j]
+		}
+		s += (f - ys[i]) * (f - ys[i])
+	}
+	return s / float64(len(xs))
+}
+
+// vandermondeCoef is the least-squares polynomial of degree p by gonum's
+// QR on [1 x … xᵖ]: its coefficients c₀ (the intercept), c₁, …, cₚ.
+func vandermondeCoef(t *testing.T, xs, ys []float64, p int) []float64 {
+	t.Helper()
 	n := len(xs)
 	a := mat.NewDense(n, p+1, nil)
 	for i, x := range xs {
@@ -30,14 +46,11 @@ func vandermondeMSE(t *testing.T, xs, ys []float64, p int) float64 {
 	if err := qr.SolveTo(&c, false, mat.NewDense(n, 1, append([]float64(nil), ys...))); err != nil {
 		t.Fatal(err)
 	}
-	var fit mat.Dense
-	fit.Mul(a, &c)
-	var s float64
-	for i := range ys {
-		r := fit.At(i, 0) - ys[i]
-		s += r * r
+	out := make([]float64, p+1)
+	for j := range out {
+		out[j] = c.At(j, 0)
 	}
-	return s / float64(n)
+	return out
 }
 
 // TestInterpolationDemo: the training MSE the demo prints is the one an
