@@ -28,7 +28,7 @@ func TestRidgeNumbersSecondRoute(t *testing.T) {
 		p := r.Panel()
 		eps, lambda := ridgeEps.Get(r.State), ridgeBoth.Get(r.State)
 		a, b, c := eps*eps+2*lambda, eps, 2+2*lambda // XXᵀ + nλI, n = 2
-		rhs1, rhs2 := -eps, 0.0                          // Xy = (0·1 + ε·(−1), 1 − 1)
+		rhs1, rhs2 := -eps, 0.0                      // Xy = (0·1 + ε·(−1), 1 − 1)
 		det := a*c - b*b
 		rw := [2]float64{(c*rhs1 - b*rhs2) / det, (a*rhs2 - b*rhs1) / det}
 		tr, d := eps*eps+2, eps*eps
