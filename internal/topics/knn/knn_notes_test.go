@@ -135,7 +135,7 @@ func TestKNNRiskMatchesMonteCarlo(t *testing.T) {
 	for _, q := range []url.Values{{}, {"metric": {"manhattan"}, "prior": {"0.7"}, "delta": {"3"}}} {
 		kr := knnOf(t, runKNNDemo(t, KNNSpec(), q))
 		ks := []int{1, 4, 15}
-		risks, err := mixtureRisks(t.Context(), nil, kr.x, kr.y, ks, kr.c.Metric, mixtureParamsOf(kr.s))
+		risks, err := mixtureRisks(t.Context(), nil, kr.x, kr.y, ks, kr.c.Metric, mixtureParamsOf(kr.s), riskCells)
 		if err != nil {
 			t.Fatal(err)
 		}

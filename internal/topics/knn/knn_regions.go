@@ -88,6 +88,11 @@ type knnRun struct {
 	ty       []int
 	held     bool
 	heldErr  float64 // the classifier's true risk (the mixture) or held-out error (a shape); NaN without either
+	// heldDigits are the decimals of heldErr that the risk's grid
+	// supports (riskGrid), 2 for a held-out error; heldTol the accuracy
+	// of the risk it is tested to.
+	heldDigits int
+	heldTol    float64
 }
 
 // exact reports whether heldErr is the true risk R(h), integrated over
@@ -175,8 +180,11 @@ func (r *knnRun) mistakes(x [][]float64, y []int) ([]bool, error) {
 // error on the held-out points of a shape, which the title and the panel
 // both show: newKNNRun computes it once.
 func (r *knnRun) heldOutError() float64 {
+	r.heldDigits = 2
 	if r.c != nil && r.exact() {
-		risks, err := mixtureRisks(r.ctx, r.cache, r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s))
+		var cells int
+		cells, r.heldDigits, r.heldTol = riskGrid(len(r.x), r.c.K, mixtureParamsOf(r.s))
+		risks, err := mixtureRisks(r.ctx, r.cache, r.x, r.y, []int{r.c.K}, r.c.Metric, mixtureParamsOf(r.s), cells)
 		if err != nil {
 			return math.NaN() // the request ended: nothing shows it
 		}
@@ -297,18 +305,31 @@ func (r *knnRun) title() string {
 		return fmt.Sprintf("k = %d · %s\nk needs at least %s; there %s", k, m, textfmt.Plural(k, "points"), thereAre(len(r.x)))
 	}
 	t := fmt.Sprintf("k = %d · %s · training error %s", k, m, textfmt.Pct(demo.Fraction(r.wrong), 2))
-	detail := "\n" + r.testName() + " " + textfmt.Pct(r.heldErr, 2)
+	detail := "\n" + r.testName() + " " + textfmt.Pct(r.heldErr, r.heldDigits)
 	if r.m != nil {
 		detail += " · Bayes error " + textfmt.Pct(r.bayesErr, 2)
 	}
 	return t + detail
 }
 
+// riskMethod says how the risk is integrated and to what accuracy.
+func (r *knnRun) riskMethod() string {
+	cells := sweepCells
+	if r.heldDigits == 2 {
+		cells = riskCells
+	}
+	return fmt.Sprintf("R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: "+
+		"exact cell masses on a grid of σ/%d cells, border cells split %d × %d; no held-out sample, so no sampling noise. "+
+		"The grid can miss islands smaller than a cell: against a grid four times finer its risk agrees to %s percentage points, hence %s.",
+		cells, riskSplit, riskSplit, strconv.FormatFloat(100*r.heldTol, 'f', -1, 64), textfmt.Plural(r.heldDigits, "decimals"))
+}
+
 // pointsOf writes a difference of two error rates (fractions) in
-// percentage points, "2.56 percentage points", never as a percentage.
-func pointsOf(d float64) string {
-	s := strings.TrimSuffix(textfmt.Pct(d, 2), " %")
-	if s == "1.00" {
+// percentage points with d decimals, "2.56 percentage points", never as
+// a percentage.
+func pointsOf(diff float64, d int) string {
+	s := strings.TrimSuffix(textfmt.Pct(diff, d), " %")
+	if s == "1.00" || s == "1.0" {
 		return s + " percentage point"
 	}
 	return s + " percentage points"
@@ -341,7 +362,7 @@ func (r *knnRun) describe() string {
 		k, metricChoice.Get(r.s), len(r.x), textfmt.Pct(demo.Fraction(r.wrong), 2))
 	if r.m != nil {
 		d += fmt.Sprintf(" A dashed black line is the Bayes boundary η = ½ of the mixture they were drawn from, whose Bayes error is %s; "+
-			"the classifier's own risk on that mixture is %s.", textfmt.Pct(r.bayesErr, 2), textfmt.Pct(r.heldErr, 2))
+			"the classifier's own risk on that mixture is %s.", textfmt.Pct(r.bayesErr, 2), textfmt.Pct(r.heldErr, r.heldDigits))
 	}
 	return d
 }
@@ -368,16 +389,16 @@ func (r *knnRun) panel() demo.Panel {
 	p.Counters = []demo.Counter{
 		{"k", strconv.Itoa(k), "k"},
 		{"training error", textfmt.Pct(train, 2), "training-error"},
-		{heldLabel, textfmt.Pct(held, 2), "heldout"},
+		{heldLabel, textfmt.Pct(held, r.heldDigits), "heldout"},
 		{"Bayes error", textfmt.Pct(r.bayesErr, 2), "bayes-error"},
 	}
 	p.Start = fmt.Sprintf("h(x) = the label most of the %d training points nearest x carry (%s distance; a tied vote goes to −1, the lower label, "+
 		"the rule the Bayes classifier h* follows at η = ½ too).", k, metricChoice.Get(r.s))
 	switch {
 	case r.exact():
-		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"R(h) − training error", pointsOf(held - train), "gap"}}}}
+		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"R(h) − training error", pointsOf(held-train, r.heldDigits), "gap"}}}}
 	case r.held:
-		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"held-out − training", pointsOf(held - train), "gap"}}}}
+		p.Model = []demo.ModelLine{{Prefix: "generalization gap:", Facts: []demo.Fact{{"held-out − training", pointsOf(held-train, 2), "gap"}}}}
 	}
 	test, worth := "held-out error", "its held-out error shows what that is worth."
 	switch {
@@ -394,10 +415,8 @@ func (r *knnRun) panel() demo.Panel {
 	if r.m != nil {
 		p.Notes = append(p.Notes, demo.Note{TestID: "bayes-ref",
 			Text: fmt.Sprintf("No classifier's risk is below the Bayes error, and this one's is %s above it: R(h) = %s against R(h*) = %s.",
-				pointsOf(held-r.bayesErr), textfmt.Pct(held, 2), textfmt.Pct(r.bayesErr, 2)),
-			Fine: "R(h) = π P₊(h = −1) + (1 − π) P₋(h = +1) is integrated over the plane with the mixture's known densities: " +
-				"exact cell masses on a grid of σ/20 cells, border cells split 4 × 4; no held-out sample, so no sampling noise. " +
-				"The grid can miss islands smaller than a cell: against a grid four times finer its risk agrees to 0.005 percentage points."})
+				pointsOf(held-r.bayesErr, r.heldDigits), textfmt.Pct(held, r.heldDigits), textfmt.Pct(r.bayesErr, 2)),
+			Fine: r.riskMethod()})
 	} else if !r.held {
 		p.Notes = append(p.Notes, demo.Note{TestID: "no-heldout", Text: "Your own points have no held-out set: only the training error is known."})
 	}

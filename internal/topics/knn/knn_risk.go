@@ -27,25 +27,46 @@ import (
 // disagree holds a border and is split into riskSplit × riskSplit
 // sub-cells, each counted as the class h gives its centre. What is left
 // is the sub-cells a border crosses and islands that touch no corner of
-// a cell. Such islands make the risk read low: with 10 cells per σ by
-// 0.02–0.03 points of percentage (18.43 % for 18.446 ± 0.009 by 10⁷
-// points of Monte Carlo), so the risk a panel quotes for one k takes 20
-// cells per σ, which TestKNNRiskQuadratureAccuracy holds within
+// a cell, or slivers that cross a cell's edge between two corners. They
+// make the risk read low: with 10 cells per σ by 0.02–0.03 points of
+// percentage (18.43 % for 18.446 ± 0.009 by 10⁷ points of Monte Carlo),
+// so the risk a panel quotes for one k takes 20 cells per σ, two
+// decimals, which TestKNNRiskQuadratureAccuracy holds within
 // riskTolerance of a grid of 80 cells per σ split 8 × 8, and
 // TestKNNRiskMatchesMonteCarlo against 200 000 points drawn from the
-// mixture. The error-against-k chart, which computes a risk for each of
-// its ~20 k and quotes three significant digits, keeps 10 (sweepCells).
+// mixture. Where that grid's work passes riskBudget (many points, a
+// large k, far-apart means) the panel takes 10 cells per σ and one
+// decimal, held within coarseTolerance. The error-against-k chart, which
+// computes a risk for each of its ~20 k and quotes three significant
+// digits, keeps 10 (sweepCells).
 const (
 	riskSpan   = 5  // half-width of the grid in σ beyond the means: the mass outside is ~10⁻⁶
 	riskCore   = 3  // half-width in σ of its fine part
 	riskCells  = 20 // grid cells per σ in the fine part (4 outside it)
-	sweepCells = 10 // the same for the error-against-k chart
+	sweepCells = 10 // the same for the error-against-k chart and a large grid
 	riskSplit  = 4  // sub-cells per side of a border cell
-	// riskTolerance is the accuracy the panel states for its risk, as a
-	// fraction: 0.005 points of percentage, under half the last digit
-	// of the two decimals it prints.
-	riskTolerance = 5e-5
+	// riskBudget bounds the fine grid's work, nodes × (n + 2k): about
+	// 0.2 s (n = 500, k = 1 on the default mixture is 12·10⁶).
+	riskBudget = 15_000_000
+	// riskTolerance is the accuracy the panel states for its risk on the
+	// fine grid, as a fraction: 0.005 points of percentage, half the last
+	// of the two decimals it prints; coarseTolerance, 0.05 points, on the
+	// coarse one, with one decimal.
+	riskTolerance   = 5e-5
+	coarseTolerance = 5e-4
 )
+
+// riskGrid is the cells per σ of the grid the panel's risk of kNN with k
+// neighbours on n points takes, the decimals it supports and the
+// accuracy it is tested to: riskCells, 2, riskTolerance when the work
+// fits riskBudget, else sweepCells, 1, coarseTolerance.
+func riskGrid(n, k int, m isoMixture) (cells, digits int, tol float64) {
+	nodes := len(riskAxis(-m.h, m.h, m.sigma, riskCells)) * len(riskAxis(0, 0, m.sigma, riskCells))
+	if nodes*(n+2*k) <= riskBudget {
+		return riskCells, 2, riskTolerance
+	}
+	return sweepCells, 1, coarseTolerance
+}
 
 // isoMixture is the demo's mixture: y = +1 with probability pi, and
 // x | y ~ N((y·h, 0), σ²I).
@@ -121,17 +142,17 @@ func (a *allK) predict(q []float64, out []int8, upto int) {
 	}
 }
 
-// mixtureRisks returns the true risk R(h_k) on the mixture m of the kNN
-// classifier of x, y (two coordinates, labels ±1, at most 4096 points)
+// mixtureRisks returns the true risk R(h_k), by a grid of cells per σ, on
+// the mixture m of the kNN classifier of x, y (two coordinates, labels ±1, at most 4096 points)
 // for each k of ks (ascending, each at most len(x)). The risks depend on
 // the points, labels, metric, mixture and ks only, so they are memoised in
 // cache; the error is ctx's, when it ends while another request computes
 // them.
-func mixtureRisks(ctx context.Context, cache *demo.Cache, x [][]float64, y []int, ks []int, metric knn.Metric, m isoMixture) ([]float64, error) {
-	parts := [][]float64{{float64(metric), m.pi, m.h, m.sigma}, intsAsFloats(y), intsAsFloats(ks)}
+func mixtureRisks(ctx context.Context, cache *demo.Cache, x [][]float64, y []int, ks []int, metric knn.Metric, m isoMixture, cells int) ([]float64, error) {
+	parts := [][]float64{{float64(metric), m.pi, m.h, m.sigma, float64(cells)}, intsAsFloats(y), intsAsFloats(ks)}
 	return demo.Memoise(ctx, cache, demo.FloatsKey("knn-risk", append(parts, x...)...), func(r []float64) int64 { return demo.FloatsBytes(r) },
 		func(context.Context) ([]float64, error) {
-			return computeRisks(x, y, ks, metric, m, riskCells, riskSplit), nil
+			return computeRisks(x, y, ks, metric, m, cells, riskSplit), nil
 		})
 }
 
