@@ -325,6 +325,16 @@ func pairQuestion(pr *svm.Problem, s, next svm.State) *demo.Question {
 	if !found { // cannot happen: the rule above is the solver's
 		return nil
 	}
+	// Mark each candidate point once, by its name, as the choices call it.
+	var marked []int
+	for _, c := range cs {
+		for _, t := range []int{c.i, c.j} {
+			if !slices.Contains(marked, t) {
+				marked = append(marked, t)
+				q.Marks = append(q.Marks, markOf(render.PointName(t), pr.X[t]))
+			}
+		}
+	}
 	best := cs[0]
 	dist := "aᵢⱼ = ‖xᵢ − xⱼ‖²"
 	if pr.P.Kernel.Kind != svm.Linear {

@@ -1,7 +1,10 @@
 package svm
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/margin-edu/margin/internal/demo"
 	"github.com/margin-edu/margin/internal/demo/demotest"
 	"github.com/margin-edu/margin/internal/demo/pointset"
+	"github.com/margin-edu/margin/internal/render"
 )
 
 // smoCase is an SMO demo in one setting, with its parameters for a
@@ -213,5 +217,57 @@ func TestPredictSMOTies(t *testing.T) {
 		if spec.ID == "svm-hard" && tiesI == 0 {
 			t.Errorf("%s: no pair question at a tie in the first 40 steps; the test exercises nothing", spec.ID)
 		}
+	}
+}
+
+// On a question page (issue 27 §2) the plot leaves out the previous
+// pair's labels, and the question marks the points it asks about: the
+// clip question its pair as i and j, the pair question each candidate by
+// its name, once.
+func TestPredictSMOMarks(t *testing.T) {
+	for _, step := range []int{4, 5, 12, 13} {
+		q := "predict=1&step=" + fmt.Sprint(step)
+		r := demotest.Run(t, SVMSpec(false), q)
+		var buf bytes.Buffer
+		if _, err := r.WriteFigure(&buf, demo.PlotFigure, false); err != nil {
+			t.Fatal(err)
+		}
+		if desc := demotest.SVGText(buf.String()); strings.Contains(desc, "This step optimised the pair") {
+			t.Errorf("%s: the question page's plot labels the previous pair: %q", q, desc)
+		}
+		a := demotest.AskAt(t, SVMSpec(false), "", step)
+		if a.Q == nil || a.Q.None != "" {
+			continue
+		}
+		want := map[string]bool{}
+		if strings.HasPrefix(a.Q.Prompt, "After step") {
+			for _, c := range a.Q.Choices {
+				for _, n := range strings.Split(c.Value, "-") {
+					k, _ := strconv.Atoi(n)
+					want[render.PointName(k-1)] = true
+				}
+			}
+		} else {
+			want["i"], want["j"] = true, true
+		}
+		got := map[string]bool{}
+		for _, m := range a.Q.Marks {
+			if got[m.Label] {
+				t.Errorf("%s: point %s marked twice", q, m.Label)
+			}
+			got[m.Label] = true
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: marks %v, want %v", q, got, want)
+		}
+	}
+	// Off predict mode the pair keeps its labels.
+	r := demotest.Run(t, SVMSpec(false), "step=5")
+	var buf bytes.Buffer
+	if _, err := r.WriteFigure(&buf, demo.PlotFigure, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(demotest.SVGText(buf.String()), "This step optimised the pair") {
+		t.Error("step 5 without predict: the plot does not name the pair")
 	}
 }

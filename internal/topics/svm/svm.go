@@ -141,6 +141,11 @@ func computeSVM(ctx context.Context, in demo.Input, p svm.Params, withPerceptron
 		cmp = line
 	}
 	scene := svmScene(pr, s, cmp)
+	if in.State.Predict.On && !s.Status.Done() {
+		// A question page marks the points it asks about: the previous
+		// pair's "i: α = …, j: α = …" labels would compete with them.
+		scene.Pair = [2]int{-1, -1}
+	}
 	res := demo.Result{
 		Step: k,
 		Done: s.Status.Done(),
