@@ -296,3 +296,18 @@ func TestModelBoxWords(t *testing.T) {
 		}
 	}
 }
+
+// TestProseAveragedCounters: the lesson's step 13 of the averaged run on
+// OR, where the prose quotes both training errors, shows them so.
+func TestProseAveragedCounters(t *testing.T) {
+	src, err := prose.ReadFile("prose/perceptron.src.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := demotest.Run(t, PerceptronSpec(), "step=13&variant=averaged").Panel()
+	avg, cur := demotest.Counter(p, "error-averaged"), demotest.Counter(p, "error")
+	want := fmt.Sprintf("the training error of $\\bar{\\mathbf{w}}, \\bar{b}$ reads %s, that of $\\mathbf{w}, b$ %s.", avg, cur)
+	if !strings.Contains(string(src), want) || avg != "0.0 %" {
+		t.Errorf("step 13 averaged: w̄ errs %s, w %s; the prose lacks %q", avg, cur, want)
+	}
+}
