@@ -104,9 +104,10 @@ type ranked struct {
 // svm.TieTol(scale). With ties (the demos' rule, Params.Ties) values
 // within the tolerance of the best tie and the last of them wins; a value
 // between half and twice the tolerance below the best is too close to
-// call. Without (LIBSVM's scan) the last of the largest wins, and a
-// value below the largest by no more than twice the tolerance is a tie
-// that rounding decided.
+// call. Without (LIBSVM's scan) the last of the largest wins, and any
+// other value within twice the tolerance of it, equal in float64 or not,
+// makes a tie that rounding decided: values equal in exact arithmetic
+// need not be equal in float64, nor the other way round.
 func rank(vals []float64, scale float64, ties bool) ranked {
 	r := ranked{win: -1, close: -1}
 	if len(vals) == 0 {
@@ -123,12 +124,17 @@ func rank(vals []float64, scale float64, ties bool) ranked {
 		case !ties && d == 0:
 			r.win = k
 		}
-		if ties && d > tol/2 && d <= 2*tol || !ties && d > 0 && d <= 2*tol {
+		if ties && d > tol/2 && d <= 2*tol {
 			r.close = k
 		}
 	}
 	if !ties {
 		r.tied = []int{r.win}
+		for k, v := range vals {
+			if k != r.win && best-v <= 2*tol {
+				r.close = k
+			}
+		}
 	}
 	return r
 }
