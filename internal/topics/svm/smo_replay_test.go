@@ -270,4 +270,3 @@ func TestPredictSMOReplay200(t *testing.T) {
 		t.Errorf("only %v questions replayed", asked)
 	}
 }
-
