@@ -118,10 +118,10 @@ func (sc *scene) describe() string {
 		}
 	}
 	if sc.binary {
-		fmt.Fprintf(&d, "Perceptron on %d points in two dimensions (%s).", len(pr.X), strings.Join(parts, ", "))
+		fmt.Fprintf(&d, "Perceptron on %s in two dimensions (%s).", textfmt.Plural(len(pr.X), "points"), strings.Join(parts, ", "))
 	} else {
-		fmt.Fprintf(&d, "Perceptron, %s with %d perceptrons, on %d points in two dimensions (%s).",
-			pr.Scheme, len(pr.Tasks), len(pr.X), strings.Join(parts, ", "))
+		fmt.Fprintf(&d, "Perceptron, %s with %d perceptrons, on %s in two dimensions (%s).",
+			pr.Scheme, len(pr.Tasks), textfmt.Plural(len(pr.X), "points"), strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(&d, " Learning rate η = %s", coord(pr.Eta))
 	if pr.Margin > 0 {
@@ -144,8 +144,8 @@ func (sc *scene) describe() string {
 			fmt.Fprintf(&d, " Perceptron %s: %s.", t.Name, wb(t.W, t.B))
 		}
 	}
-	fmt.Fprintf(&d, " %s so far; %d of %d points misclassified (training error %s).",
-		sc.updatesWord(pr.Mistakes), sc.wrong, len(pr.X), sc.errorRate())
+	fmt.Fprintf(&d, " %s so far; %d of %s misclassified (training error %s).",
+		sc.updatesWord(pr.Mistakes), sc.wrong, textfmt.Plural(len(pr.X), "points"), sc.errorRate())
 	if pr.StoppedNote != "" {
 		d.WriteString(" " + pr.StoppedNote)
 	}
