@@ -173,8 +173,8 @@ func TestProseLogisticClaims(t *testing.T) {
 				}
 				return []float64{bound}
 			}},
-		// With λ = 1 the surest prediction, σ(max |f(xᵢ)|), to the
-		// digits quoted; the counter rounds it down.
+		// With λ = 1 the surest prediction, σ(max |f(xᵢ)|) = 75.687 %, to
+		// the digits quoted; the counter rounds it down to two decimals.
 		{Slug: slug, Query: "lambda=1&method=newton&step=3", From: "where the surest prediction is down to", To: "and the band",
 			Want: func(t *testing.T, r *demo.Run) []float64 {
 				pr, _, s := logisticProblem(t, r)
@@ -183,7 +183,7 @@ func TestProseLogisticClaims(t *testing.T) {
 					top = math.Max(top, math.Abs(s.Model.Score(x)))
 				}
 				p := 100 * logistic.Sigmoid(top)
-				if shown := demotest.Counter(r.Panel(), "confidence"); shown != strconv.FormatFloat(math.Floor(10*p)/10, 'f', 1, 64)+" %" || !r.Done {
+				if shown := demotest.Counter(r.Panel(), "confidence"); shown != strconv.FormatFloat(math.Floor(100*p)/100, 'f', 2, 64)+" %" || !r.Done {
 					t.Errorf("the counter shows %q for %v %% (done %v); want it rounded down, at the minimiser", shown, p, r.Done)
 				}
 				return []float64{p}

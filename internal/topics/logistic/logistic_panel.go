@@ -27,14 +27,16 @@ func roughCertainty(doubt float64) string {
 }
 
 // certainty writes a probability near 1 so that its distance from 1
-// shows, rounded towards less confidence: "75.0 %", "99.97 %", and
-// "1 − 3.21·10⁻⁹" past six nines, its doubt rounded up. doubt is 1 − p,
-// computed directly (σ(−m), not 1 − σ(m)), so it keeps its digits.
+// shows, rounded towards less confidence: "75.68 %" (for 75.687 %),
+// "99.97 %", "99.998 %", and "1 − 3.21·10⁻⁹" past six nines, its doubt
+// rounded up. Two decimals at least, so that the floor stays within
+// 0.01 % of the nearest. doubt is 1 − p, computed directly (σ(−m), not
+// 1 − σ(m)), so it keeps its digits.
 func certainty(doubt float64) string {
 	if doubt < 1e-6 {
 		return "1 − " + doubtUp(doubt, 3)
 	}
-	d := min(max(int(math.Ceil(-math.Log10(doubt)))-2, 1), 4)
+	d := min(max(int(math.Ceil(-math.Log10(doubt)))-2, 2), 4)
 	scale := math.Pow(10, float64(d))
 	// Rounded down, so that "P ≥ 99.99 %" holds.
 	return strconv.FormatFloat(math.Floor(100*(1-doubt)*scale)/scale, 'f', d, 64) + " %"
