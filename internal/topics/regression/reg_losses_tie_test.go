@@ -1,6 +1,7 @@
 package regression
 
 import (
+	"math"
 	"math/big"
 	"regexp"
 	"testing"
@@ -39,33 +40,67 @@ func exactLineFace(xs, ys []float64, eps float64) (min *big.Rat, at int) {
 		}
 		return s
 	}
-	seen := map[string]bool{}
+	// Screen the vertices in float64 and solve exactly only those whose
+	// loss is within rounding of the least: an exact minimiser cannot be
+	// far above it.
+	fl := func(w, b float64) float64 {
+		var s float64
+		for i, x := range xs {
+			s += math.Max(0, math.Abs(w*x+b-ys[i])-eps)
+		}
+		return s
+	}
+	type cand struct {
+		i, j int
+		f    float64
+	}
+	var cands []cand
+	best := math.Inf(1)
 	for i := range lines {
 		for j := i + 1; j < len(lines); j++ {
-			dx := new(big.Rat).Sub(lines[i].x, lines[j].x)
-			if dx.Sign() == 0 {
+			xi, _ := lines[i].x.Float64()
+			xj, _ := lines[j].x.Float64()
+			if xi == xj {
 				continue
 			}
-			w := new(big.Rat).Sub(lines[i].c, lines[j].c)
-			w.Quo(w, dx)
-			b := new(big.Rat).Mul(lines[i].x, w)
-			b.Sub(lines[i].c, b)
-			key := w.RatString() + "," + b.RatString()
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			v := f(w, b)
-			switch c := -1; {
-			case min != nil:
-				c = v.Cmp(min)
-				fallthrough
-			default:
-				if min == nil || c < 0 {
-					min, at = v, 1
-				} else if c == 0 {
-					at++
-				}
+			ci, _ := lines[i].c.Float64()
+			cj, _ := lines[j].c.Float64()
+			w := (ci - cj) / (xi - xj)
+			f := fl(w, ci-xi*w)
+			cands = append(cands, cand{i, j, f})
+			best = math.Min(best, f)
+		}
+	}
+	scale := 1.0
+	for i, x := range xs {
+		scale = math.Max(scale, math.Abs(x)+math.Abs(ys[i]))
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c.f > best+1e-6*scale {
+			continue
+		}
+		i, j := c.i, c.j
+		dx := new(big.Rat).Sub(lines[i].x, lines[j].x)
+		w := new(big.Rat).Sub(lines[i].c, lines[j].c)
+		w.Quo(w, dx)
+		b := new(big.Rat).Mul(lines[i].x, w)
+		b.Sub(lines[i].c, b)
+		key := w.RatString() + "," + b.RatString()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		v := f(w, b)
+		switch c := -1; {
+		case min != nil:
+			c = v.Cmp(min)
+			fallthrough
+		default:
+			if min == nil || c < 0 {
+				min, at = v, 1
+			} else if c == 0 {
+				at++
 			}
 		}
 	}
