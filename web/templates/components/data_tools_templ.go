@@ -355,7 +355,7 @@ func DataTools(d *demo.DemoView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</label> <label>or upload a file (at most 1 MiB, 500 points) <input type=\"file\" name=\"file\" accept=\".csv,text/csv\"></label> <button type=\"submit\">Use these points</button><p class=\"alert form-error\" role=\"alert\" aria-live=\"assertive\" data-role=\"form-error\" data-testid=\"csv-error\"></p></form></details>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</label> <label>or upload a file (at most 1 MiB, 500 points) <input type=\"file\" name=\"file\" accept=\".csv,text/csv\"></label> <button type=\"submit\">Use these points</button><p class=\"alert form-error\" role=\"alert\" data-role=\"form-error\" data-testid=\"csv-error\"></p></form></details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

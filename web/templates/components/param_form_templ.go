@@ -446,7 +446,7 @@ func ParamForm(d *demo.DemoView, f demo.Form) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<noscript><button type=\"submit\">Apply</button></noscript></fieldset><p class=\"alert form-error\" role=\"alert\" aria-live=\"assertive\" data-role=\"form-error\" data-testid=\"form-error\"></p></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<noscript><button type=\"submit\">Apply</button></noscript></fieldset><p class=\"alert form-error\" role=\"alert\" data-role=\"form-error\" data-testid=\"form-error\"></p></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
