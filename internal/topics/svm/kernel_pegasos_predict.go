@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/algos/primal"
@@ -37,9 +38,29 @@ func predictKernelPegasos(ctx context.Context, in demo.Input) (*demo.Question, e
 	}
 	next := kp.Step(s)
 	if s.T%2 == 0 {
+		if scale := kernelTerms(kp, next.Alpha, kp.X[next.I]); math.Abs(next.Margin-1) <= float64(len(kp.X))*2*svm.TieTol(scale) {
+			return demo.NoQuestion(fmt.Sprintf("the score yⱼ Σᵢ αᵢ⁽ᵗ⁾K(xᵢ, xⱼ) = %s of the point iteration %d samples is 1 to within rounding",
+				textfmt.Sig(next.Margin), next.T)), nil
+		}
 		return kernelMarginQuestion(kp, next), nil
 	}
+	qi, _ := nearestBoundary(kp.X, func(x []float64) float64 { return kp.Score(s, x) })
+	if f1, scale := kp.Score(next, kp.X[qi]), kernelTerms(kp, next.Avg, kp.X[qi]); scale > 0 && math.Abs(f1) <= float64(len(kp.X))*2*svm.TieTol(scale) {
+		return demo.NoQuestion(fmt.Sprintf("f(q) = %s at q = %s after iteration %d is 0 to within rounding, so rounding would give its sign",
+			textfmt.Sig(f1), render.PointName(qi), next.T)), nil
+	}
 	return kernelSignQuestion(kp, s, next), nil
+}
+
+// kernelTerms is Σᵢ |aᵢK(xᵢ, x)|, the scale of a kernel sum's rounding.
+func kernelTerms(kp *primal.KernelPegasos, a []float64, x []float64) float64 {
+	s := 0.0
+	for i, xi := range kp.X {
+		if a[i] != 0 {
+			s += math.Abs(a[i] * kp.P.Kernel.Eval(xi, x))
+		}
+	}
+	return s
 }
 
 // kernelMarginQuestion asks whether the point j iteration t+1 samples

@@ -28,6 +28,9 @@ func TestPredictKernelPegasosMatchesTheStep(t *testing.T) {
 				}
 				break
 			}
+			if a.Q.None != "" { // rounding, not the rule, would decide: no question
+				continue
+			}
 			if step%2 == 0 {
 				p := a.After.Panel()
 				name := strings.Fields(strings.SplitN(p.Examined, "samples j = ", 2)[1])[0]

@@ -52,6 +52,14 @@ func pegasosQuestion(ctx context.Context, x [][]float64, y []int, in demo.Input)
 		m += float64(next.W[j] * v)
 	}
 	m = pg.Y[i] * (m + next.W[d])
+	scale := math.Abs(next.W[d])
+	for j, v := range x[i] {
+		scale += math.Abs(next.W[j] * v)
+	}
+	if math.Abs(m-1) <= 2*svm.TieTol(scale) {
+		return demo.NoQuestion(fmt.Sprintf("y·W_t·X̃ = %s for the point iteration %d samples is 1 to within rounding, so rounding, not the rule, would say whether it is inside the margin",
+			textfmt.Sig(m), t)), nil
+	}
 	q := &demo.Question{
 		Prompt: fmt.Sprintf("Iteration t = %d samples %s, y = %s, and scores it with W_t = θ_t/(2λt) = %s (its last entry is b). "+
 			"Will the point be inside the margin, y·W_t·X̃ < 1, so that its hinge term contributes and θ changes?",
@@ -91,6 +99,9 @@ func subgradientQuestion(ctx context.Context, x [][]float64, y []int, in demo.In
 	}
 	diverged := next.Status == algos.Diverged
 	down := !diverged && next.Objective < s.Objective
+	if why := subgradientUndecided(x, y, p.C, s, next); !diverged && why != "" {
+		return demo.NoQuestion(why), nil
+	}
 	q := &demo.Question{
 		Prompt: fmt.Sprintf("The objective ½‖w‖² + CΣ hinge is %s at w = %s, b = %s, where yᵢf(xᵢ) ≤ 1 holds for %s. "+
 			"Iteration t = %d steps along minus a subgradient with η_t = %s. Will the objective go down?",
@@ -114,4 +125,34 @@ func subgradientQuestion(ctx context.Context, x [][]float64, y []int, in demo.In
 			update, textfmt.Sig(s.Objective), textfmt.Sig(next.Objective), textfmt.Sig(eta))
 	}
 	return q, nil
+}
+
+// subgradientUndecided says why rounding rather than the step could
+// decide whether the objective goes down at the step from s to next, or
+// "": a point with yᵢf(xᵢ) = 1 to within rounding (in the subgradient's
+// sum or not), or a change of the objective within its rounding error,
+// n·2⁻⁵² times the sum of its terms' magnitudes, unless (w, b) did not
+// move at all (a zero subgradient, as on XOR at w = 0).
+func subgradientUndecided(x [][]float64, y []int, c float64, s, next primal.SubgradientState) string {
+	terms := 0.0
+	for i, xi := range x {
+		f, scale := s.B, math.Abs(s.B)
+		for k, v := range xi {
+			f += s.W[k] * v
+			scale += math.Abs(s.W[k] * v)
+		}
+		if m := float64(y[i]) * f; math.Abs(m-1) <= 2*svm.TieTol(scale) {
+			return fmt.Sprintf("y·f(x) = %s at %s is 1 to within rounding, so rounding would decide whether its hinge enters the subgradient",
+				textfmt.Sig(m), pointAt(i, xi))
+		}
+		terms += c * math.Abs(1-float64(y[i])*f)
+	}
+	for _, w := range s.W {
+		terms += w * w / 2
+	}
+	noise := float64(len(x)+len(s.W)) * 0x1p-52 * 2 * math.Max(terms, math.Abs(next.Objective))
+	if d := next.Objective - s.Objective; math.Abs(d) <= noise && !(slices.Equal(next.W, s.W) && next.B == s.B) {
+		return fmt.Sprintf("the objective changes by %s, within its rounding error (about %s)", textfmt.Sig(d), textfmt.Sig(noise))
+	}
+	return ""
 }

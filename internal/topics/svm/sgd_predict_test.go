@@ -24,6 +24,9 @@ func TestPredictPegasosMatchesTheStep(t *testing.T) {
 				}
 				break
 			}
+			if a.Q.None != "" { // rounding, not the rule, would decide: no question
+				continue
+			}
 			p := a.After.Panel()
 			name := strings.Fields(strings.SplitN(p.Examined, "samples i = ", 2)[1])[0]
 			if !strings.Contains(a.Q.Prompt, name+" = ") {
@@ -66,6 +69,9 @@ func TestPredictSubgradientMatchesTheStep(t *testing.T) {
 			a := demotest.AskAt(t, SGDSpec(), query, step)
 			if a.Q == nil {
 				break
+			}
+			if a.Q.None != "" { // rounding, not the rule, would decide: no question
+				continue
 			}
 			before := demotest.ParseSig(t, demotest.Counter(a.Now.Panel(), "objective-primal"))
 			after := demotest.ParseSig(t, demotest.Counter(a.After.Panel(), "objective-primal"))
