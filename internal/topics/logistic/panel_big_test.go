@@ -159,6 +159,7 @@ var logisticGrid = []string{
 	"data=separable&method=newton&step=5", "data=separable&method=newton&step=24", "data=separable&lambda=0.01&method=newton&step=8",
 	"data=moons&method=newton&step=2", "data=moons&method=newton&step=end", "lambda=1&method=newton&step=3",
 	"add=0,0,-1~1,0,1~0,1,1&data=custom&step=1", "add=0,0,-1~1,0,1~0,1,1~1,1,-1&data=custom&method=newton&step=end",
+	"add=1e6,0,1~0,1e6,-1~1e6,1e6,-1~0,0,1~5e5,5e5,1&data=custom&method=newton&step=30",
 }
 
 // TestLogisticPanelSecondRoute: the logistic panel over logisticGrid,
