@@ -9,6 +9,7 @@ import (
 	"github.com/margin-edu/margin/internal/algos/svm"
 	"github.com/margin-edu/margin/internal/bigmath"
 	"github.com/margin-edu/margin/internal/demo/demotest"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // bigKernel is k(x, z) in 200-bit arithmetic, for the kernels the SMO
@@ -184,6 +185,12 @@ func (e *exactSMO) curv(i, j int) *big.Float {
 // atBound is how many of αᵢ and αⱼ the step on (i, j) leaves at 0 or C:
 // the full step τ* = (vᵢ − vⱼ)/aᵢⱼ, cut back to the box.
 func (e *exactSMO) atBound(i, j int) int {
+	n, _, _ := e.step(i, j)
+	return n
+}
+
+// step is atBound with the new αᵢ and αⱼ.
+func (e *exactSMO) step(i, j int) (int, *big.Float, *big.Float) {
 	tau := bigmath.Quo(bigmath.Sub(e.v[i], e.v[j]), e.curv(i, j))
 	// αᵢ moves by yᵢτ and αⱼ by −yⱼτ; each limits τ through its bounds.
 	lo, hi := new(big.Float).SetInf(true), new(big.Float).SetInf(false)
@@ -205,15 +212,14 @@ func (e *exactSMO) atBound(i, j int) int {
 	limit(e.alpha[j], -e.y[j])
 	tau = minF(maxF(tau, lo), hi)
 	n := 0
-	for _, u := range []*big.Float{
-		bigmath.Add(e.alpha[i], bigmath.Mul(bigmath.New(e.y[i]), tau)),
-		bigmath.Sub(e.alpha[j], bigmath.Mul(bigmath.New(e.y[j]), tau)),
-	} {
+	ai := bigmath.Add(e.alpha[i], bigmath.Mul(bigmath.New(e.y[i]), tau))
+	aj := bigmath.Sub(e.alpha[j], bigmath.Mul(bigmath.New(e.y[j]), tau))
+	for _, u := range []*big.Float{ai, aj} {
 		if u.Sign() <= 0 || e.c != nil && u.Cmp(e.c) >= 0 {
 			n++
 		}
 	}
-	return n
+	return n, ai, aj
 }
 
 func maxF(a, b *big.Float) *big.Float {
@@ -255,12 +261,21 @@ func TestPredictSMOReplay200(t *testing.T) {
 				if got := fmt.Sprintf("%d-%d", i+1, j+1); got != a.Q.Right {
 					t.Errorf("%s: the 200-bit step takes the pair %s, the question grades %s right", where, got, a.Q.Right)
 				}
+				if want := "v = m(α) = " + textfmt.Sig(bigmath.Float64(e.v[i])); i >= 0 && !strings.Contains(a.Q.Why, want) {
+					t.Errorf("%s: the reveal %q lacks the 200-bit %q", where, a.Q.Why, want)
+				}
 				asked["pair"]++
 				continue
 			}
 			next := pr.Step(s)
-			if got := []string{"none", "one", "both"}[e.atBound(next.I, next.J)]; got != a.Q.Right {
+			n, ai, aj := e.step(next.I, next.J)
+			if got := []string{"none", "one", "both"}[n]; got != a.Q.Right {
 				t.Errorf("%s: the 200-bit step leaves %s of (α%d, α%d) at a bound, the question grades %q right", where, got, next.I+1, next.J+1, a.Q.Right)
+			}
+			// The reveal's new multipliers are the 200-bit step's, to the
+			// digits it prints.
+			if want := fmt.Sprintf("αᵢ = %s, αⱼ = %s.", textfmt.Sig(bigmath.Float64(ai)), textfmt.Sig(bigmath.Float64(aj))); !strings.Contains(a.Q.Why, want) {
+				t.Errorf("%s: the reveal %q lacks the 200-bit step's %q", where, a.Q.Why, want)
 			}
 			asked["clip"]++
 		}
