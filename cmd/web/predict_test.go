@@ -118,6 +118,9 @@ func predictSteps(t *testing.T, d *demo.Demo) []int {
 		if q == nil {
 			break
 		}
+		if q.None != "" {
+			continue // no question here; checkNoLeak checks such a page at steps 0, 1, middle and end
+		}
 		last = k
 		if _, ok := firstRight[q.Right]; !ok {
 			firstRight[q.Right] = k
@@ -170,6 +173,17 @@ func checkNoLeak(t *testing.T, h http.Handler, d *demo.Demo, s demo.State) {
 		t.Fatalf("%s: %d", at, page.Code)
 	}
 	body := page.Body.String()
+	if q.None != "" {
+		// No question at this step: the page says so and why, offers no
+		// choice, and leaves the stepper to go on.
+		if !strings.Contains(body, `data-testid="predict-none"`) || !strings.Contains(body, html.EscapeString(q.None)) {
+			t.Errorf("%s: no question (%s), but the page does not say so", at, q.None)
+		}
+		if strings.Contains(body, `data-testid="predict-choice"`) {
+			t.Errorf("%s: no question (%s), yet the page offers choices", at, q.None)
+		}
+		return
+	}
 	has := func(text string) bool {
 		return text != "" && (strings.Contains(body, html.EscapeString(text)) || strings.Contains(body, text))
 	}
