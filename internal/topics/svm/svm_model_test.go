@@ -167,3 +167,16 @@ func TestSVMHardDualityGap(t *testing.T) {
 		}
 	}
 }
+
+// TestProseTieRules: the SVM lessons' demos choose their pairs by the
+// stated tie rule and the kernel SVM by LIBSVM's scan, as the prose says.
+func TestProseTieRules(t *testing.T) {
+	st := demotest.Run(t, KernelSVMSpec(), "").State
+	if !SvmParams(st, true).Ties || !SvmParams(st, false).Ties || kernelSVMParams(st).Ties {
+		t.Errorf("Ties: hard %v, soft %v, kernel %v; want true, true, false", SvmParams(st, true).Ties, SvmParams(st, false).Ties, kernelSVMParams(st).Ties)
+	}
+	if !strings.Contains(svmSource(t, "kernels"), "it keeps LIBSVM's own scan") ||
+		!strings.Contains(svmSource(t, "hard-margin-svm"), "The demo therefore states its tie rule with a tolerance: two values tie when they differ by at most $8 \\cdot 2^{-52}$ times the largest") {
+		t.Error("the lessons do not state the demos' tie rules")
+	}
+}
