@@ -241,7 +241,11 @@ func ProseNumber(s string) (v, half float64, ok bool) {
 		neg := strings.HasPrefix(e, "⁻")
 		var digits strings.Builder
 		for _, r := range strings.TrimPrefix(e, "⁻") {
-			digits.WriteByte(byte('0' + strings.IndexRune("⁰¹²³⁴⁵⁶⁷⁸⁹", r)/len("⁰")))
+			i := slices.Index([]rune("⁰¹²³⁴⁵⁶⁷⁸⁹"), r)
+			if i < 0 {
+				return 0, 0, false
+			}
+			digits.WriteByte(byte('0' + i))
 		}
 		k, err := strconv.Atoi(digits.String())
 		if err != nil {
