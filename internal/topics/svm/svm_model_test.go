@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -80,12 +81,17 @@ func TestSGDObjectivesApart(t *testing.T) {
 		return h
 	}
 	ids := map[string]string{}
-	for _, c := range []struct{ q, id, label string }{
-		{"step=2000", "objective-f", "objective F(W̄)"},
-		{"method=subgradient&step=2000", "objective-primal", "objective (1.6.a)"},
-		{"step=7&data=or", "objective-f", "objective F(W̄)"},
-		{"method=subgradient&step=3&data=separable", "objective-primal", "objective (1.6.a)"},
-	} {
+	errorsChecked := 0
+	type state struct{ q, id, label string }
+	grid := []state{{"step=2000", "objective-f", "objective F(W̄)"}, {"method=subgradient&step=2000", "objective-primal", "objective (1.6.a)"}}
+	for _, data := range []string{"separable", "noisy", "or", "and", "xor"} {
+		for _, step := range []string{"0", "1", "40", "end"} {
+			q := "data=" + data + "&step=" + step
+			grid = append(grid, state{q, "objective-f", "objective F(W̄)"},
+				state{"method=subgradient&" + q, "objective-primal", "objective (1.6.a)"})
+		}
+	}
+	for _, c := range grid {
 		r := demotest.Run(t, SGDSpec(), c.q)
 		p := r.Panel()
 		var label string
@@ -116,6 +122,25 @@ func TestSGDObjectivesApart(t *testing.T) {
 		if math.Abs(got-want) > 5e-3*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s: %s = %v, recomputed from w = %v, b = %v: %v", c.q, c.id, got, w, b, want)
 		}
+		// The training error of the line drawn, with sgn(0) = −1, unless
+		// a point lies within the shown digits of it.
+		wrong, close := 0, false
+		for i := range x {
+			f := w[0]*x[i][0] + w[1]*x[i][1] + b
+			close = close || math.Abs(f) < 1e-3*(1+math.Abs(b)+math.Hypot(w[0], w[1]))
+			if (f > 0) != (yf[i] > 0) {
+				wrong++
+			}
+		}
+		if want := fmt.Sprintf("%.1f %%", 100*float64(wrong)/float64(len(x))); !close && demotest.Counter(p, "error") != want {
+			t.Errorf("%s: training error %s, recomputed %s", c.q, demotest.Counter(p, "error"), want)
+		}
+		if !close {
+			errorsChecked++
+		}
+	}
+	if errorsChecked < 20 {
+		t.Errorf("the training error was checked at only %d states", errorsChecked)
 	}
 	if ids["objective-f"] == ids["objective-primal"] {
 		t.Errorf("the two methods' objectives share the label %q", ids["objective-f"])
