@@ -19,6 +19,14 @@
 // bounded ones allow. Q is kept in float64, where LIBSVM rounds it to
 // float32, so results agree with svm-train to about single precision.
 //
+// LIBSVM's scan breaks a tie between candidates by floating point (the
+// later one wins when it is at least as good), so two candidates equal in
+// exact arithmetic, as the pair just optimised is after a step that is
+// not clipped, are ordered by rounding. Params.Ties replaces the scan in
+// Step by one stated rule, TieTol: values within 8·2⁻⁵² times the
+// largest tie, and the last index wins, for i and for j. The teaching
+// demos use it; the fit API keeps LIBSVM's scan.
+//
 // Step never modifies its argument, so stepping back is keeping state
 // k−1; Advance is the same iteration in place, and algos.Replay uses it.
 // Solve is the fast path from state 0 to the end: it adds LIBSVM's
