@@ -144,14 +144,19 @@ export function renderSource(src, name) {
     }
     // A "$" in KaTeX's output (from TeX's \$) is written as an entity too,
     // so no bare "$" survives anywhere in the generated file.
-    const html = renderTeX(tex, display, where).replaceAll("$", "&#36;");
+    let html = renderTeX(tex, display, where).replaceAll("$", "&#36;");
     i = end + open;
     // A link whose whole text is math (<a href="?lambda=0.1">$\lambda = 0.1$</a>)
-    // has no name a screen reader or axe finds in KaTeX's markup: name it
-    // with the math as plain text.
+    // has no name axe finds in KaTeX's markup: the role math takes no name
+    // from its content, and the visible KaTeX-HTML is aria-hidden. The
+    // name goes on the <math> element, as the math in plain text, so the
+    // link is named by its content. Not on the <a>: a link's aria-label
+    // must contain its visible text (axe's label-content-name-mismatch,
+    // WCAG 2.5.3), and "10^(−16)" does not contain the "10 −16" KaTeX
+    // shows, nor does any plain spelling of a superscript or a fraction.
     const bare = /<a\b(?![^>]*\baria-label=)[^>]*>$/.exec(out);
     if (!display && bare && src.startsWith("</a>", i)) {
-      out = out.slice(0, out.length - 1) + ` aria-label="${mathText(html)}">`;
+      html = html.replace(/^(<span class="katex"><span class="katex-mathml"><math\b[^>]*)>/, `$1 aria-label="${mathText(html)}">`);
     }
     // Punctuation right after inline math stays on its line: wrap the two
     // in a span that does not break.
