@@ -26,8 +26,10 @@ type SVMScene struct {
 	// Kind says what each point is: "" (not a support vector), or
 	// SVMargin, SVInside, SVMisclassified. Nil derives it from Alpha and
 	// f: a point with αᵢ > 0 is misclassified when yᵢf(xᵢ) ≤ 0, inside
-	// when yᵢf(xᵢ) < 1 − 10⁻³ (SMO's tolerance), and on the margin
-	// otherwise (also where f is NaN); αᵢ ≤ 0 is not a support vector.
+	// when yᵢf(xᵢ) < 1 − 10⁻³ (SMO's tolerance), none when
+	// yᵢf(xᵢ) > 1 + 10⁻³ (outside the band: only mid-run), and on the
+	// margin otherwise (also where f is NaN); αᵢ ≤ 0 is not a support
+	// vector.
 	Kind []string
 	// W and B are a linear f(x) = W·x + B; W = 0 has no boundary. Leave
 	// W nil and set Decision for a kernel SVM, whose f is drawn as a
@@ -322,6 +324,11 @@ func (s *svmDraw) kindOf(i int) int {
 		return kindWrong
 	case m < 1-kindTol:
 		return kindInside
+	case m > 1+kindTol:
+		// αᵢ > 0 beyond the band: a run not yet at its optimum, where
+		// the point is no support vector of any kind the KKT
+		// conditions name.
+		return kindNone
 	}
 	return kindMargin
 }

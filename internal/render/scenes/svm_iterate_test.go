@@ -56,3 +56,20 @@ func TestSVMFigureIterateWeightsNotZero(t *testing.T) {
 		t.Errorf("all-zero weights are not said to be zero: %s", f.Desc)
 	}
 }
+
+// TestSVMFigureBeyondTheBandIsNoKind: a point with αᵢ > 0 outside the
+// band (yᵢf(xᵢ) > 1, which only a run short of its optimum has) is not
+// counted on the margin; one at yᵢf(xᵢ) = 1 is.
+func TestSVMFigureBeyondTheBandIsNoKind(t *testing.T) {
+	sc := SVMScene{
+		X: [][]float64{{-1, 0}, {1, 0}, {2, 0}}, Y: []int{-1, 1, 1}, Alpha: []float64{0.5, 0.4, 0.3}, C: 1,
+		W: []float64{1, 0}, // yᵢf(xᵢ) = 1, 1, 2
+	}
+	f, err := SVMFigure(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`([0-9]+) on the margin`).FindStringSubmatch(f.Desc); m == nil || m[1] != "2" {
+		t.Errorf("want 2 on the margin (the point at yf = 2 is none): %s", f.Desc)
+	}
+}
