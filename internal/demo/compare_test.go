@@ -139,7 +139,10 @@ func TestExecuteCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []CompareRow{{"step", "step", "2", "2", false}, {"g used", "g-used", Missing, "2", true}, {"status", "status", "running", "running", false}}
+	// Run a lacks g: its row is not two values of one quantity, so not
+	// marked as differing.
+	want := []CompareRow{{"step", "step", "2", "2", false, "a-step", "b-step"}, {"g used", "g-used", Missing, "2", false, "a-g-used", "b-g-used"},
+		{"status", "status", "running", "running", false, "a-status", "b-status"}}
 	if len(v.Table.Rows) != len(want) {
 		t.Fatalf("rows %v, want %v", v.Table.Rows, want)
 	}

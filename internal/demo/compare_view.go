@@ -1,6 +1,9 @@
 package demo
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // compareLink is the comparison that starts from state s, or "" for a
 // static demo: in the presenter view, the presenter view's; elsewhere the
@@ -48,18 +51,24 @@ type CompareRun struct {
 	Held           string
 }
 
-// CompareTable compares the runs' counters, aligned by TestID (or label),
-// and their status: the column heads name what differs ("a: C = 1").
+// CompareTable compares the runs' counters, a row to a quantity, and
+// their status: the column heads name what differs ("a: C = 1").
 type CompareTable struct {
 	HeadA, HeadB string
 	Rows         []CompareRow
 }
 
-// CompareRow is one counter of both runs; Differ marks a row whose values
-// differ. A run without that counter shows "—".
+// CompareRow is one quantity in both runs: a counter of run a and one of
+// run b with the same TestID (or, without one, label) and the same label.
+// A run without that quantity shows Missing. Differ marks a row whose two
+// values differ, never a row one run lacks: its values are not two values
+// of one quantity. TestID is the row's, unique in the table; ACell and
+// BCell are its cells' test ids: "a-" or "b-" and the counter's own
+// TestID where the run has the counter.
 type CompareRow struct {
 	Label, TestID, A, B string
 	Differ              bool
+	ACell, BCell        string
 }
 
 // Missing is what the table shows for a counter one run lacks.
@@ -152,9 +161,14 @@ func (c *Comparison) bForm() Form {
 	return f
 }
 
-// compareTable aligns the two runs' counters by TestID (by label when a
-// counter has none), in run a's order and then run b's extras, and adds
-// their status.
+// compareTable pairs the two runs' counters, in run a's order and then
+// run b's extras, and adds their status. Two counters share a row only
+// when they have one TestID (by label when a counter has none) and one
+// label, spaces aside: a run b whose counter under that ID means
+// something else (updates where run a counts mistakes, the averaged
+// model's error where run a's is the current one's) has it in its own
+// row, since a row that showed run a's label over run b's number would
+// say run b's number is what it is not.
 func compareTable(a, b CompareRun) CompareTable {
 	t := CompareTable{HeadA: "a", HeadB: "b"}
 	if a.Settings != "" {
@@ -166,18 +180,26 @@ func compareTable(a, b CompareRun) CompareTable {
 		}
 		return strings.Join(strings.Fields(c.Label), "-")
 	}
-	index := map[string]int{}
+	type quantity struct{ id, label string }
+	index := map[quantity]int{}
+	taken := map[string]bool{} // row test ids
 	add := func(c Counter, isA bool) {
-		i, ok := index[id(c)]
+		q := quantity{id(c), strings.Join(strings.Fields(c.Label), " ")}
+		i, ok := index[q]
 		if !ok {
 			i = len(t.Rows)
-			index[id(c)] = i
-			t.Rows = append(t.Rows, CompareRow{Label: c.Label, TestID: id(c), A: Missing, B: Missing})
+			index[q] = i
+			rowID := q.id
+			for n := 2; taken[rowID]; n++ {
+				rowID = q.id + "-" + strconv.Itoa(n)
+			}
+			taken[rowID] = true
+			t.Rows = append(t.Rows, CompareRow{Label: c.Label, TestID: rowID, A: Missing, B: Missing})
 		}
 		if isA {
-			t.Rows[i].A = c.Value
+			t.Rows[i].A, t.Rows[i].ACell = c.Value, "a-"+q.id
 		} else {
-			t.Rows[i].B = c.Value
+			t.Rows[i].B, t.Rows[i].BCell = c.Value, "b-"+q.id
 		}
 	}
 	for _, c := range a.View.Panel.Counters {
@@ -190,9 +212,27 @@ func compareTable(a, b CompareRun) CompareTable {
 		add(Counter{Label: "status", Value: orMissing(a.View.Panel.Status), TestID: "status"}, true)
 		add(Counter{Label: "status", Value: orMissing(b.View.Panel.Status), TestID: "status"}, false)
 	}
+	// A cell a run lacks is named by its row, unless a cell of that run
+	// elsewhere already holds the name (the counter's own, in its row).
+	cells := map[string]bool{}
+	for _, r := range t.Rows {
+		cells[r.ACell], cells[r.BCell] = true, true
+	}
+	missing := func(run, row string) string {
+		if c := run + "-" + row; !cells[c] {
+			return c
+		}
+		return run + "-" + row + "-none"
+	}
 	for i := range t.Rows {
 		r := &t.Rows[i]
-		r.Differ = strings.TrimSpace(r.A) != strings.TrimSpace(r.B)
+		if r.ACell == "" {
+			r.ACell = missing("a", r.TestID)
+		}
+		if r.BCell == "" {
+			r.BCell = missing("b", r.TestID)
+		}
+		r.Differ = r.A != Missing && r.B != Missing && strings.TrimSpace(r.A) != strings.TrimSpace(r.B)
 	}
 	return t
 }
