@@ -60,6 +60,11 @@ type Ask struct {
 type MarkView struct {
 	Label string
 	X, Y  float64
+	// LX, LY is where its label is written: the ring's centre, or, when
+	// another mark's ring comes closer than two radii (x₃₅ and x₆ 0.17
+	// apart at svm-soft step 5 merged their labels into "ij"), beside
+	// the ring on the side away from its nearest neighbour.
+	LX, LY float64
 	// Off is set when the point lies outside the plot's data area; the
 	// mark is then drawn at the edge.
 	Off bool
@@ -114,7 +119,7 @@ func predictView(r *Run, page string, f render.Frame) *PredictView {
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		a.Fields = append(a.Fields, Field{k, q.Get(k)})
 	}
-	a.Marks = placeMarks(z.Ask.Marks, f)
+	a.Marks = placeMarks(z.Ask.Marks, f, a.MarkR)
 	v.Ask = a
 	return v
 }
@@ -123,8 +128,9 @@ var verdicts = map[string]string{LastRight: "Right", LastWrong: "Not quite", Las
 
 // placeMarks maps marks to the plot's viewBox, sorted by label so their
 // order says nothing the labels do not; a mark outside the data area (or
-// not finite) sits on its edge, flagged Off.
-func placeMarks(marks []Mark, f render.Frame) []MarkView {
+// not finite) sits on its edge, flagged Off. Marks of radius r that
+// crowd each other get their labels moved out (MarkView.LX, LY).
+func placeMarks(marks []Mark, f render.Frame, r float64) []MarkView {
 	out := make([]MarkView, 0, len(marks))
 	vw := f.View
 	if f.Width <= 0 || f.Height <= 0 || vw.XMax <= vw.XMin || vw.YMax <= vw.YMin {
@@ -141,6 +147,28 @@ func placeMarks(marks []Mark, f render.Frame) []MarkView {
 		out = append(out, MarkView{Label: m.Label, X: round2(f.Left + u*f.Width), Y: round2(f.Top + w*f.Height), Off: off})
 	}
 	slices.SortStableFunc(out, func(a, b MarkView) int { return strings.Compare(a.Label, b.Label) })
+	for i := range out {
+		m := &out[i]
+		m.LX, m.LY = m.X, m.Y
+		near, d := -1, 2*r
+		for j, o := range out {
+			if dj := math.Hypot(o.X-m.X, o.Y-m.Y); j != i && dj < d {
+				near, d = j, dj
+			}
+		}
+		if near < 0 {
+			continue
+		}
+		// Away from the neighbour (or, on top of it, left for the
+		// first label and right for the second), 2.2 radii out.
+		ux, uy := m.X-out[near].X, m.Y-out[near].Y
+		if n := math.Hypot(ux, uy); n > 1e-9 {
+			ux, uy = ux/n, uy/n
+		} else if ux, uy = 1, 0; i < near {
+			ux = -1
+		}
+		m.LX, m.LY = round2(m.X+2.2*r*ux), round2(m.Y+2.2*r*uy)
+	}
 	return out
 }
 
