@@ -217,8 +217,7 @@ func mapPanel(a, b [2]float64) demo.Panel {
 // kernelMapStated is the demo's model box: a check, not a fit. Its φ is
 // the notes' φ(x) = (vec(xxᵀ), √2x, 1) of the kernel check, its ψ the lift
 // ψ(x) = (x₁², x₁x₂, x₂²) of Cornwell's slides, the names the panel and
-// the lesson give them. (It replaces kernelMapConventions in
-// svm_conventions.go, whose last words named the lift φ.)
+// the lesson give them.
 func kernelMapStated() *demo.Conventions {
 	return &demo.Conventions{
 		Procedure: func(s demo.State) string {

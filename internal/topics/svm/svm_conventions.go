@@ -105,16 +105,7 @@ func kernelPegasosConventions() *demo.Conventions {
 	}
 }
 
-// kernelMapConventions and gramConventions: a check, not a fit.
-func kernelMapConventions() *demo.Conventions {
-	return &demo.Conventions{
-		Procedure: func(s demo.State) string {
-			return "nothing is minimised: k(x, z) = (⟨x, z⟩ + 1)² against ⟨φ(x), φ(z)⟩ for the two points set, and the points lifted by φ"
-		},
-		Bias: demo.BiasNotApplicable, Labels: demo.LabelsSigned,
-	}
-}
-
+// gramConventions: a check, not a fit.
 func gramConventions() *demo.Conventions {
 	return &demo.Conventions{
 		Procedure: func(s demo.State) string {
