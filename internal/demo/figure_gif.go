@@ -61,8 +61,16 @@ type GIF struct {
 // DefaultGIF is the stretch of s's run a page links: the 30 steps up to
 // the state shown, or the first 30; fewer, down to the state alone, where
 // the limits allow fewer (late in a long run, many points, a large w).
-func DefaultGIF(s State) GIF {
+func DefaultGIF(s State) GIF { return defaultGIF(s, false) }
+
+// defaultGIF is DefaultGIF, ending at the state shown when the run
+// stopped there (final): frames past the end would repeat it, and the
+// name would say "steps0-29" of a run of 4.
+func defaultGIF(s State, final bool) GIF {
 	to := max(s.Step, DefaultGIFFrames-1)
+	if final {
+		to = s.Step
+	}
 	g := GIF{State: s.AtStep(0), To: to, Delay: DefaultGIFDelay}
 	pts, _ := s.Points()
 	for n := DefaultGIFFrames; n >= 1; n-- {

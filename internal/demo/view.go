@@ -317,7 +317,7 @@ func (d *Demo) links(s State, final bool, page string) Links {
 	l.Files = Files{SVG: s.FileName(PlotFigure, "svg"), PNG: s.FileName(PlotFigure, "png"),
 		HistorySVG: s.FileName(HistoryFigure, "svg"), HistoryPNG: s.FileName(HistoryFigure, "png")}
 	if !d.Static {
-		g := DefaultGIF(s)
+		g := defaultGIF(s, final)
 		l.GIF, l.Files.GIF = g.URL(), g.FileName()
 	}
 	if d.HasPoints() {
