@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/margin-edu/margin/internal/render"
+	"github.com/margin-edu/margin/internal/textfmt"
 )
 
 // Limits of an animated GIF; docs/urls.md lists them. MaxGIFPixels caps
@@ -158,8 +159,8 @@ func (g GIF) checkSize() error {
 func (g GIF) checkWork(n int) error {
 	frames := g.To - g.From + 1
 	if work := frames * (g.To + gifFrameSteps) * max(n, minGIFWorkPoints); work > MaxGIFWork {
-		return BadInput(KeyTo, "%d frames up to step %d with %d points are %d, over the limit of frames·(to + %d)·max(points, %d) ≤ %d (MaxGIFWork); show fewer or earlier steps, or fewer points",
-			frames, g.To, n, work, gifFrameSteps, minGIFWorkPoints, MaxGIFWork)
+		return BadInput(KeyTo, "%s up to step %d with %s are %d, over the limit of frames·(to + %d)·max(points, %d) ≤ %d (MaxGIFWork); show fewer or earlier steps, or fewer points",
+			textfmt.Count(frames, "frame", "frames"), g.To, textfmt.Count(n, "point", "points"), work, gifFrameSteps, minGIFWorkPoints, MaxGIFWork)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@
 package demo
 
 import (
-	"fmt"
 	"io"
 	"math"
 
@@ -33,7 +32,7 @@ func ScoreLevels(ls []fields.Level) []fields.Level {
 
 // HeldOutCounter shows the error on n held-out points.
 func HeldOutCounter(r float64, n int) Counter {
-	return Counter{fmt.Sprintf("held-out error (%d points)", n), textfmt.Pct(r, 1), "heldout"}
+	return Counter{"held-out error (" + textfmt.Count(n, "point", "points") + ")", textfmt.Pct(r, 1), "heldout"}
 }
 
 // SvmOneClass is why an SVM demo cannot run on one class.

@@ -188,10 +188,28 @@ func Paren(s string) string {
 }
 
 // Plural writes a count with its noun: "1 mistake", "3 mistakes", given the
-// plural form.
+// plural form, which for n = 1 loses its last letter; a noun whose
+// singular is not its plural less an "s" ("class", "vertex") takes Count.
 func Plural(n int, many string) string {
-	if n == 1 && len(many) > 1 {
-		return "1 " + many[:len(many)-1]
+	if len(many) > 1 {
+		return Count(n, many[:len(many)-1], many)
 	}
-	return strconv.Itoa(n) + " " + many
+	return Count(n, many, many)
 }
+
+// Count writes n with the noun in its number: Count(1, "point", "points")
+// is "1 point", Count(0, "point", "points") "0 points", Count(−1, …)
+// "−1 points", Count(3, "class", "classes") "3 classes". Only 1 is
+// singular, as in English.
+func Count(n int, one, many string) string {
+	noun := many
+	if n == 1 {
+		noun = one
+	}
+	return minus(strconv.Itoa(n)) + " " + noun
+}
+
+// Iter writes a symbol with an iteration index in superscript digits in
+// brackets: Iter("x", 4) is "x⁽⁴⁾", Iter("α", 12) "α⁽¹²⁾"; never
+// "x⁽4⁾", whose 4 sits on the line.
+func Iter(sym string, k int) string { return sym + "⁽" + Sup(k) + "⁾" }

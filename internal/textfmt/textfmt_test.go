@@ -95,3 +95,25 @@ func TestClipQuote(t *testing.T) {
 		t.Errorf("Quote(100 runes) = %q", got)
 	}
 }
+
+func TestCountedNouns(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Count(1, "point", "points"), "1 point"},
+		{Count(0, "point", "points"), "0 points"},
+		{Count(2, "step", "steps"), "2 steps"},
+		{Count(-1, "step", "steps"), "−1 steps"},
+		{Count(1, "class", "classes"), "1 class"},
+		{Count(11, "class", "classes"), "11 classes"},
+		{Plural(1, "mistakes"), "1 mistake"},
+		{Plural(21, "mistakes"), "21 mistakes"},
+		{Iter("x", 4), "x⁽⁴⁾"},
+		{Iter("α", 1212), "α⁽¹²¹²⁾"},
+		{Iter("x", 0), "x⁽⁰⁾"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
