@@ -195,7 +195,7 @@ func (d *Demo) ExecuteCompare(ctx context.Context, p Pair) (*Comparison, error) 
 	}
 	rb, err := d.ExecuteFigure(ctx, p.B, "")
 	if err != nil {
-		return nil, prefixB(err)
+		return nil, d.prefixB(err)
 	}
 	k := max(ra.State.Step, rb.State.Step)
 	if p.A.Step != StepToEnd {
@@ -206,13 +206,26 @@ func (d *Demo) ExecuteCompare(ctx context.Context, p Pair) (*Comparison, error) 
 	return c, nil
 }
 
-// prefixB says that run b's state was refused, naming b.<key>, or that
-// run b cannot be computed.
-func prefixB(err error) error {
-	var in *InputError
+// prefixB says that run b's state was refused, naming b.<key> (in an
+// *InputError, or each algorithm key of the Problems a demo's check of
+// its parameters together found), or that run b cannot be computed.
+func (d *Demo) prefixB(err error) error {
+	var (
+		in    *InputError
+		probs Problems
+	)
 	switch {
 	case errors.As(err, &in) && in.Key != "":
 		return &InputError{Key: BPrefix + in.Key, Err: in.Err}
+	case errors.As(err, &probs):
+		out := Problems{}
+		for k, msg := range probs {
+			if i, ok := d.index[k]; ok && d.params[i].Group == GroupAlgo {
+				k = BPrefix + k
+			}
+			out[k] = msg
+		}
+		return out
 	case errors.Is(err, ErrUncomputable):
 		return Uncomputable(err, "run b: "+err.Error())
 	}

@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/url"
 	"slices"
@@ -30,6 +31,9 @@ func rowsSpec() demo.Spec {
 	return demo.Spec{ID: "toy-rows", Title: "Toy rows", Lesson: "toy", Params: demo.Params(rowLen, rowKind, rowG, rowN),
 		Compute: func(_ context.Context, in demo.Input) (demo.Result, error) {
 			end := rowLen.Get(in.State)
+			if rowKind.Is(in.State, "c") && end > 50 {
+				return demo.Result{}, demo.Problems{"len": "kind c runs at most 50 steps", "n": "(a data key)"}
+			}
 			k := min(in.Step, end)
 			draw := func(w io.Writer, _ bool, _ render.Options) (render.Frame, error) {
 				_, err := io.WriteString(w, `<svg xmlns="http://www.w3.org/2000/svg"/>`)
@@ -118,5 +122,25 @@ func TestCompareRowsAgreeWithRunsAlone(t *testing.T) {
 		if prm.Group == demo.GroupAlgo && !covered[prm.Key] {
 			t.Errorf("no case changes b.%s", prm.Key)
 		}
+	}
+}
+
+// TestCompareRefusalNamesRunB: a refusal of run b's parameters together
+// (Problems from the demo's own check) names b.<key> for run b's
+// algorithm keys and keeps the data keys both runs share.
+func TestCompareRefusalNamesRunB(t *testing.T) {
+	d, err := demo.NewDemo(rowsSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := url.ParseQuery("len=60&b.kind=c")
+	p, probs := d.ParseCompare(v)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	_, err = d.ExecuteCompare(context.Background(), p)
+	var got demo.Problems
+	if !errors.As(err, &got) || got["b.len"] == "" || got["n"] == "" || len(got) != 2 {
+		t.Errorf("ExecuteCompare(len=60&b.kind=c) = %v, want problems under b.len and n", err)
 	}
 }
