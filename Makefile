@@ -130,10 +130,11 @@ load:
 replicas:
 	LOAD_DUR=$(LOAD_DUR) deploy/replicas.sh
 
-# Lighthouse's accessibility audit (axe-core) of every lesson at phone
-# size (390×844) and every presenter view (1280×720): builds the server
-# and starts it on a free loopback port, prints each page's score and
-# what failed, and fails under 100. Needs node, npm and chromium
+# Lighthouse's accessibility audit (axe-core) of every lesson and every
+# demo's comparison at phone size (390×844) and every presenter view
+# (1280×720): builds the server and starts it on a free loopback port,
+# prints each page's score and what failed, and fails on any failed
+# audit, whatever the score. Needs node, npm and chromium
 # (CHROME_PATH); installs Lighthouse into tools/lighthouse from its
 # lockfile. A few minutes; not part of make test.
 CHROME_PATH ?= /usr/bin/chromium

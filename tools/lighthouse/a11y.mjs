@@ -1,10 +1,10 @@
 // a11y.mjs runs Lighthouse's accessibility audit (axe-core's rules) on
-// the index and every lesson of a running Margin at phone size (390×844) and on every
-// presenter view at projector size (1280×720), prints each page's score
-// and what failed, and exits non-zero when any page fails any audit: a
-// score of 100 is not enough, since Lighthouse weighs some axe rules 0
-// (label-content-name-mismatch among them), so a page can fail one and
-// still score 100.
+// the index, every lesson and every demo's comparison of a running Margin
+// at phone size (390×844) and on every presenter view at projector size
+// (1280×720), prints each page's score and what failed, and exits
+// non-zero when any page fails any audit: a score of 100 is not enough,
+// since Lighthouse weighs some axe rules 0 (label-content-name-mismatch
+// among them), so a page can fail one and still score 100.
 //
 // Usage (make a11y starts the server and runs this):
 //
@@ -12,7 +12,7 @@
 //
 // With no PATH it walks the site as a reader would, so a new lesson or demo
 // is audited without editing a list: the index and its lesson links, then
-// each lesson's presenter-view links. One Chromium serves every run.
+// each lesson's presenter-view and comparison links. One Chromium serves every run.
 
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -38,6 +38,10 @@ async function pages() {
   for (const l of lessons) {
     for (const p of await links(l, /href="(\/present\/[a-z0-9-]+)"/g)) {
       if (!out.some((o) => o.path === p)) out.push({ path: p, screen: projector });
+    }
+    // Each demo's comparison, whose table the lesson page does not have.
+    for (const p of await links(l, /href="(\/compare\/[a-z0-9-]+)"/g)) {
+      if (!out.some((o) => o.path === p)) out.push({ path: p, screen: phone });
     }
   }
   return out;
