@@ -68,7 +68,18 @@ func contentName(n *html.Node) string {
 	return b.String()
 }
 
-func squash(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+// squash drops what a reader does not see or say differently: spaces,
+// case, and the invisible characters of KaTeX's output (the zero-width
+// space after a subscript, MathML's invisible function application).
+func squash(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if (r >= 0x200B && r <= 0x200D) || (r >= 0x2060 && r <= 0x2064) {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.ToLower(strings.Join(strings.Fields(s), ""))
+}
 
 // TestLinkNameRule: the rule catches a link whose aria-label spells its
 // math otherwise than KaTeX shows it (what render.mjs wrote before), and
