@@ -100,10 +100,11 @@ func (d *Demo) ChoiceOrder(s State, n int) []int {
 
 // AskAfter is the question about the step after run r's state, as a page
 // in predict mode asks it (and an answer to it is checked): nil at
-// MaxStep or when the run stops at r's step.
+// MaxStep or when the run stops at r's step (r.Done, or the Predictor
+// says so).
 func (d *Demo) AskAfter(ctx context.Context, r *Run) (*Question, error) {
-	if r.State.Step >= MaxStep {
-		return nil, nil
+	if r.State.Step >= MaxStep || r.Done {
+		return nil, nil // a stopped run has no next step, whatever its Predictor says
 	}
 	q, err := d.Question(ctx, r.State, r.Points, r.State.Step)
 	if err != nil {
