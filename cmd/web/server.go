@@ -127,6 +127,7 @@ func gzipAnswers(next echo.HandlerFunc) echo.HandlerFunc {
 		res := c.Response()
 		orig := res.Writer
 		defer func() { res.Writer = orig }()
+		oneReading(c.Request().Header)
 		var err error
 		gzipWrapper(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			res.Writer = w
@@ -136,6 +137,20 @@ func gzipAnswers(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		})).ServeHTTP(orig, c.Request())
 		return err
+	}
+}
+
+// oneReading rewrites a request's Accept-Encoding to exactly "gzip" when
+// serve.AcceptsGzipEncoding says the answer may be gzipped, and removes it
+// when not, so that gzhttp's own reading of the header (its first value
+// only, no *) decides as the response cache's key does: a client sending
+// "GZIP", "gzip;q=0", "*" or the header twice gets the encoding its key
+// stands for.
+func oneReading(h http.Header) {
+	if serve.AcceptsGzipEncoding(h) {
+		h.Set(echo.HeaderAcceptEncoding, "gzip")
+	} else {
+		h.Del(echo.HeaderAcceptEncoding)
 	}
 }
 

@@ -21,10 +21,13 @@ const KeepHeader = "Margin-Cache-Keep"
 // KeyHeader is a request header a cached response may depend on, with the
 // function that reduces its value to what the response depends on (so
 // that "gzip, deflate" and "gzip, br" share an entry when only gzip
-// matters).
+// matters). Fits, when not nil, reports whether a response may be kept
+// under the reduced value v: the cache keeps nothing that a later request
+// of the same key must not get, whatever the handler did.
 type KeyHeader struct {
 	Name  string
 	Value func(http.Header) string
+	Fits  func(v string, response http.Header) bool
 }
 
 // Exact is a key header whose whole (first) value counts.
@@ -32,15 +35,32 @@ func Exact(name string) KeyHeader {
 	return KeyHeader{Name: name, Value: func(h http.Header) string { return h.Get(name) }}
 }
 
-// AcceptsGzip is Accept-Encoding reduced to whether it names gzip, the
-// very test echo's gzip middleware makes (strings.Contains on the first
-// value), so the key splits exactly where the bytes do.
-var AcceptsGzip = KeyHeader{Name: "Accept-Encoding", Value: func(h http.Header) string {
-	if strings.Contains(h.Get("Accept-Encoding"), "gzip") {
-		return "gzip"
-	}
-	return ""
-}}
+// AcceptsGzip is Accept-Encoding reduced to whether it lets the answer be
+// gzipped (AcceptsGzipEncoding, by which cmd/web's compressor decides
+// too). Under the key of a client that takes no gzip only uncompressed
+// bytes are kept; under a gzip client's, gzip or the uncompressed bytes
+// the compressor leaves small or compressed answers in. So "GZIP" and
+// "gzip;q=0" each get their own bytes, and a plain client never gets
+// gzip.
+var AcceptsGzip = KeyHeader{
+	Name: "Accept-Encoding",
+	Value: func(h http.Header) string {
+		if AcceptsGzipEncoding(h) {
+			return "gzip"
+		}
+		return ""
+	},
+	Fits: func(v string, response http.Header) bool {
+		switch ce := strings.ToLower(strings.TrimSpace(response.Get("Content-Encoding"))); ce {
+		case "", "identity":
+			return true
+		case "gzip":
+			return v == "gzip"
+		default:
+			return false
+		}
+	},
+}
 
 // Cache keeps rendered responses in memory, bounded in bytes, least
 // recently used first out, keyed by method, the request URI as sent and
@@ -106,19 +126,28 @@ func (c *Cache) Size() int64 {
 	return c.size
 }
 
-// key is the request's cache key.
-func (c *Cache) key(r *http.Request) string {
+// key is the request's cache key, of its key headers' values vs.
+func (c *Cache) key(r *http.Request, vs []string) string {
 	var b strings.Builder
 	b.WriteString(r.Method)
 	b.WriteByte(' ')
 	b.WriteString(r.URL.RequestURI())
-	for _, k := range c.keys {
+	for i, k := range c.keys {
 		b.WriteByte('\n')
 		b.WriteString(k.Name)
 		b.WriteByte(':')
-		b.WriteString(k.Value(r.Header))
+		b.WriteString(vs[i])
 	}
 	return b.String()
+}
+
+// values are the request's key headers reduced, in the order of c.keys.
+func (c *Cache) values(r *http.Request) []string {
+	vs := make([]string, len(c.keys))
+	for i, k := range c.keys {
+		vs[i] = k.Value(r.Header)
+	}
+	return vs
 }
 
 func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -126,7 +155,8 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.next.ServeHTTP(stripKeep{w}, r)
 		return
 	}
-	key := c.key(r)
+	vs := c.values(r)
+	key := c.key(r, vs)
 	if e := c.get(key); e != nil {
 		c.hits.Add(1)
 		e.serve(w, r)
@@ -139,7 +169,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.runs.Add(1)
 		rec := &recorder{header: http.Header{}}
 		c.next.ServeHTTP(rec, r)
-		e := rec.entry(key, c.keys)
+		e := rec.entry(key, c.keys, vs)
 		if e != nil && e.cost() <= c.max/8 {
 			c.put(e)
 		}
@@ -269,8 +299,13 @@ func (r *recorder) send(w http.ResponseWriter) {
 
 // entry returns the recorded response as an entry when it may be kept,
 // and nil when not; see Cache.
-func (r *recorder) entry(key string, keys []KeyHeader) *entry {
+func (r *recorder) entry(key string, keys []KeyHeader, values []string) *entry {
 	h := r.header
+	for i, k := range keys {
+		if k.Fits != nil && !k.Fits(values[i], h) {
+			return nil // the bytes do not suit every request of this key
+		}
+	}
 	if r.status != http.StatusOK || len(h.Values("Set-Cookie")) > 0 {
 		return nil
 	}

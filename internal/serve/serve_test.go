@@ -131,7 +131,7 @@ func counting(runs *atomic.Int64, gate <-chan struct{}) http.Handler {
 			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 			h.Set("ETag", `"t"`)
 		}
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		if AcceptsGzipEncoding(r.Header) {
 			h.Set("Content-Encoding", "gzip")
 		}
 		_, _ = w.Write([]byte(strings.Repeat(r.URL.RequestURI()+r.Header.Get("HX-Request"), 100)))
@@ -179,6 +179,105 @@ func TestCacheHitIsIdentical(t *testing.T) {
 		if runs.Load() != before+1 {
 			t.Errorf("%s was cached", uri)
 		}
+	}
+}
+
+func TestAcceptsGzipEncoding(t *testing.T) {
+	for _, tt := range []struct {
+		values []string // Accept-Encoding values; nil: no header
+		want   bool
+	}{
+		{nil, false},
+		{[]string{""}, false},
+		{[]string{"gzip"}, true},
+		{[]string{"GZIP"}, true},
+		{[]string{"x-gzip"}, true},
+		{[]string{"gzip, deflate, br"}, true},
+		{[]string{"br;q=1.0, gzip;q=0.8, *;q=0.1"}, true},
+		{[]string{"gzip;q=0"}, false},
+		{[]string{"gzip; Q=0.000"}, false},
+		{[]string{"gzip;q=0.001"}, true},
+		{[]string{"gzip;q=abc"}, false},
+		{[]string{"gzip;q=2"}, false},
+		{[]string{"*"}, true},
+		{[]string{"*;q=0"}, false},
+		{[]string{"gzip;q=0, *"}, false}, // * is only what the header does not name
+		{[]string{"*;q=0, gzip"}, true},
+		{[]string{"identity;q=0"}, false},
+		{[]string{"identity;q=0, gzip"}, true},
+		{[]string{"identity"}, false},
+		{[]string{"deflate", "gzip"}, true}, // the header twice
+		{[]string{"br", "gzip;q=0"}, false},
+	} {
+		h := http.Header{}
+		for _, v := range tt.values {
+			h.Add("Accept-Encoding", v)
+		}
+		if got := AcceptsGzipEncoding(h); got != tt.want {
+			t.Errorf("Accept-Encoding %q: gzip %v, want %v", tt.values, got, tt.want)
+		}
+	}
+}
+
+// TestCacheKeysOnEncoding: a client whose Accept-Encoding reads unusually
+// ("GZIP", "gzip;q=0") gets the bytes its key stands for, and so does the
+// next client of each other key, in both orders; and a handler that
+// gzips by another reading of the header than the key's gets its answer
+// sent but never kept where it does not fit.
+func TestCacheKeysOnEncoding(t *testing.T) {
+	for _, tt := range []struct {
+		first, then string
+	}{
+		{"GZIP", ""},
+		{"gzip;q=0", "gzip"},
+		{"", "GZIP"},
+		{"gzip", "gzip;q=0"},
+		{"*", "identity"},
+	} {
+		var runs atomic.Int64
+		c := NewCache(counting(&runs, nil), 1<<20, testKeys, nil)
+		for _, ae := range []string{tt.first, tt.then, tt.first, tt.then} {
+			rec := get(c, "/plot?k=1", "Accept-Encoding", ae)
+			want := ""
+			if AcceptsGzipEncoding(http.Header{"Accept-Encoding": {ae}}) {
+				want = "gzip"
+			}
+			if got := rec.Header().Get("Content-Encoding"); got != want {
+				t.Errorf("%q after %q: Content-Encoding %q, want %q", ae, tt.first, got, want)
+			}
+		}
+		if runs.Load() != 2 {
+			t.Errorf("%q, %q: the handler ran %d times, want 2 (one per encoding)", tt.first, tt.then, runs.Load())
+		}
+	}
+
+	// A compressor that reads the header by substring gzips for "GZIP"
+	// nothing, and for "gzip;q=0" everything: what it sends is not kept
+	// under a key it does not fit.
+	var runs atomic.Int64
+	substring := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		runs.Add(1)
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		w.Header().Set("Vary", "Accept-Encoding")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+		_, _ = w.Write([]byte("body"))
+	})
+	c := NewCache(substring, 1<<20, testKeys, nil)
+	if rec := get(c, "/p", "Accept-Encoding", "gzip;q=0"); rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("the substring handler did not gzip for gzip;q=0")
+	}
+	if rec := get(c, "/p"); rec.Header().Get("Content-Encoding") != "" || runs.Load() != 2 {
+		t.Errorf("a plain client after gzip;q=0: Content-Encoding %q, runs %d; want \"\", 2", rec.Header().Get("Content-Encoding"), runs.Load())
+	}
+	// Now the plain client's bytes are kept, and suit gzip;q=0 too.
+	if rec := get(c, "/p", "Accept-Encoding", "gzip;q=0"); rec.Header().Get("Content-Encoding") != "" || runs.Load() != 2 {
+		t.Errorf("gzip;q=0 after a plain client: Content-Encoding %q, runs %d; want \"\", 2", rec.Header().Get("Content-Encoding"), runs.Load())
+	}
+	get(c, "/q", "Accept-Encoding", "GZIP") // identity under the gzip key: fits
+	if rec := get(c, "/q", "Accept-Encoding", "gzip"); rec.Header().Get("Content-Encoding") != "" || runs.Load() != 3 {
+		t.Errorf("gzip after GZIP: Content-Encoding %q, runs %d; want the kept identity bytes, 3", rec.Header().Get("Content-Encoding"), runs.Load())
 	}
 }
 
