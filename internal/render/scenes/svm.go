@@ -26,8 +26,8 @@ type SVMScene struct {
 	// Kind says what each point is: "" (not a support vector), or
 	// SVMargin, SVInside, SVMisclassified. Nil derives it from Alpha and
 	// f: a point with αᵢ > 0 is misclassified when yᵢf(xᵢ) ≤ 0, inside
-	// when yᵢf(xᵢ) < 1 − 10⁻³ (SMO's tolerance), none when
-	// yᵢf(xᵢ) > 1 + 10⁻³ (outside the band: only mid-run), and on the
+	// when yᵢf(xᵢ) < 1 − 10⁻³ (SMO's tolerance), outside the band
+	// (no ring; only mid-run) when yᵢf(xᵢ) > 1 + 10⁻³, and on the
 	// margin otherwise (also where f is NaN); αᵢ ≤ 0 is not a support
 	// vector.
 	Kind []string
@@ -101,6 +101,10 @@ const (
 	kindMargin
 	kindInside
 	kindWrong
+	// kindBeyond has αᵢ > 0 beyond the band (yᵢf(xᵢ) > 1), which only a
+	// run short of its optimum has: no kind the KKT conditions name, so
+	// it gets no ring, but its α is labelled and counted.
+	kindBeyond
 )
 
 // Labels are written while they are few enough to read: α beside each
@@ -254,7 +258,7 @@ type svmDraw struct {
 	linear bool      // a linear f with w ≠ 0
 	f      []float64 // f(xᵢ); NaN where unknown
 	kind   []int
-	count  [4]int // points of each kind
+	count  [5]int // points of each kind
 	pair   bool
 	// sampled: Pair marks one point a stochastic step drew.
 	sampled bool
@@ -325,10 +329,7 @@ func (s *svmDraw) kindOf(i int) int {
 	case m < 1-kindTol:
 		return kindInside
 	case m > 1+kindTol:
-		// αᵢ > 0 beyond the band: a run not yet at its optimum, where
-		// the point is no support vector of any kind the KKT
-		// conditions name.
-		return kindNone
+		return kindBeyond
 	}
 	return kindMargin
 }
@@ -376,7 +377,9 @@ func growth(size []float64) []float64 {
 }
 
 // svs counts the support vectors.
-func (s *svmDraw) svs() int { return s.count[kindMargin] + s.count[kindInside] + s.count[kindWrong] }
+func (s *svmDraw) svs() int {
+	return s.count[kindMargin] + s.count[kindInside] + s.count[kindWrong] + s.count[kindBeyond]
+}
 
 // item lists an element in the legend, hidden while not shown when
 // stepping and left out otherwise; it returns the item, or nil.

@@ -156,7 +156,7 @@ func (s *svmDraw) addSVs() {
 	for i, k := range s.kind {
 		at := render.Vec2(sc.X[i])
 		inPair := s.pair && (i == sc.Pair[0] || i == sc.Pair[1]) || s.sampled && i == sc.Pair[0]
-		if k != kindNone {
+		if k != kindNone && k != kindBeyond {
 			s.over.rings = append(s.over.rings, svRing{disc: disc{at, s.ringAt(i)}, kind: k})
 		}
 		var lines []string

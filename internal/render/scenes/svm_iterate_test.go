@@ -58,8 +58,9 @@ func TestSVMFigureIterateWeightsNotZero(t *testing.T) {
 }
 
 // TestSVMFigureBeyondTheBandIsNoKind: a point with αᵢ > 0 outside the
-// band (yᵢf(xᵢ) > 1, which only a run short of its optimum has) is not
-// counted on the margin; one at yᵢf(xᵢ) = 1 is.
+// band (yᵢf(xᵢ) > 1, which only a run short of its optimum has) is
+// counted outside the band, not on the margin; one at yᵢf(xᵢ) = 1 is on
+// the margin.
 func TestSVMFigureBeyondTheBandIsNoKind(t *testing.T) {
 	sc := SVMScene{
 		X: [][]float64{{-1, 0}, {1, 0}, {2, 0}}, Y: []int{-1, 1, 1}, Alpha: []float64{0.5, 0.4, 0.3}, C: 1,
@@ -70,6 +71,9 @@ func TestSVMFigureBeyondTheBandIsNoKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := regexp.MustCompile(`([0-9]+) on the margin`).FindStringSubmatch(f.Desc); m == nil || m[1] != "2" {
-		t.Errorf("want 2 on the margin (the point at yf = 2 is none): %s", f.Desc)
+		t.Errorf("want 2 on the margin (the point at yf = 2 is not): %s", f.Desc)
+	}
+	if !regexp.MustCompile(`3 support vectors: 2 on the margin, 1 outside the band`).MatchString(f.Desc) {
+		t.Errorf("want the point at yf = 2 counted outside the band: %s", f.Desc)
 	}
 }

@@ -75,7 +75,7 @@ func (s *svmDraw) problem() string {
 // · 1 misclassified", leaving out kinds with none.
 func (s *svmDraw) kinds() string {
 	var parts []string
-	for k, name := range []string{kindMargin: "on the margin", kindInside: "inside the margin", kindWrong: "misclassified"} {
+	for k, name := range []string{kindMargin: "on the margin", kindInside: "inside the margin", kindWrong: "misclassified", kindBeyond: "outside the band"} {
 		if k != kindNone && s.count[k] > 0 {
 			parts = append(parts, strconv.Itoa(s.count[k])+" "+name)
 		}
