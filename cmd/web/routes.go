@@ -13,6 +13,7 @@ import (
 // permalinks: their query is the whole state, and they stay stable. Every
 // demo gets the same routes from one loop over the course's demos.
 func addRoutes(e *echo.Echo, course *demo.Course) {
+	usePostGuards(e) // every POST: same origin only, a refused body drained (origin.go)
 	// The index takes no query: a stray one (?utm_source=…, ?x=…) is
 	// redirected to the one canonical URL, so a shared link still lands and
 	// caches keep one copy. /healthz is for probes, which send no query: one
