@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -79,6 +80,45 @@ func TestCrowdServesTheEncodingAsked(t *testing.T) {
 				if err := parses(rec.Header().Get("Content-Type"), body); err != nil {
 					t.Errorf("GET %s with %q after %q: the body does not parse: %v", uri, ae, tt.first, err)
 				}
+			}
+		}
+	}
+}
+
+// TestCrowdHeadFromCache: over a real connection, HEAD of a GIF URL or a
+// page that a GET computed is answered from the cache with GET's headers
+// and Content-Length and no body (issue 28 §3). internal/serve's
+// TestCacheAnswersHead counts the handler's runs.
+func TestCrowdHeadFromCache(t *testing.T) {
+	srv := httptest.NewServer(newCrowdServer(t, testLimits))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	send := func(method, uri string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+uri, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res, body
+	}
+	for _, uri := range []string{"/plots/perceptron.gif?from=0&to=2", "/lessons/perceptron"} {
+		res, body := send("GET", uri)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", uri, res.StatusCode)
+		}
+		for i := 0; i < 3; i++ {
+			hd, hbody := send("HEAD", uri)
+			for _, k := range []string{"Content-Type", "Content-Encoding", "ETag", "Cache-Control", "Vary"} {
+				if hd.Header.Get(k) != res.Header.Get(k) {
+					t.Errorf("HEAD %s: %s %q, GET's %q", uri, k, hd.Header.Get(k), res.Header.Get(k))
+				}
+			}
+			if hd.StatusCode != http.StatusOK || len(hbody) != 0 || hd.ContentLength != int64(len(body)) {
+				t.Errorf("HEAD %s: %d, %d bytes of body, Content-Length %d; GET sent %d bytes", uri, hd.StatusCode, len(hbody), hd.ContentLength, len(body))
 			}
 		}
 	}

@@ -47,9 +47,9 @@ type limits struct {
 }
 
 // crowdHandler puts e behind the response cache and then admission
-// control (internal/serve): a cache hit never waits for a slot; static
-// files, /healthz and HEAD never touch the cache, and static files and
-// /healthz never wait. Page routes mark their 200s as keepable
+// control (internal/serve): a cache hit never waits for a slot, and a
+// HEAD is answered from GET's entry; static files and /healthz never
+// touch the cache and never wait. Page routes mark their 200s as keepable
 // (keepRendered); plots say so with Cache-Control: immutable.
 func crowdHandler(e *echo.Echo, l limits) http.Handler {
 	cheap := func(r *http.Request) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,7 +65,8 @@ var AcceptsGzip = KeyHeader{
 
 // Cache keeps rendered responses in memory, bounded in bytes, least
 // recently used first out, keyed by method, the request URI as sent and
-// the key headers. It stores only what is safe to replay: a 200 to a GET
+// the key headers, a HEAD sharing GET's entries. It stores only what is
+// safe to replay: a 200 to a GET (or to a HEAD, run as a GET)
 // that carries Cache-Control: immutable or KeepHeader, sets no cookie,
 // says neither no-store nor private, and whose Vary names only key
 // headers. It holds the bytes exactly as the handler wrote them (gzipped
@@ -129,7 +131,11 @@ func (c *Cache) Size() int64 {
 // key is the request's cache key, of its key headers' values vs.
 func (c *Cache) key(r *http.Request, vs []string) string {
 	var b strings.Builder
-	b.WriteString(r.Method)
+	if r.Method == http.MethodHead {
+		b.WriteString(http.MethodGet) // a HEAD is answered from GET's entry
+	} else {
+		b.WriteString(r.Method)
+	}
 	b.WriteByte(' ')
 	b.WriteString(r.URL.RequestURI())
 	for i, k := range c.keys {
@@ -150,8 +156,13 @@ func (c *Cache) values(r *http.Request) []string {
 	return vs
 }
 
+// ServeHTTP answers GET and HEAD from the cache, and runs the handler
+// for the rest. A HEAD shares GET's entries: a hit sends the kept
+// headers without the body, and a miss runs the handler as a GET, keeps
+// what it may and sends the headers, so a HEAD never costs more than the
+// GET it stands for (it re-rendered a cached GIF each time, 1 s of CPU).
 func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet || (c.bypass != nil && c.bypass(r)) {
+	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || (c.bypass != nil && c.bypass(r)) {
 		c.next.ServeHTTP(stripKeep{w}, r)
 		return
 	}
@@ -168,7 +179,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		leader = true
 		c.runs.Add(1)
 		rec := &recorder{header: http.Header{}}
-		c.next.ServeHTTP(rec, r)
+		c.next.ServeHTTP(rec, asGet(r))
 		e := rec.entry(key, c.keys, vs)
 		if e != nil && e.cost() <= c.max/8 {
 			c.put(e)
@@ -178,7 +189,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := v.(*recorder)
 	switch {
 	case leader:
-		rec.send(w)
+		rec.send(w, r)
 	case rec.kept != nil:
 		c.hits.Add(1)
 		rec.kept.serve(w, r)
@@ -188,6 +199,18 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.runs.Add(1)
 		c.next.ServeHTTP(stripKeep{w}, r)
 	}
+}
+
+// asGet is r as a GET: a HEAD's miss runs the handler for the whole
+// answer, which the cache keeps and the HEAD's client gets the headers
+// of. (The handler, and its log line, see a GET.)
+func asGet(r *http.Request) *http.Request {
+	if r.Method == http.MethodGet {
+		return r
+	}
+	g := *r
+	g.Method = http.MethodGet
+	return &g
 }
 
 func (c *Cache) get(key string) *entry {
@@ -234,8 +257,21 @@ func (e *entry) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(e.body)
+	writeBody(w, r, http.StatusOK, e.body)
+}
+
+// writeBody sends status and body, or for a HEAD the status and the
+// Content-Length the body has, which net/http cannot count without it.
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	if r.Method == http.MethodHead {
+		if status == http.StatusOK && w.Header().Get("Content-Length") == "" {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		w.WriteHeader(status)
+		return
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // ETagMatches reports whether If-None-Match header values (each a
@@ -281,8 +317,9 @@ func (r *recorder) Write(p []byte) (int, error) {
 // Flush does nothing: the response goes out whole once the handler ends.
 func (r *recorder) Flush() {}
 
-// send writes the recorded response to w, whatever it was.
-func (r *recorder) send(w http.ResponseWriter) {
+// send writes the recorded response to w, whatever it was, as the answer
+// to req (its headers alone to a HEAD).
+func (r *recorder) send(w http.ResponseWriter, req *http.Request) {
 	h := w.Header()
 	for k, vs := range r.header {
 		if k != KeepHeader {
@@ -293,8 +330,7 @@ func (r *recorder) send(w http.ResponseWriter) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	w.WriteHeader(status)
-	_, _ = w.Write(r.body.Bytes())
+	writeBody(w, req, status, r.body.Bytes())
 }
 
 // entry returns the recorded response as an entry when it may be kept,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -278,6 +279,59 @@ func TestCacheKeysOnEncoding(t *testing.T) {
 	get(c, "/q", "Accept-Encoding", "GZIP") // identity under the gzip key: fits
 	if rec := get(c, "/q", "Accept-Encoding", "gzip"); rec.Header().Get("Content-Encoding") != "" || runs.Load() != 3 {
 		t.Errorf("gzip after GZIP: Content-Encoding %q, runs %d; want the kept identity bytes, 3", rec.Header().Get("Content-Encoding"), runs.Load())
+	}
+}
+
+// TestCacheAnswersHead: a HEAD is answered from GET's entry, headers
+// alone, and a HEAD miss runs the handler once as a GET and fills the
+// entry, so GET then HEAD×3, or HEAD×3 then GET, compute once (issue 28
+// §3: HEAD re-rendered a cached GIF each time).
+func TestCacheAnswersHead(t *testing.T) {
+	for _, order := range [][]string{
+		{"GET", "HEAD", "HEAD", "HEAD"},
+		{"HEAD", "HEAD", "HEAD", "GET"},
+	} {
+		var runs atomic.Int64
+		c := NewCache(counting(&runs, nil), 1<<20, testKeys, nil)
+		var got *httptest.ResponseRecorder
+		heads := []*httptest.ResponseRecorder{}
+		for _, m := range order {
+			w := httptest.NewRecorder()
+			c.ServeHTTP(w, httptest.NewRequest(m, "/plot?gif=1", nil))
+			if m == "GET" {
+				got = w
+			} else {
+				heads = append(heads, w)
+			}
+		}
+		if runs.Load() != 1 {
+			t.Errorf("%v: the handler ran %d times, want 1", order, runs.Load())
+		}
+		for i, hd := range heads {
+			if hd.Code != http.StatusOK || hd.Body.Len() != 0 {
+				t.Errorf("%v: HEAD %d: %d with %d bytes of body", order, i, hd.Code, hd.Body.Len())
+			}
+			if cl := hd.Header().Get("Content-Length"); cl != strconv.Itoa(got.Body.Len()) {
+				t.Errorf("%v: HEAD %d: Content-Length %q, GET sent %d bytes", order, i, cl, got.Body.Len())
+			}
+			hd.Header().Del("Content-Length")
+			if !equalHeaders(hd.Header(), got.Header()) {
+				t.Errorf("%v: HEAD %d headers %v, GET's %v", order, i, hd.Header(), got.Header())
+			}
+		}
+	}
+	// A HEAD of what is not kept runs the handler each time, as a GET would.
+	var runs atomic.Int64
+	c := NewCache(counting(&runs, nil), 1<<20, testKeys, nil)
+	for i := 0; i < 2; i++ {
+		w := httptest.NewRecorder()
+		c.ServeHTTP(w, httptest.NewRequest("HEAD", "/err", nil))
+		if w.Code != http.StatusBadRequest || w.Body.Len() != 0 {
+			t.Errorf("HEAD /err: %d with %d bytes", w.Code, w.Body.Len())
+		}
+	}
+	if runs.Load() != 2 {
+		t.Errorf("HEAD /err twice ran the handler %d times, want 2", runs.Load())
 	}
 }
 
