@@ -8,8 +8,10 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -22,6 +24,15 @@ import (
 // (20 MB at n = 1000, 82 MB at 2000). n = 1000 leaves room for a busy
 // machine: the costliest request it allows, 1000 × 1000, takes 1.1 s.
 const MaxGramN = 1000
+
+// MaxGramMatrixCPU is the CPU the Gram matrix may take before the request
+// is stopped (a 503): the largest allowed matrix of ordinary numbers takes
+// about 0.4 s, one of subnormal products about 100 times that (issue 28:
+// 10–14 s), and the eigenvalues after it up to 0.7 s more.
+const MaxGramMatrixCPU = 600 * time.Millisecond
+
+// gramMatrixCPU is MaxGramMatrixCPU, lowered by tests of the budget.
+var gramMatrixCPU = MaxGramMatrixCPU
 
 // GramRequest is the body of POST /api/v1/gram: a function, by the names
 // svm.ParseFunctionKind reads, and its parameters, each nil for its
@@ -138,10 +149,12 @@ func (req GramRequest) validX() error {
 	return fitreq.CheckRows("x", req.X, d)
 }
 
-// Gram validates req and answers it. It checks ctx before each of its
-// two phases, the Gram matrix (at most about 0.4 s) and the eigenvalues
-// (gonum's eigensolver, which cannot be stopped: about 0.7 s at
-// MaxGramN), and then returns an error wrapping ctx.Err(). A
+// Gram validates req and answers it. It checks ctx before it starts, and
+// while it computes the Gram matrix looks at ctx and its CPU (at most
+// MaxGramMatrixCPU, package budget) every few milliseconds whatever the
+// numbers cost; the eigenvalues (gonum's eigensolver, which cannot be
+// stopped: about 0.7 s at MaxGramN) follow. A done context or a spent
+// budget returns an error wrapping context.DeadlineExceeded or ctx.Err(). A
 // matrix whose entries overflow (a high polynomial degree on large x) is
 // an error wrapping ErrUnprocessable.
 func Gram(ctx context.Context, req GramRequest) (*GramResponse, error) {
@@ -155,9 +168,17 @@ func Gram(ctx context.Context, req GramRequest) (*GramResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: gram not started: %w", err)
 	}
-	K := svm.Gram(k, req.X)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("fit: gram stopped before its eigenvalues: %w", err)
+	b := budget.Start(ctx, gramMatrixCPU)
+	K, err := svm.GramSpend(k, req.X, b.Spend)
+	if err == nil {
+		err = b.Check()
+	}
+	b.Stop()
+	switch {
+	case budget.IsSpent(err):
+		return nil, fmt.Errorf("fit: gram stopped while computing the matrix: %w; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x", err)
+	case err != nil:
+		return nil, fmt.Errorf("fit: gram stopped while computing the matrix: %w", err)
 	}
 	sp, err := svm.Eigenvalues(K)
 	switch {

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/margin-edu/margin/internal/fit/budget"
 )
 
 func gramJSON(t testing.TB, body string) (*GramResponse, error) {
@@ -292,4 +294,52 @@ func TestGramWorstCPU(t *testing.T) {
 			name, (c3 - c0).Seconds(), (c1 - c0).Seconds(), (c2 - c1).Seconds(), (c3 - c2).Seconds(), wall.Seconds(),
 			float64(len(all[name]))/1e6, float64(out)/1e6, r.PSD)
 	}
+}
+
+// TestGramCPUBudget: the Gram matrix looks at its CPU budget every few
+// milliseconds of work, not once it is built (issue 28: 10–14 s of
+// subnormal products before the first look), and a spent budget is an
+// error a server answers with 503 (context.DeadlineExceeded); a
+// cancelled context stops it the same way.
+func TestGramCPUBudget(t *testing.T) {
+	defer func(was time.Duration) { gramMatrixCPU = was }(gramMatrixCPU)
+	gramMatrixCPU = 2 * time.Millisecond
+	r := rand.New(rand.NewPCG(28, 4))
+	x := make([][]float64, MaxGramN)
+	for i := range x {
+		x[i] = make([]float64, 100)
+		for j := range x[i] {
+			x[i][j] = r.NormFloat64()
+		}
+	}
+	kind := "rbf"
+	start := cpu(t)
+	_, err := Gram(context.Background(), GramRequest{Kernel: &kind, X: x})
+	used := cpu(t) - start
+	if !budget.IsSpent(err) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v; want the spent CPU budget", err)
+	}
+	if !raceDetector && used > 100*time.Millisecond {
+		t.Errorf("%.3f s of CPU with a 2 ms budget; the matrix alone is about 0.1 s", used.Seconds())
+	}
+	gramMatrixCPU = time.Hour
+	ctx := &leavingCtx{Context: context.Background(), looks: 2}
+	if _, err := Gram(ctx, GramRequest{Kernel: &kind, X: x}); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "computing the matrix") {
+		t.Fatalf("err = %v after cancel; want context.Canceled while computing the matrix", err)
+	}
+}
+
+// leavingCtx is a context whose client leaves after looks calls of Err:
+// a cancellation at a known point of the work, whatever the machine's
+// speed.
+type leavingCtx struct {
+	context.Context
+	looks int
+}
+
+func (c *leavingCtx) Err() error {
+	if c.looks--; c.looks < 0 {
+		return context.Canceled
+	}
+	return nil
 }

@@ -21,19 +21,37 @@ var ErrEigen = errors.New("svm: eigenvalues did not converge")
 // entry can be ±Inf or NaN when the values overflow (Eigenvalues
 // refuses such a matrix).
 func Gram(k Kernel, x [][]float64) *mat.SymDense {
+	K, _ := GramSpend(k, x, nil)
+	return K
+}
+
+// GramSpend is Gram with its work metered: after each entry it tells
+// spend the entry's nominal cost (about one unit per feature), and stops
+// with spend's error, returning a nil matrix, the first time spend
+// returns one. A nil spend is never told. The entries are Gram's, bit for
+// bit: a matrix of subnormal products costs about 100 times its nominal
+// work, which is why a caller meters it by the clock (package
+// fit/budget), not by its size.
+func GramSpend(k Kernel, x [][]float64, spend func(units int) error) (*mat.SymDense, error) {
 	n := len(x)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	data := make([]float64, n*n)
+	cost := len(x[0]) + 8
 	for i, xi := range x {
 		for j := i; j < n; j++ {
 			v := k.Eval(xi, x[j])
 			data[i*n+j] = v
 			data[j*n+i] = v
+			if spend != nil {
+				if err := spend(cost); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
-	return mat.NewSymDense(n, data)
+	return mat.NewSymDense(n, data), nil
 }
 
 // Spectrum is the eigenvalues of a symmetric matrix, ascending, from

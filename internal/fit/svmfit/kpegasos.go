@@ -3,10 +3,13 @@ package svmfit
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
+	"time"
 
 	"github.com/margin-edu/margin/internal/algos/primal"
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -149,12 +152,6 @@ func (c kernelPegasosCost) most() int {
 	return sort.Search(MaxPegasosT, func(T int) bool { return c.work(T+1) > MaxKernelPegasosWork })
 }
 
-// ctxEvery is how many iterations pass between looks at the context: about
-// a millisecond of the worst case's work.
-func (c kernelPegasosCost) ctxEvery() int {
-	return max(1, int(1e6/(c.point+float64(c.n)*c.term)))
-}
-
 // KernelPegasos fits "kernel-pegasos": T steps of primal.KernelPegasos,
 // with the averaged coefficients, the objective and, when asked, a trace,
 // refused up front past MaxKernelPegasosWork. req has passed fit.Run's
@@ -188,7 +185,13 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: kernel-pegasos not started: %w", err)
 	}
-	kp, s, err := primal.NewKernelPegasos(req.X, y, p)
+	b := budget.Start(ctx, kernelPegasosCPU)
+	defer b.Stop()
+	gram, err := kernelPegasosGram(p.Kernel, req.X, b)
+	if err != nil {
+		return nil, err
+	}
+	kp, s, err := primal.NewKernelPegasosGram(req.X, y, p, gram)
 	if err != nil {
 		return nil, svmError(err)
 	}
@@ -197,13 +200,10 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	if req.Trace {
 		resp.TraceEvery = every
 	}
-	check := cost.ctxEvery()
 	s = kp.Clone(s)
 	for !s.Status.Done() {
-		if s.T%check == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("fit: kernel-pegasos stopped after %d iterations: %w", s.T, err)
-			}
+		if err := b.Spend(int(cost.point + float64(min(s.T, n))*cost.term)); err != nil {
+			return nil, fmt.Errorf("fit: kernel-pegasos stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
 		}
 		kp.Advance(&s)
 		if req.Trace && (s.T%every == 0 || s.T == p.T) {
@@ -224,6 +224,52 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 		}
 	}
 	return resp, nil
+}
+
+// MaxKernelPegasosCPU is the CPU kernel Pegasos may use, whatever
+// MaxKernelPegasosWork allows: the cost model charges subnormal kernel
+// values 2.1 units a feature, but a linear kernel's subnormal products
+// and sums cost about 45 ns each (issue 28: 25 s for the Gram matrix of
+// 1000 rows of 550 features near 1e-160). Past it the fit stops with an
+// error wrapping context.DeadlineExceeded (a 503).
+const MaxKernelPegasosCPU = 1200 * time.Millisecond
+
+// kernelPegasosCPU is MaxKernelPegasosCPU, lowered by tests of the budget.
+var kernelPegasosCPU = MaxKernelPegasosCPU
+
+// kernelPegasosGram computes the Gram matrix primal.NewKernelPegasos
+// would, bit for bit and in its order (column j at [j·n, (j+1)·n), each
+// value k.Eval(xᵢ, xⱼ), refused when not finite), looking at b every few
+// milliseconds of work; nil beyond kpFullGram points, where the trainer
+// keeps none.
+func kernelPegasosGram(k svm.Kernel, x [][]float64, b *budget.Budget) ([]float64, error) {
+	n := len(x)
+	if n > kpFullGram {
+		return nil, nil
+	}
+	gram := make([]float64, n*n)
+	cost := len(x[0]) + 8
+	for j, xj := range x {
+		for i, xi := range x {
+			v := k.Eval(xi, xj)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, svmError(fmt.Errorf("%w: K(x%d, x%d) is %v; scale the data or lower γ or the degree", svm.ErrNotFinite, i, j, v))
+			}
+			gram[j*n+i] = v
+			if err := b.Spend(cost); err != nil {
+				return nil, fmt.Errorf("fit: kernel-pegasos stopped while computing its Gram matrix: %w%s", err, subnormalHint(err))
+			}
+		}
+	}
+	return gram, nil
+}
+
+// subnormalHint explains a spent CPU budget.
+func subnormalHint(err error) string {
+	if !budget.IsSpent(err) {
+		return ""
+	}
+	return "; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x"
 }
 
 // kernelPegasosTraceEvery returns k: the trace holds iterates k, 2k, …
