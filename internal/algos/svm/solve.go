@@ -19,7 +19,9 @@ import (
 // Solve checks ctx every min(n, 1000) iterations and on cancellation
 // returns the state reached (Status Running) with ctx's error. A hard
 // margin on inseparable data returns state 0 with Status Infeasible and
-// no error.
+// no error; one whose working pair the kernel cannot tell apart (see
+// Indistinguishable) returns the state reached with Status Infeasible,
+// the pair in I and J.
 func (p *Problem) Solve(ctx context.Context) (State, error) {
 	return p.solve(ctx, true, nil)
 }
@@ -85,7 +87,7 @@ func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State
 	}
 	hard := math.IsInf(p.c, 1)
 	counter := min(n, 1000) + 1
-	metered, seen := false, 0
+	metered, seen, indistinct := false, 0, false
 	for s.T < p.P.MaxIter {
 		if counter--; counter == 0 {
 			counter = min(n, 1000)
@@ -108,6 +110,13 @@ func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State
 			counter = 1 // shrink at the next iteration
 		}
 		qi, qj := sh.column(i), sh.column(j)
+		if hard && p.Y[i] != p.Y[j] && p.qd[i]+p.qd[j]+2*qi[j] <= 0 {
+			// K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ) = 0 (Qᵢⱼ = −Kᵢⱼ): see
+			// Indistinguishable.
+			s.I, s.J = i, j
+			indistinct = true
+			break
+		}
 		s.I, s.J, s.OldI, s.OldJ = i, j, s.Alpha[i], s.Alpha[j]
 		p.update(sh.alpha, sh.g, i, j, qi, qj)
 		s.T++
@@ -134,7 +143,29 @@ func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State
 	if metered && s.Status == algos.Running {
 		s.Status = algos.IterationLimit
 	}
+	if indistinct {
+		s.Status = algos.Infeasible
+	}
 	return s, nil
+}
+
+// Indistinguishable reports whether s's last pair i, j (in a hard-margin
+// problem) has different labels and kernel values that agree to
+// rounding: K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ) = ‖φ(xᵢ) − φ(xⱼ)‖² ≤ 0 as
+// float64 computes it, so φ(xᵢ) = φ(xⱼ) there and no hyperplane of the
+// feature space separates them: the hard margin is infeasible for the
+// kernel values the solver has, although the points differ (RBF on
+// points 1e-9 apart: e^−γ‖x−z‖² rounds to 1). SMO's step on such a pair
+// divides by LIBSVM's τ = 1e-12 and α grows without bound. Solve stops at
+// the first such pair it picks, with Status Infeasible and the pair in I
+// and J; Step does not look (the stepping demos keep LIBSVM's path), and
+// a caller stepping may ask after each step.
+func (p *Problem) Indistinguishable(s State) bool {
+	i, j := s.I, s.J
+	if !math.IsInf(p.c, 1) || i < 0 || j < 0 || p.Y[i] == p.Y[j] {
+		return false
+	}
+	return p.qd[i]+p.qd[j]-2*p.P.Kernel.Eval(p.X[i], p.X[j]) <= 0
 }
 
 // summarise fills the reported fields of s from its α and G on all n

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -16,8 +18,14 @@ import (
 // each); with decoding and encoding it keeps every allowed request under
 // 2 s (BenchmarkSVMWorst). maxSVMCache bounds the kernel-column cache.
 const (
-	MaxIter      = 10000000 // svm max_iter
-	MaxSVMWork   = 1.5e9
+	MaxIter    = 10000000 // svm max_iter
+	MaxSVMWork = 1.5e9
+	// MaxSVMCPU is the CPU SMO may use, whatever MaxSVMWork allows:
+	// subnormal products cost about 100 times the model's units, and
+	// large γ or C can make the model's column count an underestimate
+	// (issue 28: 3.2–4.2 s at the documented limits). The run then stops
+	// with status iteration_limit and the state reached.
+	MaxSVMCPU    = 1400 * time.Millisecond
 	maxSVMCache  = 200e6
 	svmTraceStep = 8 // numbers per SMO step in a trace
 )
@@ -68,6 +76,9 @@ type SMOStep struct {
 	DualObjective float64 `json:"dual_objective"`
 	Gap           float64 `json:"gap"`
 }
+
+// svmCPU is MaxSVMCPU, lowered by tests of the budget.
+var svmCPU = MaxSVMCPU
 
 func (sp svmParams) params() (svm.Params, error) {
 	p := svm.DefaultParams()
@@ -174,6 +185,8 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("fit: svm not started: %w", err)
 	}
+	b := budget.Start(ctx, svmCPU)
+	defer b.Stop()
 	pr, s, err := svm.New(req.X, y, p)
 	if err != nil {
 		return nil, svmError(err)
@@ -183,11 +196,12 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	}
 	var trace []SMOStep
 	if req.Trace {
-		s, trace, err = stepSVM(ctx, pr, s, cost, metered)
-	} else if metered {
-		s, err = pr.SolveMetered(ctx, cost.meter())
+		s, trace, err = stepSVM(ctx, pr, s, cost, metered, b)
 	} else {
-		s, err = pr.Solve(ctx)
+		s, err = pr.SolveMetered(ctx, cost.meter(metered, b))
+		if err == nil && b.Err() != nil && !budget.IsSpent(b.Err()) {
+			err = b.Err() // the context, seen by the meter
+		}
 		if err != nil {
 			err = fmt.Errorf("fit: svm stopped after %d iterations: %w", s.T, err)
 		}
@@ -195,20 +209,36 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Status == algos.Infeasible {
+		return nil, indistinguishable(pr, s, p.Kernel)
+	}
 	return svmResponse(pr, s, p, req.Predict, trace)
+}
+
+// indistinguishable is the 422 of a hard margin whose solver met two
+// points of different labels that the kernel cannot tell apart:
+// K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ) = ‖φ(xᵢ) − φ(xⱼ)‖² rounds to 0, so
+// φ(xᵢ) = φ(xⱼ) in float64 and no hyperplane in feature space puts them
+// on opposite sides (issue 28: rbf on [0, 0] and [1e-9, 0] ran 6.9 M
+// iterations to α = 1.4e19).
+func indistinguishable(pr *svm.Problem, s svm.State, k svm.Kernel) error {
+	return fmt.Errorf("%w: the data are not separable in the %s kernel's feature space as float64 computes it: points %d and %d have different labels, but their kernel values agree to rounding (K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ) = ‖φ(xᵢ) − φ(xⱼ)‖² is 0), so no hard margin exists; use a soft margin (set params.hard to false), or rescale x or raise params.gamma so that the kernel tells them apart",
+		fitreq.ErrUnprocessable, k, s.I, s.J)
 }
 
 // stepSVM runs SMO one recorded step at a time (without Solve's
 // shrinking, so these are the iterates a lesson steps through).
-func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, cost svmCost, metered bool) (svm.State, []SMOStep, error) {
+func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, cost svmCost, metered bool, b *budget.Budget) (svm.State, []SMOStep, error) {
 	maxTrace := fitreq.MaxTraceNumbers / svmTraceStep
 	var trace []SMOStep
 	s = pr.Clone(s)
+	step := int(cost.perIter + 2*cost.col) // an iteration's nominal work, at most
 	for !s.Status.Done() {
-		if s.T%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return s, nil, fmt.Errorf("fit: svm stopped after %d iterations: %w", s.T, err)
-			}
+		if err := b.Spend(step); budget.IsSpent(err) {
+			s.Status = algos.IterationLimit
+			break
+		} else if err != nil {
+			return s, nil, fmt.Errorf("fit: svm stopped after %d iterations: %w", s.T, err)
 		}
 		if len(trace) == maxTrace {
 			return s, nil, fitreq.Badf("the trace would hold more than %d numbers (%d per SMO step, so %d steps); set trace to false, or lower params.max_iter to at most %d",
@@ -219,6 +249,10 @@ func stepSVM(ctx context.Context, pr *svm.Problem, s svm.State, cost svmCost, me
 			break
 		}
 		pr.Advance(&s)
+		if pr.Indistinguishable(s) {
+			s.Status = algos.Infeasible
+			break
+		}
 		trace = append(trace, SMOStep{T: s.T, I: s.I, J: s.J, AlphaI: s.Alpha[s.I], AlphaJ: s.Alpha[s.J],
 			B: s.B, DualObjective: s.Dual, Gap: s.Gap})
 	}

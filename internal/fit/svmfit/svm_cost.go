@@ -2,6 +2,7 @@ package svmfit
 
 import (
 	"github.com/margin-edu/margin/internal/algos/svm"
+	"github.com/margin-edu/margin/internal/fit/budget"
 )
 
 // The SVM's cost model, in units of about 1 ns of one idle core of the
@@ -124,15 +125,22 @@ func polyFeatures(d int, k svm.Kernel) float64 {
 	return c
 }
 
-// meter budgets a Solve without max_iter by the work it does: each
+// meter budgets a Solve by the work it does and by its CPU: each
 // iteration costs svmIterCost, svmPointCost per active variable whose
 // gradient it updates, and the kernel values it computed, each d features
-// and the kernel's own cost; the run stops once the work with the fixed
-// costs passes MaxSVMWork.
-func (c svmCost) meter() svm.Meter {
+// and the kernel's own cost; when metered (no max_iter) the run stops
+// once the work with the fixed costs passes MaxSVMWork. Whether metered
+// or not it stops once b says the CPU budget is spent or the context is
+// done (b looks every few milliseconds of work, whatever the numbers
+// cost); the caller tells the two apart by b.Err().
+func (c svmCost) meter(metered bool, b *budget.Budget) svm.Meter {
 	work, kval := c.fixed, c.col/float64(c.n)
 	return func(values, active int) bool {
-		work += svmIterCost + float64(active)*svmPointCost + float64(values)*kval
-		return work <= MaxSVMWork
+		w := svmIterCost + float64(active)*svmPointCost + float64(values)*kval
+		work += w
+		if b.Spend(int(w)) != nil {
+			return false
+		}
+		return !metered || work <= MaxSVMWork
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package svmfit
+
+const raceDetector = false
