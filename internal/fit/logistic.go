@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -229,22 +231,46 @@ func checkMinimiser(ctx context.Context, p *logistic.Problem) error {
 	return nil
 }
 
+// MaxLogisticCPU is the CPU the iterations of logistic and softmax
+// regression may use, whatever MaxLogisticWork allows: the cost model
+// counts flops, and subnormal products cost about 100 times one (issue
+// 28). Between iterations the runs look at the clock (package budget) and
+// stop with an error wrapping context.DeadlineExceeded (a 503) once it is
+// spent.
+const MaxLogisticCPU = 1400 * time.Millisecond
+
+// logisticCPU is MaxLogisticCPU, lowered by tests of the budget.
+var logisticCPU = MaxLogisticCPU
+
+// subnormalHint explains a spent CPU budget.
+func subnormalHint(err error) string {
+	if !budget.IsSpent(err) {
+		return ""
+	}
+	return "; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x"
+}
+
 // runLogistic steps m from s0 for at most iters iterations, or until it
 // is done, charging each step to cost's meter and stopping with
-// ErrUnprocessable before a step that might overrun MaxLogisticWork.
+// ErrUnprocessable before a step that might overrun MaxLogisticWork, or
+// with the spent CPU budget (logisticCPU) between steps.
 // record sees every state, last set on the final one.
 func runLogistic(ctx context.Context, m algos.Method[logistic.State], s logistic.State, iters int, cost logisticCost, record func(logistic.State, bool)) (logistic.State, error) {
 	spent := cost.fixed
+	b := budget.Start(ctx, logisticCPU)
+	defer b.Stop()
+	last := 0.0
 	for s.T < iters && !m.Status(s).Done() {
 		record(s, false)
-		if err := ctx.Err(); err != nil {
-			return s, fmt.Errorf("fit: logistic regression stopped after %d iterations: %w", s.T, err)
+		if err := b.Spend(int(last)); err != nil {
+			return s, fmt.Errorf("fit: logistic regression stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
 		}
 		if spent+cost.worst(m) > MaxLogisticWork {
 			return s, fmt.Errorf("%w: the Newton line searches took more work than the limit (%.2g) allows after %d iterations; rescale x to numbers near 1 or raise params.lambda", ErrUnprocessable, float64(MaxLogisticWork), s.T)
 		}
 		next := m.Step(s)
-		spent += cost.step(m, next.Trials)
+		last = cost.step(m, next.Trials)
+		spent += last
 		if next.T == s.T { // a terminal state: diverged or stalled
 			s = next
 			break

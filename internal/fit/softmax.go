@@ -7,6 +7,7 @@ import (
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -152,13 +153,15 @@ func fitSoftmaxRegression(ctx context.Context, req Request) (*SoftmaxResponse, e
 	return resp, nil
 }
 
-// runSoftmax is runLogistic for softmax Newton.
+// runSoftmax is runLogistic for softmax Newton, with the same CPU budget.
 func runSoftmax(ctx context.Context, m logistic.SoftmaxNewton, st logistic.SoftmaxState, iters int, cost softmaxCost, record func(logistic.SoftmaxState)) (logistic.SoftmaxState, error) {
 	spent := cost.fixed
+	b := budget.Start(ctx, logisticCPU)
+	defer b.Stop()
 	record(st)
 	for st.T < iters && !st.Status.Done() {
-		if err := ctx.Err(); err != nil {
-			return st, fmt.Errorf("fit: softmax regression stopped after %d iterations: %w", st.T, err)
+		if err := b.Check(); err != nil { // a Newton step is milliseconds at least
+			return st, fmt.Errorf("fit: softmax regression stopped after %d iterations: %w%s", st.T, err, subnormalHint(err))
 		}
 		if spent+cost.newton+logistic.MaxTrials*cost.eval > MaxLogisticWork {
 			return st, fmt.Errorf("%w: the Newton line searches took more work than the limit (%.2g) allows after %d iterations; rescale x to numbers near 1 or raise params.lambda", ErrUnprocessable, float64(MaxLogisticWork), st.T)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -119,5 +120,47 @@ func TestSubnormalBudget(t *testing.T) {
 			t.Errorf("%s: %.2f s of CPU; the budget is 2 s", tc.name, used.Seconds())
 		}
 		t.Logf("%s: %.2f s of CPU, err %v", tc.name, used.Seconds(), err)
+	}
+}
+
+// TestLogisticCPUBudget: logistic and softmax regression look at their
+// CPU budget between iterations, and a spent budget is an error a server
+// answers with 503 (context.DeadlineExceeded), whatever the cost model
+// allowed.
+func TestLogisticCPUBudget(t *testing.T) {
+	defer func(was time.Duration) { logisticCPU = was }(logisticCPU)
+	logisticCPU = time.Microsecond
+	r := rand.New(rand.NewPCG(28, 5))
+	var x, y, classes bytes.Buffer
+	for i := range 3000 {
+		if i > 0 {
+			x.WriteByte(',')
+			y.WriteByte(',')
+			classes.WriteByte(',')
+		}
+		x.WriteByte('[')
+		for j := range 10 {
+			if j > 0 {
+				x.WriteByte(',')
+			}
+			x.WriteString(strconv.FormatFloat(r.NormFloat64(), 'g', 6, 64))
+		}
+		x.WriteByte(']')
+		y.WriteString(strconv.Itoa(r.IntN(2)))
+		classes.WriteString(strconv.Itoa(r.IntN(3)))
+	}
+	for _, body := range []string{
+		`{"algorithm":"logistic-regression","x":[` + x.String() + `],"y":[` + y.String() + `]}`,
+		`{"algorithm":"logistic-regression","params":{"solver":"gd","iters":4000},"x":[` + x.String() + `],"y":[` + y.String() + `]}`,
+		`{"algorithm":"softmax-regression","x":[` + x.String() + `],"y":[` + classes.String() + `]}`,
+	} {
+		req, err := Decode(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(context.Background(), req)
+		if !budget.IsSpent(err) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: err = %v; want the spent CPU budget", body[:40], err)
+		}
 	}
 }
