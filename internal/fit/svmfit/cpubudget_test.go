@@ -84,7 +84,7 @@ func TestSVMCPUBudget(t *testing.T) {
 }
 
 // TestKernelPegasosCPUBudget: kernel Pegasos' Gram matrix (and its
-// iterations) look at the CPU budget every few milliseconds, and a
+// iterations, and linear Pegasos') look at the CPU budget every few milliseconds, and a
 // spent budget is an error a server answers with 503
 // (context.DeadlineExceeded).
 func TestKernelPegasosCPUBudget(t *testing.T) {
@@ -103,6 +103,13 @@ func TestKernelPegasosCPUBudget(t *testing.T) {
 	}
 	if !raceDetector && used > 100*time.Millisecond {
 		t.Errorf("%.3f s of CPU with a 2 ms budget; the Gram matrix alone is about 0.1 s", used.Seconds())
+	}
+	body = strings.Replace(worstBody("pg", 1000, 60, `"T":300000`, false), `"algorithm":"svm"`, `"algorithm":"pegasos"`, 1)
+	if req, err = fitreq.Decode(strings.NewReader(body)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = run(context.Background(), req); !budget.IsSpent(err) || !strings.Contains(err.Error(), "pegasos stopped after") {
+		t.Fatalf("pegasos: err = %v; want the spent budget", err)
 	}
 }
 

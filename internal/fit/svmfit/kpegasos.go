@@ -226,7 +226,7 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	return resp, nil
 }
 
-// MaxKernelPegasosCPU is the CPU kernel Pegasos may use, whatever
+// MaxKernelPegasosCPU is the CPU kernel Pegasos (and linear Pegasos) may use, whatever
 // MaxKernelPegasosWork allows: the cost model charges subnormal kernel
 // values 2.1 units a feature, but a linear kernel's subnormal products
 // and sums cost about 45 ns each (issue 28: 25 s for the Gram matrix of

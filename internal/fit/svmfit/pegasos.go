@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/margin-edu/margin/internal/algos/primal"
+	"github.com/margin-edu/margin/internal/fit/budget"
 	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
@@ -129,12 +130,12 @@ func Pegasos(ctx context.Context, req fitreq.Request) (*PegasosResponse, error) 
 	if req.Trace {
 		resp.TraceEvery = every
 	}
+	b := budget.Start(ctx, kernelPegasosCPU)
+	defer b.Stop()
 	s = pg.Clone(s)
 	for !s.Status.Done() {
-		if s.T%fitreq.CheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("fit: pegasos stopped after %d iterations: %w", s.T, err)
-			}
+		if err := b.Spend(2*d + 20); err != nil { // a step: one margin, one update
+			return nil, fmt.Errorf("fit: pegasos stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
 		}
 		pg.Advance(&s)
 		if req.Trace && (s.T%every == 0 || s.T == p.T) {
