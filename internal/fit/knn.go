@@ -83,12 +83,36 @@ func (kp knnParams) params(n int) (k int, m knn.Metric, err error) {
 // about the same per unit.
 const knnPointCost = 16
 
+// knnWideCost is what a comparison costs, in ordinary ones, when the data
+// or the predict rows hold a coordinate outside knn.Ordinary's range
+// (beyond about 1e135, or below about 1e-135 but not 0), where distances
+// are computed in a scaled space so that squares neither overflow nor
+// underflow: 3–5 times as much (docs/performance.md, Hardening).
+const knnWideCost = 5
+
 // knnWork returns the work of m predict rows against n rows of d
-// features, and the most predict rows the limit allows.
-func knnWork(n, d, m int) (work float64, most int) {
+// features, wide or not (knnWideCost), and the most predict rows the
+// limit allows.
+func knnWork(n, d, m int, wide bool) (work float64, most int) {
 	perRow := float64(n) * float64(d+knnPointCost)
+	if wide {
+		perRow *= knnWideCost
+	}
 	fixed := float64(n) * float64(d)
 	return fixed + float64(m)*perRow, int((MaxKNNWork - fixed) / perRow)
+}
+
+// knnWide reports whether a row of x or predict has a coordinate outside
+// knn.Ordinary's range.
+func knnWide(x, predict [][]float64) bool {
+	for _, rows := range [2][][]float64{x, predict} {
+		for _, r := range rows {
+			if !knn.Ordinary(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
@@ -105,7 +129,7 @@ func fitKNN(ctx context.Context, req Request) (*KNNResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	if work, most := knnWork(n, d, len(req.Predict)); work > MaxKNNWork {
+	if work, most := knnWork(n, d, len(req.Predict), knnWide(req.X, req.Predict)); work > MaxKNNWork {
 		return nil, fitreq.Badf("%d predict rows against %d rows of %d features could cost %s units of work; the limit is %s; send at most %d predict rows with this x, or fewer rows or features",
 			len(req.Predict), n, d, fitreq.Work(work, MaxKNNWork), fitreq.Limit(work, MaxKNNWork), max(most, 0))
 	}

@@ -230,16 +230,91 @@ func knnBody(n, m, d, k int, short bool, seed uint64) string {
 // and the allowed count.
 func TestKNNWorkLimit(t *testing.T) {
 	const n, d = 10000, 1
-	_, most := knnWork(n, d, 0)
-	if work, _ := knnWork(n, d, most); work > MaxKNNWork {
+	_, most := knnWork(n, d, 0, false)
+	if work, _ := knnWork(n, d, most, false); work > MaxKNNWork {
 		t.Errorf("%d rows: work %.3g > MaxKNNWork", most, work)
 	}
-	if work, _ := knnWork(n, d, most+1); work <= MaxKNNWork {
+	if work, _ := knnWork(n, d, most+1, false); work <= MaxKNNWork {
 		t.Errorf("%d rows: work %.3g ≤ MaxKNNWork", most+1, work)
 	}
 	_, err := fitKNNJSON(t, knnBody(n, most+1, d, 5, false, 1))
 	if !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("at most %d predict rows", most)) || !strings.Contains(err.Error(), "6e+08") {
 		t.Errorf("%d predict rows: %v; want a bad request naming the limit and %d rows", most+1, err, most)
+	}
+	// Coordinates beyond knn.Ordinary's range cost knnWideCost times as
+	// much: the same shape is refused at a fifth of the rows, whether the
+	// large numbers are in x or only in predict.
+	_, wideMost := knnWork(n, d, 0, true)
+	if wideMost >= most/knnWideCost+1 || wideMost < most/knnWideCost-1 {
+		t.Errorf("wide: at most %d rows, want about %d/%d", wideMost, most, knnWideCost)
+	}
+	for _, where := range []string{"x", "predict"} {
+		body := knnWideBody(n, wideMost+1, d, where)
+		if _, err := fitKNNJSON(t, body); !errors.Is(err, ErrBadRequest) || !strings.Contains(err.Error(), fmt.Sprintf("at most %d predict rows", wideMost)) {
+			t.Errorf("wide %s, %d predict rows: %v; want a bad request allowing %d", where, wideMost+1, err, wideMost)
+		}
+	}
+}
+
+// knnWideBody is n rows of x of d features and m predict rows, with
+// coordinates near 1e200 in x or in predict (where), the rest of
+// ordinary size, labels ±1.
+func knnWideBody(n, m, d int, where string) string {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(m)))
+	var b strings.Builder
+	block := func(count int, wide bool) {
+		for i := range count {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			for j := range d {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				if wide {
+					fmt.Fprintf(&b, "%de200", r.IntN(19)-9)
+				} else {
+					fmt.Fprintf(&b, "%d", r.IntN(19)-9)
+				}
+			}
+			b.WriteByte(']')
+		}
+	}
+	b.WriteString(`{"algorithm":"knn","params":{"k":5},"x":[`)
+	block(n, where == "x")
+	b.WriteString(`],"y":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString([]string{"-1", "1"}[r.IntN(2)])
+	}
+	b.WriteString(`],"predict":[`)
+	block(m, where == "predict")
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+// BenchmarkKNNWorstWide times the worst allowed requests whose x holds
+// coordinates near 1e200 (every squared distance beyond float64), from
+// body to encoded answer: about the ordinary worst's time, by
+// knnWideCost.
+func BenchmarkKNNWorstWide(b *testing.B) {
+	for _, c := range []struct{ n, d int }{{MaxN, 1}, {MaxN, 9}, {500, 1000}} {
+		_, most := knnWork(c.n, c.d, 0, true)
+		body := knnWideBody(c.n, min(most, MaxPredict), c.d, "x")
+		b.Run(fmt.Sprintf("d=%d", c.d), func(b *testing.B) {
+			for b.Loop() {
+				req, err := Decode(strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := Run(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -285,7 +360,7 @@ func knnWorstBody(c struct {
 	n, d, k int
 	short   bool
 }) string {
-	_, most := knnWork(c.n, c.d, 0)
+	_, most := knnWork(c.n, c.d, 0, false)
 	most = min(most, MaxPredict)
 	if c.name == "ties" {
 		return fmt.Sprintf(`{"algorithm":"knn","params":{"k":%d},"x":[%s],"y":[%s],"predict":[%s]}`,
@@ -346,6 +421,25 @@ func TestKNNCrosscheck(t *testing.T) {
 		out, _ := json.Marshal(resp)
 		if err := os.WriteFile(filepath.Join(dir, "answer"+base+".json"), out, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestKNNBeyondFloat64: distances whose squares overflow float64 or
+// underflow to 0 rank as they are (issue 28 §4): 9e199 is nearer 1e200
+// than −1e200, and 2.9e-170 nearer 3e-170 than 0, where float64's squared
+// distances tie (+Inf, 0) and the lower index, label −1, won.
+func TestKNNBeyondFloat64(t *testing.T) {
+	tests := []struct{ body string }{
+		{`{"algorithm":"knn","x":[[-1e200,0],[1e200,0]],"y":[-1,1],"predict":[[9e199,0]],"params":{"k":1}}`},
+		{`{"algorithm":"knn","x":[[0,0],[3e-170,0]],"y":[-1,1],"predict":[[2.9e-170,0]],"params":{"k":1}}`},
+		{`{"algorithm":"knn","x":[[-1e200,0],[1e200,0]],"y":[-1,1],"predict":[[9e199,0]],"params":{"k":1,"metric":"manhattan"}}`},
+		{`{"algorithm":"knn","x":[[-1.7e308],[1.7e308]],"y":[-1,1],"predict":[[1e308]],"params":{"k":1}}`},
+	}
+	for _, tt := range tests {
+		r, err := fitKNNJSON(t, tt.body)
+		if err != nil || !slices.Equal(r.Labels, []int{1}) {
+			t.Errorf("%s: %+v (%v), want labels [1]", tt.body, r, err)
 		}
 	}
 }

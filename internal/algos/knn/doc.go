@@ -22,8 +22,15 @@
 // multiply-add). Every code path (the k-d tree, the selection scan, the
 // brute-force reference in the tests) computes the same float for the
 // same pair, so a tie is an exact tie everywhere: points at equal distance
-// on an integer grid tie, and so do distances that overflow to +Inf
-// (coordinates beyond about 1e154) or underflow to 0.
+// on an integer grid tie. Distances that float64 cannot hold (squares
+// that would overflow to +Inf, from coordinates beyond about 1e154, or
+// underflow to 0, from differences below about 1e-154) are not tied by
+// that: when a training point or the query has a coordinate outside
+// [2⁻⁴⁵⁰, 2⁴⁵⁰] (zero aside), every distance of that query is computed
+// scaled by the power of two that bounds its largest coordinate
+// difference, with the exponent kept apart (wide.go), so 1.9e200 ranks
+// after 1e199 and 1e-171 before 2.9e-170, and a tie is a tie of the
+// rounded distances, as in range.
 //
 // # Speed
 //

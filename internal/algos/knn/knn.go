@@ -66,6 +66,9 @@ type Classifier struct {
 	// treeSearch: find the k nearest with the tree (and a heap) rather
 	// than by scanning every point; PredictAll's ring uses the tree either way.
 	treeSearch bool
+	// wide: some training coordinate is outside the ordinary range
+	// (wide.go), so every query ranks by wideKey, not by the tree.
+	wide bool
 	// ringFrom: PredictAll uses the ring when there is a tree and K ≥
 	// ringFrom (ringMinK when d ≤ maxRingD; tests force other values).
 	ringFrom int
@@ -87,6 +90,7 @@ func New(x [][]float64, y []int, k int, m Metric) (*Classifier, error) {
 	c.classes = slices.Compact(slices.Sorted(slices.Values(y)))
 	c.pts, c.ids, c.codes = make([]float64, 0, n*d), make([]int32, n), make([]int32, n)
 	for i, row := range x {
+		c.wide = c.wide || !ordinary(row)
 		c.pts = append(c.pts, row...)
 		c.ids[i] = int32(i)
 		code, _ := slices.BinarySearch(c.classes, y[i])
@@ -176,9 +180,13 @@ func (c *Classifier) PredictAll(qs [][]float64) ([]int, error) {
 	}
 	s := c.newSearch(c.K)
 	out := make([]int, len(qs))
-	useRing := c.tree != nil && c.K >= c.ringFrom
+	useRing := c.tree != nil && c.K >= c.ringFrom && !c.wide
 	tau := math.NaN() // the k-th distance of the query before, when known
 	for i, q := range qs {
+		if !ordinary(q) { // wideNearest's distances are ranks: no tau
+			out[i], tau = c.classes[s.vote(s.nearest(q, -1))], math.NaN()
+			continue
+		}
 		if useRing && !math.IsNaN(tau) {
 			if step := distance(c.Metric, q, qs[i-1]); step <= tau {
 				lo, hi := c.Metric.guess(tau, step)

@@ -42,9 +42,20 @@ func TestTies(t *testing.T) {
 		// (2, 0) and (1, 1.2): Euclidean 4 > 2.44, Manhattan 2 < 2.2.
 		{"euclidean", [][]float64{{2, 0}, {1, 1.2}}, []int{0, 1}, 1, Euclidean, []float64{0, 0}, 1},
 		{"manhattan", [][]float64{{2, 0}, {1, 1.2}}, []int{0, 1}, 1, Manhattan, []float64{0, 0}, 0},
-		// Coordinates so large the squares overflow: all distances are
-		// +Inf, so all tie and index 0 wins.
-		{"overflow ties", [][]float64{{1e200}, {-1e160}}, []int{1, 0}, 1, Euclidean, []float64{0}, 1},
+		// Coordinates so large the squares overflow float64, or so close
+		// that they underflow: the distances still rank as they are
+		// (wide.go), where float64 would tie them at +Inf or 0 and give
+		// index 0.
+		{"beyond overflow", [][]float64{{1e200}, {-1e160}}, []int{1, 0}, 1, Euclidean, []float64{0}, 0},
+		{"beyond overflow, 2-D", [][]float64{{-1e200, 0}, {1e200, 0}}, []int{0, 1}, 1, Euclidean, []float64{9e199, 0}, 1},
+		{"beyond overflow, manhattan", [][]float64{{-1.7e308}, {1.7e308}}, []int{0, 1}, 1, Manhattan, []float64{1.6e308}, 1},
+		{"difference beyond overflow", [][]float64{{-1.7e308}, {1.7e308}}, []int{0, 1}, 1, Euclidean, []float64{1e308}, 1},
+		{"below underflow", [][]float64{{0, 0}, {3e-170, 0}}, []int{0, 1}, 1, Euclidean, []float64{2.9e-170, 0}, 1},
+		{"below underflow, subnormal", [][]float64{{0}, {4e-323}}, []int{0, 1}, 1, Euclidean, []float64{3e-323}, 1},
+		// 1e300 − 1 and 1e300 − 2 round to the same float64: a tie of the
+		// rounded distances, which the lower index wins.
+		{"a rounded tie, hostile query", [][]float64{{1}, {2}}, []int{0, 1}, 1, Euclidean, []float64{1e300}, 0},
+		{"a real tie stays a tie", [][]float64{{-1e200}, {1e200}}, []int{1, 0}, 1, Euclidean, []float64{0}, 1},
 	}
 	for _, tc := range tests {
 		for tree := range numPaths {

@@ -49,10 +49,11 @@ func distance(m Metric, x, q []float64) float64 {
 type search struct {
 	c      *Classifier
 	k      int
-	heap   []item // tree path: max-heap of the best k so far, worst on top
-	all    []item // scan path: every point
-	counts []int  // votes per class, all zero between calls of vote
-	ring   ring   // PredictAll's shortcut (ring.go)
+	heap   []item     // tree path: max-heap of the best k so far, worst on top
+	all    []item     // scan path: every point
+	counts []int      // votes per class, all zero between calls of vote
+	ring   ring       // PredictAll's shortcut (ring.go)
+	wide   []wideItem // wideNearest's buffer
 }
 
 func (c *Classifier) newSearch(k int) *search {
@@ -70,6 +71,9 @@ func (c *Classifier) newSearch(k int) *search {
 // training index skip (−1: none), in no particular order. The slice is
 // the search's buffer, good until the next call.
 func (s *search) nearest(q []float64, skip int) []item {
+	if s.c.wide || !ordinary(q) {
+		return s.wideNearest(q, skip)
+	}
 	if s.c.treeSearch {
 		s.heap = s.heap[:0]
 		s.c.tree.visit(s, 0, q, int32(skip))
