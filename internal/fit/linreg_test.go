@@ -210,8 +210,19 @@ func TestLinearRegressionDiverges(t *testing.T) {
 func TestLinearRegressionUnprocessable(t *testing.T) {
 	// w = y/x = 1e300/1e-300 overflows.
 	_, err := runLinReg(t, `{"algorithm":"linear-regression","x":[[1e-300],[2e-300]],"y":[1e300,2e300],"params":{"fit_intercept":false}}`)
-	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "rescale") {
-		t.Errorf("overflowing weights: %v; want a 422 saying to rescale", err)
+	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "w[0] is about 1e+600") || !strings.Contains(err.Error(), "multiply that column by a large factor") {
+		t.Errorf("overflowing weights: %v; want a 422 naming w[0] ≈ 1e+600 and saying to scale x up", err)
+	}
+	// y ≈ 1e308 with x far from 0: the intercept b = ȳ − x̄·w is beyond
+	// float64.
+	_, err = runLinReg(t, `{"algorithm":"linear-regression","x":[[1e10],[9999999999]],"y":[1e308,-1e308]}`)
+	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "divide y") {
+		t.Errorf("intercept beyond float64: %v; want a 422 saying to divide y", err)
+	}
+	// Residuals of about 1e250 square beyond float64: the objective is.
+	_, err = runLinReg(t, `{"algorithm":"linear-regression","x":[[1],[2],[3]],"y":[1e250,3e250,2e250]}`)
+	if !errors.Is(err, ErrUnprocessable) || !strings.Contains(err.Error(), "divide y") {
+		t.Errorf("objective beyond float64: %v; want a 422 saying to divide y", err)
 	}
 	// The objective at 0 is the mean of y² ≈ 1e600.
 	_, err = runLinReg(t, `{"algorithm":"linear-regression","x":[[1],[2]],"y":[1e300,-1e300],"params":{"solver":"gd"}}`)
@@ -395,5 +406,74 @@ func TestLinearRegressionCrosscheck(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), out, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestLinearRegressionScaled: data whose squares leave float64's range
+// still get their finite answer (issue 28 §4: x ≈ 1e-200 was a 422 that
+// said to make x smaller). Each answer is checked against the closed form
+// of one feature: w = Sxy/(Sxx + nλ), b = ȳ − x̄w, computed in a scale
+// where it is exact.
+func TestLinearRegressionScaled(t *testing.T) {
+	tests := []struct {
+		name    string
+		x, y    []float64
+		lambda  float64
+		scale   float64 // x·scale and y are ordinary
+		yscale  float64
+		predict float64
+	}{
+		{"x ≈ 1e-200", []float64{1e-200, 2e-200}, []float64{1, 2}, 0, 1e200, 1, 3e-200},
+		{"x ≈ 1e-200, three rows", []float64{1e-200, 2e-200, 4e-200}, []float64{1, 2, 3.5}, 0, 1e200, 1, 3e-200},
+		{"x ≈ 1e200, y ≈ 1e-200", []float64{1e200, 3e200, 2e200}, []float64{1e-200, 2e-200, 2e-200}, 0, 1e-200, 1e200, 2e200},
+		{"y ≈ 1e250 on a line", []float64{1, 2, 4}, []float64{1e250, 2e250, 4e250}, 0, 1, 1e-250, 3},
+		{"ridge, x ≈ 1e-200", []float64{1e-200, 2e-200}, []float64{1, 2}, 1e-3, 1e200, 1, 3e-200},
+		{"ridge, x ≈ 1e150", []float64{1e150, 2e150, 4e150}, []float64{1, 2, 3}, 1e-3, 1e-150, 1, 3e150},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := make([][]float64, len(tt.x))
+			for i, v := range tt.x {
+				x[i] = []float64{v}
+			}
+			body := linRegBody(x, tt.y, fmt.Sprintf(`{"lambda":%v}`, tt.lambda), fmt.Sprintf(`,"predict":[[%v]]`, tt.predict))
+			r, err := runLinReg(t, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The closed form in the ordinary scale: x' = x·scale, y' = y·yscale
+			// (λ' = λ·scale², w = w'·scale/yscale, b = b'/yscale).
+			n := float64(len(tt.x))
+			var xbar, ybar float64
+			for i := range tt.x {
+				xbar += tt.x[i] * tt.scale / n
+				ybar += tt.y[i] * tt.yscale / n
+			}
+			var sxx, sxy, sse float64
+			for i := range tt.x {
+				dx, dy := tt.x[i]*tt.scale-xbar, tt.y[i]*tt.yscale-ybar
+				sxx, sxy = sxx+dx*dx, sxy+dx*dy
+			}
+			w := sxy / (sxx + n*tt.lambda*tt.scale*tt.scale) // in the scaled units λ is λ·scale²
+			b := ybar - xbar*w
+			for i := range tt.x {
+				r := w*tt.x[i]*tt.scale + b - tt.y[i]*tt.yscale
+				sse += r * r
+			}
+			wantW, wantB := w*tt.scale/tt.yscale, b/tt.yscale
+			wantScore := (w*tt.predict*tt.scale + b) / tt.yscale
+			near := func(got, want float64) bool {
+				return math.Abs(got-want) <= 1e-9*math.Abs(want)+1e-12*math.Abs(wantB)+1e-300
+			}
+			if len(r.W) != 1 || !near(r.W[0], wantW) || !near(r.B, wantB) || !near(r.Scores[0], wantScore) {
+				t.Errorf("w %v, b %v, score %v; want w %v, b %v, score %v", r.W, r.B, r.Scores, wantW, wantB, wantScore)
+			}
+			if tt.lambda == 0 {
+				wantObj := sse / n / (tt.yscale * tt.yscale)
+				if math.IsNaN(r.Objective) || math.Abs(r.Objective-wantObj) > 1e-9*math.Max(wantObj, math.Abs(ybar*ybar/(tt.yscale*tt.yscale))) {
+					t.Errorf("objective %v, want %v", r.Objective, wantObj)
+				}
+			}
+		})
 	}
 }
