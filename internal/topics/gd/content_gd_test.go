@@ -3,10 +3,7 @@ package gd
 import (
 	"context"
 	"fmt"
-	"html"
-	"io/fs"
 	"math"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -83,37 +80,4 @@ func TestProseGDNumbers(t *testing.T) {
 		t.Error("the prose says the valley depends only on the start")
 	}
 	has("double well", "With small steps, which valley a run ends in depends only on where it starts")
-}
-
-// TestProseGDLinkNames: a link whose whole text is math gets an
-// aria-label from tools/katex/render.mjs; the label must read as the
-// link's visible text does (axe's label-content-name-mismatch), so no
-// such link may hold math whose plain-text label is spelled otherwise
-// (10^(−16) for a superscript). The visible text is KaTeX's HTML with
-// its tags and zero-width spaces dropped; spaces are ignored.
-func TestProseGDLinkNames(t *testing.T) {
-	b, err := fs.ReadFile(Topic().Prose, "gradient-descent.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := regexp.MustCompile(`(?s)<a [^>]*aria-label="([^"]*)"[^>]*>(.*?)</a>`)
-	tag := regexp.MustCompile(`<[^>]+>`)
-	squash := strings.NewReplacer(" ", "", "\u200b", "")
-	n := 0
-	for _, m := range link.FindAllStringSubmatch(string(b), -1) {
-		label, body := html.UnescapeString(m[1]), m[2]
-		i := strings.Index(body, `<span class="katex-html"`)
-		if i < 0 {
-			t.Errorf("link %q: an aria-label without KaTeX's markup", label)
-			continue
-		}
-		visible := html.UnescapeString(tag.ReplaceAllString(body[i:], ""))
-		if squash.Replace(label) != squash.Replace(visible) {
-			t.Errorf("link named %q shows %q", label, visible)
-		}
-		n++
-	}
-	if n < 5 {
-		t.Errorf("only %d links of math checked", n)
-	}
 }
