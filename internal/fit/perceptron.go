@@ -156,6 +156,9 @@ func fitPerceptron(ctx context.Context, req Request) (any, error) {
 	var trace []TraceStep
 	maxTrace := MaxTraceNumbers / (d + 2)
 	observe := func(s perceptron.State) error {
+		if err := scoreOverflow(s, req.X); err != nil {
+			return err
+		}
 		if s.T%fitreq.CheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("fit: perceptron stopped after %d steps: %w", s.T, err)
@@ -220,6 +223,56 @@ func finiteModel(m perceptron.Model, average bool) bool {
 		return false
 	}
 	return !average || fitreq.Finite(m.U) && fitreq.Finite([]float64{m.Beta})
+}
+
+// scoreOverflow is a 422 when the step that made s scored its point
+// beyond float64's range on the wrong side (margin y(w·x + b) = −Inf) or
+// without a sign (NaN, from +Inf − Inf): the update then cannot bring an
+// infinite score back, every later comparison is decided by the overflow,
+// not by the data, and the run would go on to its iteration limit with
+// weights that look finite. A margin of +Inf is on the right side and
+// updates nothing, as a huge finite one would. It names the row, the feature whose term w_j·x_j is largest
+// (the one that overflowed, or else the largest in the sum that did),
+// and says to rescale. Run's observer sees every step, so this costs one
+// comparison per task and step.
+func scoreOverflow(s perceptron.State, x [][]float64) error {
+	ev := s.Event
+	if ev.I < 0 || ev.I >= len(x) {
+		return nil
+	}
+	for k, m := range ev.Margin {
+		if !math.IsInf(m, -1) && !math.IsNaN(m) || k >= len(s.Models) || (k < len(ev.Seen) && !ev.Seen[k]) {
+			continue
+		}
+		// The model before the step when the state has it (Step), else
+		// after it (Run): an update adds η·y·x, which leaves a term that
+		// overflowed as large, but may cancel finite ones.
+		w := s.Models[k].W
+		if k < len(ev.Before) {
+			w = ev.Before[k].W
+		}
+		row := x[ev.I]
+		top, what := -1, ""
+		for j, v := range w {
+			if t := v * row[j]; math.IsInf(t, 0) || math.IsNaN(t) {
+				top = j
+				what = fmt.Sprintf("the term w[%d]·x[%d][%d] is beyond float64's range (x[%d][%d] = %.3g)", j, ev.I, j, ev.I, j, row[j])
+				break
+			}
+		}
+		if top < 0 {
+			top = 0
+			for j, v := range row {
+				if math.Abs(v) > math.Abs(row[top]) {
+					top = j
+				}
+			}
+			what = fmt.Sprintf("the sum of its terms is, each finite; its largest coordinate is x[%d][%d] = %.3g", ev.I, top, row[top])
+		}
+		return fmt.Errorf("%w: at step %d the perceptron's score w·x + b of row x[%d] overflowed float64 (%v): %s; from there on the signs it compares are the overflow's, not the data's. Rescale x to smaller numbers (divide feature %d by a large factor such as 1e100), or lower params.eta",
+			ErrUnprocessable, s.T, ev.I, m, what, top)
+	}
+	return nil
 }
 
 func overflow(t int) error {
