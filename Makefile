@@ -48,10 +48,17 @@ check-generated: templ-cli
 # and share no state between requests, so they run without it, with the
 # browser tests and internal/course's loops.
 LOOPS := ^(TestBrowser.*|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts|TestCompareEveryDemo|TestPredictPagesDoNotLeak)$$
+# The topics' second-route checks (every question's step replayed in
+# 200-bit or exact rational arithmetic, every panel number recomputed
+# over a grid of states, kNN's risk against a finer quadrature) are
+# single-threaded numeric loops the race detector slows tenfold (logistic's
+# package from 7 s to 61 s): they too run without it.
+NUMERIC := ^(TestKNNRiskQuadratureAccuracy|TestProseKNNNumbers|TestKNNRiskMatchesMonteCarlo|TestPredictSoftmaxReplayedIn200Bits|TestPredictLogisticReplayedIn200Bits|TestLogisticPanelSecondRoute|TestSoftmaxPanelSecondRoute|TestPredictExactReplayLasso|TestPredictExactReplayLSGD|TestLassoNotesTrue|TestLassoNumbersSecondRoute|TestPredictSMOReplay200|TestPanelBySecondRoute|TestPredictGDReplays200Bit|TestGDPanelSecondRoute)$$
 unit:
-	$(GO) test -race -count=1 -skip '$(LOOPS)' $$($(GO) list ./... | grep -v '/internal/course$$')
+	$(GO) test -race -count=1 -skip '$(LOOPS)|$(NUMERIC)' $$($(GO) list ./... | grep -v '/internal/course$$')
 	$(GO) test -count=1 ./internal/course/
 	$(GO) test -count=1 -run '$(LOOPS)' ./cmd/web/
+	$(GO) test -count=1 -run '$(NUMERIC)' ./internal/topics/...
 
 # Rewrite the golden SVGs after a deliberate change to the plots.
 golden:
