@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -119,6 +120,54 @@ func TestDeckRefuses(t *testing.T) {
 		msg := parseHTML(t, rec.Body.String()).Find(`[data-testid="error-message"]`).Text()
 		if rec.Code != http.StatusBadRequest || !strings.Contains(msg, tc.want) {
 			t.Errorf("GET %.90s = %d %q, want 400 saying %q", tc.target, rec.Code, msg, tc.want)
+		}
+	}
+}
+
+// TestDeckTooLong: a deck whose canonical URL would pass the query limit
+// is refused with a 414 giving the limit and the canonical size, never
+// redirected to a URL that cannot be served (issue 28 §4: 20 entries of
+// 110 added points, 26 KB with unescaped commas, 301'd to 34 KB).
+func TestDeckTooLong(t *testing.T) {
+	h := newTestServer(t)
+	var pts []string
+	for i := range 110 {
+		pts = append(pts, fmt.Sprintf("%.2f,%.2f,%d", float64(i%11)/10-0.5, float64(i/11)/10-0.5, 1-2*(i%2)))
+	}
+	entry := "/present/perceptron?add=" + strings.Join(pts, "~") + "&data=custom"
+	// Escaped as a hand-written link might be: only what the query needs.
+	short := strings.NewReplacer("&", "%26", "=", "%3D", "?", "%3F").Replace(entry)
+	// The entry as the server spells it, from the redirect of a deck of one.
+	one := get(t, h, "/deck?d="+short+"&at=1")
+	canon, ok := strings.CutSuffix(strings.TrimPrefix(one.Header().Get("Location"), "/deck?"), "&at=1")
+	if one.Code != http.StatusMovedPermanently || !ok {
+		t.Fatalf("a deck of one entry = %d to %q, want a 301 to its canonical URL", one.Code, one.Header().Get("Location"))
+	}
+	for _, n := range []int{20, 8} {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = "d=" + short
+		}
+		target := "/deck?" + strings.Join(parts, "&") + "&at=1"
+		full := "/deck?" + strings.Repeat(canon+"&", n) + "at=1"
+		fits := len(full)-len("/deck?") <= maxQuery
+		if len(target)-len("/deck?") > maxQuery {
+			t.Fatalf("%d entries: the request's query is %d bytes, over the limit itself; the test needs a shorter one", n, len(target))
+		}
+		rec := get(t, h, target)
+		switch msg := parseHTML(t, rec.Body.String()).Find(`[data-testid="error-message"]`).Text(); {
+		case !fits && (rec.Code != http.StatusRequestURITooLong || !strings.Contains(msg, "32 KiB") ||
+			!strings.Contains(msg, fmt.Sprintf("%d bytes", len(full)-len("/deck?")))):
+			t.Errorf("%d entries (canonical query %d bytes): %d %q, want 414 naming 32 KiB and the size", n, len(full)-len("/deck?"), rec.Code, msg)
+		case fits && rec.Code != http.StatusMovedPermanently && rec.Code != http.StatusOK:
+			t.Errorf("%d entries (canonical query %d bytes): %d %q, want it served", n, len(full)-len("/deck?"), rec.Code, msg)
+		case fits && rec.Code == http.StatusMovedPermanently:
+			if rec := get(t, h, rec.Header().Get("Location")); rec.Code != http.StatusOK {
+				t.Errorf("%d entries: the redirect's target answers %d, want 200", n, rec.Code)
+			}
+		}
+		if n == 20 && fits {
+			t.Errorf("20 entries: the canonical query is %d bytes, within the limit; the test checks nothing", len(full)-len("/deck?"))
 		}
 	}
 }

@@ -133,7 +133,11 @@ func handleDeck(course *demo.Course) echo.HandlerFunc {
 			paths[i] = e.s.URL(e.d.PresentPath())
 		}
 		paths[k.at-1] = run.State.URL(cur.d.PresentPath())
-		if canonical := deckURL(paths, k.at); r.URL.RequestURI() != canonical {
+		canonical := deckURL(paths, k.at)
+		if err := deckFits(canonical); err != nil {
+			return err
+		}
+		if r.URL.RequestURI() != canonical {
 			status := http.StatusMovedPermanently
 			if cur.s.Step == demo.StepToEnd {
 				status = http.StatusSeeOther // where the run ends depends on the run
@@ -146,6 +150,22 @@ func handleDeck(course *demo.Course) echo.HandlerFunc {
 		}
 		return renderHTML(c, http.StatusOK, pages.DeckPage(deckView(k, paths, view)))
 	}
+}
+
+// deckFits refuses, with 414, a deck whose canonical URL has a query
+// longer than maxQuery: the redirect to it would be answered 414 by
+// limitURL, and so would every link of its page. A request can be
+// shorter than its canonical URL (entries written with commas unescaped,
+// states in short spellings), so this is checked on what the server
+// would write, and the message gives both sizes.
+func deckFits(canonical string) error {
+	_, q, _ := strings.Cut(canonical, "?")
+	if len(q) <= maxQuery {
+		return nil
+	}
+	return echo.NewHTTPError(http.StatusRequestURITooLong, fmt.Sprintf(
+		"this deck's URL, written out in full as Margin links to it, has a query of %d bytes, more than the %s Margin reads; use fewer entries, or entries with fewer added points",
+		len(q), byteSize(maxQuery)))
 }
 
 // deckView is the deck page's view model.
