@@ -6,10 +6,17 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/margin-edu/margin/internal/fit"
+	"github.com/margin-edu/margin/internal/fit/fitreq"
 )
 
 // postFit posts body to /api/v1/fit and decodes the JSON answer into
@@ -230,7 +237,7 @@ func TestFitAPI(t *testing.T) {
 	}
 	// Past the API's 4 MiB (fit.MaxBody, the figure docs/api.md gives) the
 	// answer is 413, naming that limit, not the server's wider one.
-	for _, n := range []int{4<<20 + 1, 6 << 20} {
+	for _, n := range []int{fit.MaxBody + 1, 6 << 20} {
 		rec = do(t, h, http.MethodPost, "/api/v1/fit", strings.NewReader(strings.Repeat(" ", n)), nil)
 		if want := `{"error":"the request body is larger than 4 MiB"}`; rec.Code != http.StatusRequestEntityTooLarge || strings.TrimSpace(rec.Body.String()) != want {
 			t.Errorf("fit of %d bytes = %d %.100s, want 413 %s", n, rec.Code, rec.Body, want)
@@ -395,5 +402,74 @@ func TestGramBodyLimit(t *testing.T) {
 	got := postGram(t, h, body, http.StatusRequestEntityTooLarge)
 	if !strings.Contains(got.Error, "4 MiB") {
 		t.Errorf("error = %q", got.Error)
+	}
+}
+
+// readDoc reads a file of docs/.
+func readDoc(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lines are wrapped anywhere: compare with single spaces.
+	return strings.Join(strings.Fields(string(b)), " ")
+}
+
+// TestDocsAgree holds three statements of the docs to the server
+// (issue 28 §4): the gd quadratic's largest d in api.md is what the API
+// accepts (a d × d A of that size is fitted, one row more refused); the
+// plot ETags urls.md calls weak are weak; and urls.md's list of demos
+// that ask questions is the course's.
+func TestDocsAgree(t *testing.T) {
+	h := newTestServer(t)
+	api, urls := readDoc(t, "api.md"), readDoc(t, "urls.md")
+
+	m := regexp.MustCompile("`A`, d × d symmetric, d ≤ (\\d+)").FindStringSubmatch(api)
+	if m == nil {
+		t.Fatal("api.md no longer gives the quadratic's d ≤ N; update this test")
+	}
+	d, _ := strconv.Atoi(m[1])
+	if d != min(fit.MaxGDDim, fitreq.MaxParamEntries) {
+		t.Errorf("api.md: the quadratic's d ≤ %d, but the code allows %d (MaxGDDim %d, params arrays of at most %d)", d, min(fit.MaxGDDim, fitreq.MaxParamEntries), fit.MaxGDDim, fitreq.MaxParamEntries)
+	}
+	identity := func(d int) string {
+		rows := make([]string, d)
+		for i := range rows {
+			r := slices.Repeat([]string{"0"}, d)
+			r[i] = "2"
+			rows[i] = "[" + strings.Join(r, ",") + "]"
+		}
+		return `{"algorithm":"gd","params":{"objective":"quadratic","A":[` + strings.Join(rows, ",") + `]}}`
+	}
+	postFit(t, h, identity(d), http.StatusOK, new(map[string]any))
+	postFit(t, h, identity(d+1), http.StatusBadRequest, new(map[string]any))
+
+	if !strings.Contains(urls, "a weak `ETag`") || strings.Contains(urls, "strong `ETag`") {
+		t.Error("urls.md should call the plot ETags weak, and nothing strong")
+	}
+	rec := get(t, h, "/plots/perceptron.svg")
+	if etag := rec.Header().Get("ETag"); rec.Code != http.StatusOK || !strings.HasPrefix(etag, `W/"`) {
+		t.Errorf("GET /plots/perceptron.svg = %d, ETag %q; want a weak one, as urls.md says", rec.Code, etag)
+	}
+
+	m = regexp.MustCompile("`Spec.Predict`: all (\\d+), the perceptron, ([^)]*)\\)").FindStringSubmatch(urls)
+	if m == nil {
+		t.Fatal("urls.md no longer lists the demos that ask questions; update this test")
+	}
+	listed := []string{"perceptron"}
+	for _, f := range strings.FieldsFunc(strings.ReplaceAll(m[2], " and ", ","), func(r rune) bool { return r == ',' }) {
+		listed = append(listed, strings.Trim(strings.TrimSpace(f), "`"))
+	}
+	var asks []string
+	for _, dm := range testCourse(t).Demos {
+		if dm.Predict != nil {
+			asks = append(asks, dm.ID)
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(asks)
+	if n, _ := strconv.Atoi(m[1]); n != len(asks) || !slices.Equal(listed, asks) {
+		t.Errorf("urls.md says all %s ask questions: %v; the course's demos with a Predictor are %v", m[1], listed, asks)
 	}
 }
