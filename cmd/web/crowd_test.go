@@ -6,11 +6,16 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/margin-edu/margin/internal/serve"
 )
 
 // newCrowdServer is Margin's handler as run serves it: the test course
@@ -122,4 +127,125 @@ func TestCrowdHeadFromCache(t *testing.T) {
 			}
 		}
 	}
+}
+
+// crowdServer serves Margin as run does, with l, on a real listener with
+// short timeouts; the limiter is returned for the test to watch.
+func crowdServer(t *testing.T, l limits) (*httptest.Server, *serve.Limiter) {
+	t.Helper()
+	h, lim := crowd(NewServer(discardLogger(), testCourse(t)), l)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadTimeout = 20 * time.Second
+	srv.Config.WriteTimeout = 20 * time.Second
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, lim
+}
+
+// rawConn opens a connection to srv and writes s on it; the test's end
+// closes it.
+func rawConn(t *testing.T, srv *httptest.Server, s string) {
+	t.Helper()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := io.WriteString(c, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pollFor waits a few seconds at most for cond (what follows asserts).
+func pollFor(cond func() bool) {
+	for i := 0; i < 5000 && !cond(); i++ {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// othersServed checks that uncached requests of every kind are answered,
+// none with a 503.
+func othersServed(t *testing.T, srv *httptest.Server, beside string) {
+	t.Helper()
+	for i, tt := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{"GET", "/plots/perceptron.svg?data=separable&n=40&seed=%d", "", http.StatusOK},
+		{"GET", "/lessons/perceptron?seed=%d", "", http.StatusOK},
+		{"GET", "/no-such-page-%d", "", http.StatusNotFound},
+		{"POST", "/api/v1/fit", `{"algorithm":"perceptron","x":[[0,0],[1,1]],"y":[-1,1]}`, http.StatusOK},
+	} {
+		path := tt.path
+		if strings.Contains(path, "%d") {
+			path = fmt.Sprintf(path, 7000+i)
+		}
+		req, _ := http.NewRequest(tt.method, srv.URL+path, strings.NewReader(tt.body))
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != tt.want {
+			t.Errorf("%s %s beside %s: %d, want %d", tt.method, path, beside, res.StatusCode, tt.want)
+		}
+	}
+}
+
+// crowdLimits admit one computation per core, with no queue: a request
+// finding every slot held is a 503 at once.
+var crowdLimits = limits{workPerCore: 1, queue: 0, wait: 10 * time.Millisecond, cacheBytes: 64 << 20}
+
+// TestCrowdSlowBodies: as many clients as there are slots, on each of the
+// fit API, the Gram API and the perceptron's upload, declare a 100000-byte
+// body and send only its start; every other request is still served
+// (issue 28 §2: two such clients made every uncached GET a 503 for 30 s).
+func TestCrowdSlowBodies(t *testing.T) {
+	srv, lim := crowdServer(t, crowdLimits)
+	slots := crowdLimits.workPerCore * cores
+	for _, p := range []struct{ path, ctype, start string }{
+		{"/api/v1/fit", "application/json", `{"algorithm":`},
+		{"/api/v1/gram", "application/json", `{"kernel":`},
+		{"/demos/perceptron/data", "application/x-www-form-urlencoded", `data=x1%2Cx2`},
+	} {
+		for i := 0; i < slots; i++ {
+			rawConn(t, srv, "POST "+p.path+" HTTP/1.1\r\nHost: x\r\nContent-Type: "+p.ctype+"\r\nContent-Length: 100000\r\n\r\n"+p.start)
+		}
+	}
+	pollFor(func() bool { return lim.Reading() == 3*slots || lim.Running() == slots })
+	if lim.Reading() != 3*slots || lim.Running() != 0 {
+		t.Errorf("%d slow bodies: %d being read, %d slots held; want %d, 0", 3*slots, lim.Reading(), lim.Running(), 3*slots)
+	}
+	othersServed(t, srv, "slow bodies")
+}
+
+// TestCrowdSlowReaders: as many clients as there are slots ask for the
+// Gram matrix of 1000 points (a 19 MB answer) and never read it; every
+// other request is still served (issue 28 §2: everything else was a 503
+// for 61 s, the write timeout). Not under -race, where the two matrices
+// cost 10 s of CPU; internal/serve's TestSlowReaderHoldsNoSlot holds the
+// mechanism there.
+func TestCrowdSlowReaders(t *testing.T) {
+	if raceBuild {
+		t.Skip("two Gram matrices of 1000 points cost too much CPU under -race")
+	}
+	srv, lim := crowdServer(t, crowdLimits)
+	slots := crowdLimits.workPerCore * cores
+	var x strings.Builder
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			x.WriteByte(',')
+		}
+		fmt.Fprintf(&x, "[%d.%02d,%d.%02d]", i%7, i%100, i%5, (i*37)%100)
+	}
+	body := `{"kernel":"rbf","gamma":1,"x":[` + x.String() + `]}`
+	for i := 0; i < slots; i++ {
+		rawConn(t, srv, fmt.Sprintf("POST /api/v1/gram HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+	}
+	pollFor(func() bool { return lim.Sending() == slots })
+	if lim.Sending() != slots || lim.Running() != 0 {
+		t.Errorf("%d clients not reading: %d answers being sent, %d slots held; want %d, 0", slots, lim.Sending(), lim.Running(), slots)
+	}
+	othersServed(t, srv, "clients not reading")
 }

@@ -51,14 +51,31 @@ type limits struct {
 // HEAD is answered from GET's entry; static files and /healthz never
 // touch the cache and never wait. Page routes mark their 200s as keepable
 // (keepRendered); plots say so with Cache-Control: immutable.
+//
+// A slot is held only while a request computes: its body (up to maxBody,
+// at most bodyBudget bytes of bodies at once) is read before it waits for
+// a slot, and its answer is written after the slot is given back (the
+// cache's copy for a GET, the limiter's for the rest), so slow clients
+// cost goroutines and bytes, not slots.
 func crowdHandler(e *echo.Echo, l limits) http.Handler {
+	h, _ := crowd(e, l)
+	return h
+}
+
+// bodyBudget bounds the request bodies read ahead of admission at once:
+// a dozen of the largest (maxBody) or thousands of the fit API's usual
+// few KiB.
+const bodyBudget = 64 << 20
+
+// crowd is crowdHandler, with its limiter for tests to watch.
+func crowd(e *echo.Echo, l limits) (http.Handler, *serve.Limiter) {
 	cheap := func(r *http.Request) bool {
 		return r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/")
 	}
 	e.Use(keepRendered)
-	lim := serve.NewLimiter(l.workPerCore*cores, l.queue, l.wait)
+	lim := serve.NewLimiter(l.workPerCore*cores, l.queue, l.wait).ReadFirst(maxBody, bodyBudget)
 	keys := []serve.KeyHeader{serve.AcceptsGzip, serve.Exact(hxRequest), serve.Exact(hxHistoryRestore)}
-	return serve.NewCache(lim.Wrap(e, cheap), l.cacheBytes, keys, cheap)
+	return serve.NewCache(lim.Wrap(e, cheap), l.cacheBytes, keys, cheap), lim
 }
 
 // keepRendered marks the 200s of GET page and CSV routes as determined by

@@ -8,9 +8,14 @@
 package serve
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Limiter admits at most a fixed number of expensive requests at once.
@@ -22,11 +27,27 @@ import (
 // leaves while it runs frees its slot as soon as its handler returns,
 // which Margin's handlers do promptly because every solver watches the
 // request's context.
+//
+// A slot is held only while the handler computes, never while a client
+// is slow: with ReadFirst, a request's body is read whole before it asks
+// for a slot, and the handler's answer is buffered (up to a bound) and
+// written to the client after the slot is given back. So a client that
+// sends a body a byte at a time, or never reads a large answer, holds a
+// goroutine and its bytes until the server's timeouts, not a slot.
 type Limiter struct {
 	slots chan struct{} // a token per running expensive request
 	queue chan struct{} // a token per waiting one
 	wait  time.Duration
 	retry string // Retry-After, in whole seconds
+
+	bodyMax    int64               // ReadFirst's bound on one body; 0: bodies are not read first
+	bodies     *semaphore.Weighted // bytes of bodies being read or held
+	answerMax  int                 // bytes of an answer buffered before it streams
+	writeAfter time.Duration       // the deadline of each write once an answer streams
+
+	reading, sending atomic.Int64
+	buffered         atomic.Int64 // bytes of answers buffered now, at most answerBudget
+	answerBudget     int64
 }
 
 // NewLimiter returns a Limiter running at most slots expensive requests
@@ -43,11 +64,45 @@ func NewLimiter(slots, queue int, wait time.Duration) *Limiter {
 		secs = 1
 	}
 	return &Limiter{
-		slots: make(chan struct{}, slots),
-		queue: make(chan struct{}, queue),
-		wait:  wait,
-		retry: strconv.Itoa(secs),
+		slots:        make(chan struct{}, slots),
+		queue:        make(chan struct{}, queue),
+		wait:         wait,
+		retry:        strconv.Itoa(secs),
+		answerMax:    DefaultAnswerMax,
+		answerBudget: DefaultAnswerBudget,
+		writeAfter:   DefaultWriteWait,
 	}
+}
+
+// DefaultAnswerMax is the most of an answer a Limiter buffers: the
+// largest Margin sends (a Gram matrix of 1000 points as JSON, 19 MB) fits.
+// DefaultAnswerBudget is the most it buffers of all answers at once, so
+// that clients that never read cannot pile up answers in memory. An
+// answer past either streams from its handler, slot held, each write with
+// DefaultWriteWait to finish: a client that does not read then holds a
+// slot for that long, not for the server's write timeout.
+const (
+	DefaultAnswerMax    = 32 << 20
+	DefaultAnswerBudget = 256 << 20
+	DefaultWriteWait    = 5 * time.Second
+)
+
+// ReadFirst makes l read a request body of up to max bytes whole before
+// the request waits for a slot, holding at most budget bytes of bodies at
+// once (a body of unknown length counts as max), and returns l. A request
+// finding the budget spent is refused like one finding the queue full. A
+// body declared longer than max is left to the handler, which refuses it
+// by its length; one that turns out longer, or fails while it is read
+// (the client stops, the read deadline passes), reaches the handler as
+// the bytes that came and then the error the read met, so the handler
+// answers as it would have (a 413 for *http.MaxBytesError, whose
+// connection net/http then closes).
+func (l *Limiter) ReadFirst(max, budget int64) *Limiter {
+	if budget < max {
+		budget = max
+	}
+	l.bodyMax, l.bodies = max, semaphore.NewWeighted(budget)
+	return l
 }
 
 // Running is the number of expensive requests running now.
@@ -55,6 +110,14 @@ func (l *Limiter) Running() int { return len(l.slots) }
 
 // Waiting is the number of expensive requests waiting for a slot now.
 func (l *Limiter) Waiting() int { return len(l.queue) }
+
+// Reading is the number of request bodies being read first now
+// (ReadFirst), no slot held.
+func (l *Limiter) Reading() int { return int(l.reading.Load()) }
+
+// Sending is the number of buffered answers being written now, their
+// slots given back.
+func (l *Limiter) Sending() int { return int(l.sending.Load()) }
 
 // Wrap returns next behind the limiter; cheap reports the requests that
 // bypass it (static files, health checks).
@@ -64,14 +127,163 @@ func (l *Limiter) Wrap(next http.Handler, cheap func(*http.Request) bool) http.H
 			next.ServeHTTP(w, r)
 			return
 		}
+		if l.bodies != nil && hasBody(r) && r.ContentLength <= l.bodyMax {
+			n := r.ContentLength
+			if n < 0 {
+				n = l.bodyMax
+			}
+			if !l.bodies.TryAcquire(n) {
+				l.refuse(w, r)
+				return
+			}
+			defer l.bodies.Release(n)
+			l.reading.Add(1)
+			r = readFirst(w, r, l.bodyMax)
+			l.reading.Add(-1)
+		}
 		if !l.acquire(r) {
 			l.refuse(w, r)
 			return
 		}
-		defer func() { <-l.slots }()
-		next.ServeHTTP(w, r)
+		if _, ok := w.(*recorder); ok {
+			// The response cache buffers the answer and sends it
+			// once this returns, the slot given back.
+			defer func() { <-l.slots }()
+			next.ServeHTTP(w, r)
+			return
+		}
+		b := &answer{w: w, l: l, release: func() { <-l.slots }}
+		defer b.finish()
+		next.ServeHTTP(b, r)
 	})
 }
+
+// hasBody reports whether r may carry a body to read.
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+}
+
+// readFirst reads r's body, at most max bytes, and returns r with a body
+// that replays them, then the error reading met (io.EOF when none).
+func readFirst(w http.ResponseWriter, r *http.Request, max int64) *http.Request {
+	size := r.ContentLength
+	if size < 0 || size > max {
+		size = 512
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	// The connection's own writer, so that a body over max makes
+	// net/http close the connection after the answer.
+	_, err := buf.ReadFrom(http.MaxBytesReader(unwrap(w), r.Body, max))
+	g := *r
+	g.Body = &replay{data: bytes.NewReader(buf.Bytes()), err: err, orig: r.Body}
+	return &g
+}
+
+// replay is a body read first: its bytes, then the error reading met.
+type replay struct {
+	data *bytes.Reader
+	err  error // nil: the body ended
+	orig io.Closer
+}
+
+func (b *replay) Read(p []byte) (int, error) {
+	n, _ := b.data.Read(p)
+	if n > 0 {
+		return n, nil
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return 0, io.EOF
+}
+
+func (b *replay) Close() error { return b.orig.Close() }
+
+// unwrap follows Unwrap down to the writer net/http gave the handler.
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
+
+// answer buffers a handler's answer, up to max bytes, while it holds a
+// slot; finish gives the slot back (release) and then writes the answer,
+// however slowly the client reads. An answer longer than max starts
+// going out as it passes max, slot still held, each write given wait to
+// finish (http.ResponseController's write deadline), so a client that
+// does not read loses its connection instead of keeping the slot.
+type answer struct {
+	w       http.ResponseWriter
+	l       *Limiter // its bounds, budget and counters
+	release func()
+
+	status    int
+	body      bytes.Buffer
+	streaming bool
+}
+
+func (a *answer) Header() http.Header { return a.w.Header() }
+
+func (a *answer) WriteHeader(status int) {
+	if a.streaming {
+		return
+	}
+	if status >= 100 && status < 200 {
+		a.w.WriteHeader(status) // informational: goes out at once
+		return
+	}
+	if a.status == 0 {
+		a.status = status
+	}
+}
+
+func (a *answer) Write(p []byte) (int, error) {
+	if a.status == 0 {
+		a.status = http.StatusOK
+	}
+	if !a.streaming && a.body.Len()+len(p) <= a.l.answerMax {
+		if a.l.buffered.Add(int64(len(p))) <= a.l.answerBudget {
+			return a.body.Write(p)
+		}
+		a.l.buffered.Add(-int64(len(p)))
+	}
+	if !a.streaming {
+		a.streaming = true
+		a.w.WriteHeader(a.status)
+		if a.body.Len() > 0 {
+			err := a.out(a.body.Bytes())
+			a.l.buffered.Add(-int64(a.body.Len()))
+			a.body = bytes.Buffer{}
+			if err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(p), a.out(p)
+}
+
+// out writes p to the client within a.wait.
+func (a *answer) out(p []byte) error {
+	rc := http.NewResponseController(a.w)
+	_ = rc.SetWriteDeadline(time.Now().Add(a.l.writeAfter)) // not every writer has one
+	_, err := a.w.Write(p)
+	return err
+}
+
+// Flush does nothing while the answer is buffered: it goes out whole.
+func (a *answer) Flush() {
+	if a.streaming {
+		_ = http.NewResponseController(a.w).Flush()
+	}
+}
+
+// Unwrap lets a handler reach the connection's writer (http.MaxBytesReader
+// marks it to close after a body over its limit).
+func (a *answer) Unwrap() http.ResponseWriter { return a.w }
 
 // acquire takes a slot, waiting in the queue if there is room there; it
 // reports false when the queue is full, the wait runs out or the client
@@ -114,5 +326,26 @@ func (l *Limiter) refuse(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusServiceUnavailable)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write([]byte("Margin is busy: too many computations are running; try again in " + l.retry + " s.\n"))
+	}
+}
+
+// finish gives the slot back and then sends the buffered answer.
+func (a *answer) finish() {
+	a.release()
+	if a.streaming {
+		return
+	}
+	defer a.l.buffered.Add(-int64(a.body.Len()))
+	if a.status == 0 {
+		if a.body.Len() == 0 {
+			return // nothing written: net/http sends its 200
+		}
+		a.status = http.StatusOK
+	}
+	a.l.sending.Add(1)
+	defer a.l.sending.Add(-1)
+	a.w.WriteHeader(a.status)
+	if a.body.Len() > 0 {
+		_, _ = a.w.Write(a.body.Bytes())
 	}
 }
