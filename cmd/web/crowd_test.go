@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
@@ -248,4 +249,46 @@ func TestCrowdSlowReaders(t *testing.T) {
 		t.Errorf("%d clients not reading: %d answers being sent, %d slots held; want %d, 0", slots, lim.Sending(), lim.Running(), slots)
 	}
 	othersServed(t, srv, "clients not reading")
+}
+
+func TestParseBytes(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+	}{
+		{"512MiB", 512 << 20},
+		{"2GiB", 2 << 30},
+		{" 1 TiB", 1 << 40},
+		{"131072KiB", 128 << 20},
+		{"134217728", 128 << 20},
+		{"134217728B", 128 << 20},
+	} {
+		if got, err := parseBytes(tt.in); err != nil || got != tt.want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ in, msg string }{
+		{"512MB", "whole number"},
+		{"512 mib", "whole number"},
+		{"-1GiB", "whole number"},
+		{"1.5GiB", "whole number"},
+		{"99999999999TiB", "whole number"},
+		{"64MiB", "too little"},
+		{"", "whole number"},
+	} {
+		if _, err := parseBytes(tt.in); err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("parseBytes(%q): %v, want an error saying %q", tt.in, err, tt.msg)
+		}
+	}
+	// run refuses a bad -memory, or MARGIN_MEMORY, before serving.
+	for _, env := range []map[string]string{{}, {"MARGIN_MEMORY": "lots"}} {
+		args := []string{"-memory", "12XB"}
+		if len(env) > 0 {
+			args = nil
+		}
+		err := run(context.Background(), args, func(k string) string { return env[k] }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "-memory") {
+			t.Errorf("run %v with %v: %v, want an error naming -memory", args, env, err)
+		}
+	}
 }

@@ -1,10 +1,11 @@
 // Command web serves Margin: the lessons, their live demos, the plot
 // endpoints and the JSON fit API, from one self-contained binary.
 //
-//	web [-addr :8080] [-public-url https://margin.example]
+//	web [-addr :8080] [-public-url https://margin.example] [-memory 512MiB]
 //
 // The PORT environment variable sets the port when -addr is not given,
-// MARGIN_PUBLIC_URL the public URL when -public-url is not.
+// MARGIN_PUBLIC_URL the public URL when -public-url is not, and
+// MARGIN_MEMORY the memory budget when -memory is not.
 package main
 
 import (
@@ -14,12 +15,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -79,6 +83,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.IntVar(&lim.queue, "work-queue", 256, "expensive requests that may wait for a slot; more are refused with 503")
 	fs.DurationVar(&lim.wait, "work-wait", 500*time.Millisecond, "how long a request waits for a slot before a 503 with Retry-After")
 	respMiB := fs.Int("response-cache", 256, "MiB of rendered responses (pages, plots) kept between requests")
+	memory := fs.String("memory", getenv("MARGIN_MEMORY"), "the process's memory budget, as GOMEMLIMIT writes it (512MiB, 2GiB): the collector works harder near it, and uncached work answers 503 once the live heap reaches 90 % of it; default $MARGIN_MEMORY, else GOMEMLIMIT's, else none (docs/deploy.md)")
 	publicURL := fs.String("public-url", getenv("MARGIN_PUBLIC_URL"), "origin students reach Margin at (https://margin.example), for QR codes and copied links; default $MARGIN_PUBLIC_URL, else each request's Host")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -94,6 +99,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("-work-per-core must be positive; -work-queue, -work-wait and -response-cache not negative")
 	}
 	lim.cacheBytes = int64(*respMiB) << 20
+	if *memory != "" {
+		n, err := parseBytes(*memory)
+		if err != nil {
+			return fmt.Errorf("-memory %q: %w", *memory, err)
+		}
+		debug.SetMemoryLimit(n)
+	}
 	if *addr == "" {
 		*addr = ":8080"
 		if p := getenv("PORT"); p != "" {
@@ -162,6 +174,34 @@ func checkCourse(ctx context.Context, course *demo.Course, cacheBytes int64) err
 		return fmt.Errorf("a lesson is broken:\n%w", err)
 	}
 	return nil
+}
+
+// minMemory is the least -memory accepts: the course, built, and its
+// default views take about 100 MiB of heap.
+const minMemory = 128 << 20
+
+// parseBytes reads a size as GOMEMLIMIT does: a whole number of bytes
+// with an optional unit B, KiB, MiB, GiB or TiB ("512MiB").
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}
+	num, shift := strings.TrimSpace(s), uint(0)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, shift = strings.TrimSpace(n), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, errors.New("give a positive whole number of bytes with B, KiB, MiB, GiB or TiB, such as 512MiB")
+	}
+	if n<<shift < minMemory {
+		return 0, fmt.Errorf("under %s, too little to serve the course", byteSize(minMemory))
+	}
+	return n << shift, nil
 }
 
 func displayAddr(a net.Addr) string {

@@ -56,7 +56,8 @@ type limits struct {
 // at most bodyBudget bytes of bodies at once) is read before it waits for
 // a slot, and its answer is written after the slot is given back (the
 // cache's copy for a GET, the limiter's for the rest), so slow clients
-// cost goroutines and bytes, not slots.
+// cost goroutines and bytes, not slots. Near the memory limit (-memory),
+// uncached work is refused with 503 while cache hits and /healthz answer.
 func crowdHandler(e *echo.Echo, l limits) http.Handler {
 	h, _ := crowd(e, l)
 	return h
@@ -73,7 +74,8 @@ func crowd(e *echo.Echo, l limits) (http.Handler, *serve.Limiter) {
 		return r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/")
 	}
 	e.Use(keepRendered)
-	lim := serve.NewLimiter(l.workPerCore*cores, l.queue, l.wait).ReadFirst(maxBody, bodyBudget)
+	lim := serve.NewLimiter(l.workPerCore*cores, l.queue, l.wait).ReadFirst(maxBody, bodyBudget).
+		GuardMemory(serve.RuntimeMemory()) // a no-op unless -memory or GOMEMLIMIT set a limit
 	keys := []serve.KeyHeader{serve.AcceptsGzip, serve.Exact(hxRequest), serve.Exact(hxHistoryRestore)}
 	return serve.NewCache(lim.Wrap(e, cheap), l.cacheBytes, keys, cheap), lim
 }

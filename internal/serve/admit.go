@@ -10,8 +10,12 @@ package serve
 import (
 	"bytes"
 	"io"
+	"math"
 	"net/http"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +52,54 @@ type Limiter struct {
 	reading, sending atomic.Int64
 	buffered         atomic.Int64 // bytes of answers buffered now, at most answerBudget
 	answerBudget     int64
+
+	memory MemoryProbe // nil: no memory guard
+}
+
+// MemoryProbe reports the bytes the heap holds live and the process's
+// memory limit (GOMEMLIMIT; 0 or math.MaxInt64 when there is none).
+type MemoryProbe func() (live, limit uint64)
+
+// RuntimeMemory is the Go runtime's MemoryProbe: /gc/heap/live:bytes of
+// runtime/metrics (the heap the last collection found live: what a
+// collection cannot give back) and the limit of debug.SetMemoryLimit,
+// read once.
+func RuntimeMemory() MemoryProbe {
+	limit := debug.SetMemoryLimit(-1)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var mu sync.Mutex
+	return func() (uint64, uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0, 0
+		}
+		return sample[0].Value.Uint64(), uint64(limit)
+	}
+}
+
+// memoryNear is the fraction of the limit at which the guard refuses
+// new work: near enough for the collector to be working hard, far
+// enough that the requests already running (each bounded) fit.
+const memoryNear = 0.9
+
+// GuardMemory makes l refuse expensive requests with 503 and Retry-After
+// while probe reports the live heap at 90 % of the limit or more, and
+// returns l. Cheap requests, and whatever answers ahead of l (the
+// response cache), keep answering.
+func (l *Limiter) GuardMemory(probe MemoryProbe) *Limiter {
+	l.memory = probe
+	return l
+}
+
+// nearLimit reports whether the memory guard refuses work now.
+func (l *Limiter) nearLimit() bool {
+	if l.memory == nil {
+		return false
+	}
+	live, limit := l.memory()
+	return limit > 0 && limit < math.MaxInt64 && float64(live) >= memoryNear*float64(limit)
 }
 
 // NewLimiter returns a Limiter running at most slots expensive requests
@@ -125,6 +177,10 @@ func (l *Limiter) Wrap(next http.Handler, cheap func(*http.Request) bool) http.H
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cheap != nil && cheap(r) {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if l.nearLimit() {
+			l.refuseMemory(w, r)
 			return
 		}
 		if l.bodies != nil && hasBody(r) && r.ContentLength <= l.bodyMax {
@@ -312,9 +368,19 @@ func (l *Limiter) acquire(r *http.Request) bool {
 	}
 }
 
+// refuseMemory answers 503 with Retry-After for the memory guard.
+func (l *Limiter) refuseMemory(w http.ResponseWriter, r *http.Request) {
+	l.refuseWith(w, r, "Margin is near its memory limit; try again in "+l.retry+" s.\n")
+}
+
 // refuse answers 503 with Retry-After and a short message. The answer is
 // never cached (no-store): the next try may well succeed.
 func (l *Limiter) refuse(w http.ResponseWriter, r *http.Request) {
+	l.refuseWith(w, r, "Margin is busy: too many computations are running; try again in "+l.retry+" s.\n")
+}
+
+// refuseWith answers 503 with Retry-After and msg.
+func (l *Limiter) refuseWith(w http.ResponseWriter, r *http.Request, msg string) {
 	if r.Context().Err() != nil {
 		return // the client has gone; nobody reads an answer
 	}
@@ -325,7 +391,7 @@ func (l *Limiter) refuse(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusServiceUnavailable)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write([]byte("Margin is busy: too many computations are running; try again in " + l.retry + " s.\n"))
+		_, _ = w.Write([]byte(msg))
 	}
 }
 
