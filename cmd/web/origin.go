@@ -28,11 +28,13 @@ func usePostGuards(e *echo.Echo) {
 // or the public URL (-public-url), if one is set. A browser sends Origin
 // with every POST, forms and fetch alike, and a page on another site
 // could otherwise make its visitors' browsers post work here: a form, or
-// fetch with text/plain, needs no CORS preflight. A request without
-// Origin is not a browser's cross-site request (curl, scripts, a browser
-// on a same-origin form in some older versions) and goes on. "null" (a
-// sandboxed frame, a file:// page, a redirect across origins) is refused:
-// it names no origin that could be this one.
+// fetch with text/plain, needs no CORS preflight. Browsers send Origin
+// with every cross-origin POST, so a request without it (curl, scripts)
+// is no page's doing and goes on, as the docs' curl -d examples need.
+// "null" (a sandboxed frame, a file:// page, a redirect across origins)
+// is refused: it names no origin that could be this one. Behind a proxy
+// that rewrites Host, Margin's own pages post from the public URL, which
+// -public-url names.
 func sameOriginPosts(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
