@@ -32,7 +32,18 @@ type ColumnCache struct {
 	used       int
 	lastGen    int
 	computed   int // kernel values fill has computed, for Solve's Meter
+	// poll, when set, is told the nominal work (about a unit per feature)
+	// of every pollChunk values a miss computes; when it returns false
+	// the miss is abandoned: getAt returns nil and the cache holds what it
+	// held (see getAt). Solve sets it only where it can stop.
+	poll    func(units int) bool
+	all     []int // 0, …, n−1, for polled full columns
+	perUnit int   // poll's units per value
 }
+
+// pollChunk is how many kernel values a polled miss computes between two
+// calls of poll.
+const pollChunk = 64
 
 // NewColumnCache returns a cache of columns of length n within bytes bytes
 // of column data (the bookkeeping is O(n) more), or two columns when
@@ -80,7 +91,21 @@ func (c *ColumnCache) getAt(i int, idx []int, gen int) []float64 {
 		c.unlink(lru)
 		col, c.cols[lru] = c.cols[lru], nil
 	}
-	c.fill(i, col, idx)
+	if c.poll != nil {
+		if !c.fillPolled(i, col, idx) {
+			if c.cols[i] != nil {
+				// i's own partial column of an older generation: the
+				// entries recomputed got the bits they had, so it is still
+				// valid for that generation.
+				c.pushBack(i)
+			} else {
+				c.used-- // its storage goes
+			}
+			return nil
+		}
+	} else {
+		c.fill(i, col, idx)
+	}
 	if idx == nil {
 		c.computed += c.n
 	} else {
@@ -89,6 +114,31 @@ func (c *ColumnCache) getAt(i int, idx []int, gen int) []float64 {
 	c.cols[i], c.gens[i] = col, gen
 	c.pushBack(i)
 	return col
+}
+
+// fillPolled is fill in chunks of pollChunk values with a call of poll
+// after each; it reports false, with the column part-filled, when poll
+// does. Every value is the one fill computes alone.
+func (c *ColumnCache) fillPolled(i int, col []float64, idx []int) bool {
+	if idx == nil {
+		if c.all == nil {
+			c.all = make([]int, c.n)
+			for k := range c.all {
+				c.all[k] = k
+			}
+		}
+		idx = c.all
+	}
+	for a := 0; a < len(idx); a += pollChunk {
+		b := min(a+pollChunk, len(idx))
+		c.fill(i, col, idx[a:b])
+		c.computed += b - a
+		if !c.poll((b - a) * c.perUnit) {
+			return false
+		}
+	}
+	c.computed -= len(idx) // counted again by getAt
+	return true
 }
 
 func (c *ColumnCache) unlink(i int) {

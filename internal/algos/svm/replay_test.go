@@ -92,7 +92,7 @@ func TestSolveWithoutShrinkingIsStepping(t *testing.T) {
 		p := Params{C: 1, Kernel: k, Tol: 1e-10, MaxIter: 1000000}
 		pr, s := mustNew(t, x, y, p)
 		stepped := run(t, pr, s)
-		plain, err := pr.solve(context.Background(), false, nil)
+		plain, err := pr.solve(context.Background(), false, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ import (
 // Indistinguishable) returns the state reached with Status Infeasible,
 // the pair in I and J.
 func (p *Problem) Solve(ctx context.Context) (State, error) {
-	return p.solve(ctx, true, nil)
+	return p.solve(ctx, true, nil, nil)
 }
 
 // A Meter budgets a Solve by its work rather than its iterations: after
@@ -40,7 +40,23 @@ type Meter func(values, active int) bool
 // SolveMetered is Solve with its work budgeted by meter, as well as by
 // Params.MaxIter.
 func (p *Problem) SolveMetered(ctx context.Context, meter Meter) (State, error) {
-	return p.solve(ctx, true, meter)
+	return p.solve(ctx, true, meter, nil)
+}
+
+// A Poll is told, while SMO computes the kernel columns of an iteration,
+// the nominal work of every few dozen kernel values (about a unit per
+// feature each); returning false abandons the iteration before it changes
+// α, and the run ends as when its Meter stops it. A column of n values of
+// d features is n·d multiply-adds, which at subnormal speed is tens of
+// milliseconds: a Poll sees the work inside it.
+type Poll func(units int) bool
+
+// SolvePolled is SolveMetered with poll told of the work inside each
+// iteration's kernel columns. Unless poll stops the run, the result is
+// SolveMetered's bit for bit. After a stop the gradient of shrunk
+// variables is rebuilt (unpolled) as at every end.
+func (p *Problem) SolvePolled(ctx context.Context, meter Meter, poll Poll) (State, error) {
+	return p.solve(ctx, true, meter, poll)
 }
 
 // shrinker is the state of LIBSVM's solver loop: active[:size] are the
@@ -73,7 +89,7 @@ func (sh *shrinker) grow() {
 	sh.gen = sh.cache.newGen()
 }
 
-func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State, error) {
+func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter, poll Poll) (State, error) {
 	s := p.initial()
 	if p.cert != nil {
 		s.Status = algos.Infeasible
@@ -81,6 +97,7 @@ func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State
 	}
 	n := len(p.X)
 	cache := p.newCache()
+	cache.perUnit = len(p.X[0]) + 8
 	sh := &shrinker{p: p, cache: cache, alpha: s.Alpha, g: s.G, gbar: make([]float64, n), active: make([]int, n), size: n, gen: cache.newGen()}
 	for k := range sh.active {
 		sh.active[k] = k
@@ -101,15 +118,29 @@ func (p *Problem) solve(ctx context.Context, shrinking bool, meter Meter) (State
 				sh.shrink()
 			}
 		}
+		cache.poll = poll // only where a stop leaves α and G as they were
 		i, j := sh.selectPair()
-		if j < 0 {
+		if j == -1 {
+			cache.poll = nil
 			sh.grow()
-			if i, j = sh.selectPair(); j < 0 {
+			cache.poll = poll
+			if i, j = sh.selectPair(); j == -1 {
 				break
 			}
 			counter = 1 // shrink at the next iteration
 		}
-		qi, qj := sh.column(i), sh.column(j)
+		var qi, qj []float64
+		if j >= 0 {
+			qi = sh.column(i)
+		}
+		if qi != nil {
+			qj = sh.column(j)
+		}
+		cache.poll = nil
+		if qj == nil { // poll stopped the run
+			metered = true
+			break
+		}
 		if hard && p.Y[i] != p.Y[j] && p.qd[i]+p.qd[j]+2*qi[j] <= 0 {
 			// K(xᵢ, xᵢ) + K(xⱼ, xⱼ) − 2K(xᵢ, xⱼ) = 0 (Qᵢⱼ = −Kᵢⱼ): see
 			// Indistinguishable.
@@ -197,7 +228,8 @@ func (sh *shrinker) updateGbar(k int, old float64) {
 
 // selectPair is LIBSVM's select_working_set on the active variables: i
 // maximises −yᵢGᵢ over I_up, j is selectJ's choice. It returns j = −1
-// when the gap on the active set is ≤ Tol or no pair makes progress.
+// when the gap on the active set is ≤ Tol or no pair makes progress, and
+// −2 when a Poll stopped the computation of column i.
 func (sh *shrinker) selectPair() (i, j int) {
 	p := sh.p
 	var t tally
@@ -209,7 +241,11 @@ func (sh *shrinker) selectPair() (i, j int) {
 		return t.up, -1
 	}
 	i = t.up
-	return i, p.selectJ(sh.alpha, sh.g, i, sh.column(i), sh.active[:sh.size])
+	qi := sh.column(i)
+	if qi == nil {
+		return i, -2 // a Poll stopped the column
+	}
+	return i, p.selectJ(sh.alpha, sh.g, i, qi, sh.active[:sh.size])
 }
 
 // reconstruct rebuilds G of the shrunk variables from Ḡ and the free

@@ -198,7 +198,7 @@ func SVM(ctx context.Context, req fitreq.Request) (*SVMResponse, error) {
 	if req.Trace {
 		s, trace, err = stepSVM(ctx, pr, s, cost, metered, b)
 	} else {
-		s, err = pr.SolveMetered(ctx, cost.meter(metered, b))
+		s, err = pr.SolvePolled(ctx, cost.meter(metered, b), func(units int) bool { return b.Spend(units) == nil })
 		if err == nil && b.Err() != nil && !budget.IsSpent(b.Err()) {
 			err = b.Err() // the context, seen by the meter
 		}
