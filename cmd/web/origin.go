@@ -23,27 +23,27 @@ func usePostGuards(e *echo.Echo) {
 	e.Use(sameOriginPosts)
 }
 
-// sameOriginPosts refuses, with 403, a POST whose Origin header names
-// another origin than this server's: the request's own (scheme and Host)
-// or the public URL (-public-url), if one is set. A browser sends Origin
-// with every POST, forms and fetch alike, and a page on another site
-// could otherwise make its visitors' browsers post work here: a form, or
-// fetch with text/plain, needs no CORS preflight. Browsers send Origin
-// with every cross-origin POST, so a request without it (curl, scripts)
-// is no page's doing and goes on, as the docs' curl -d examples need.
-// "null" (a sandboxed frame, a file:// page, a redirect across origins)
-// is refused: it names no origin that could be this one. Behind a proxy
-// that rewrites Host, Margin's own pages post from the public URL, which
-// -public-url names.
+// sameOriginPosts refuses, with 403, a POST that a browser sent from a
+// page on another origin than this server's or the public URL's
+// (-public-url, if set). A page on another site could otherwise make its
+// visitors' browsers post work here: a form, or fetch with text/plain,
+// needs no CORS preflight. The test is net/http's CrossOriginProtection:
+// the browser's own Sec-Fetch-Site header when it sends one (every
+// browser since 2023), which no page can forge and no proxy disturbs,
+// else the host of Origin against the request's Host. A request with
+// neither header (curl, scripts) is no page's doing and goes on, as the
+// docs' curl -d examples need. "Origin: null" (a sandboxed frame, a
+// file:// page, a redirect across origins) is refused whatever
+// Sec-Fetch-Site says: it names no origin that could be this one.
 func sameOriginPosts(next echo.HandlerFunc) echo.HandlerFunc {
+	protect := http.NewCrossOriginProtection()
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Method != http.MethodPost {
 			return next(c)
 		}
 		origin := r.Header.Get("Origin")
-		if origin == "" || sameOrigin(origin, c.Scheme()+"://"+r.Host) ||
-			sameOrigin(origin, components.Origin(r.Context())) {
+		if origin != "null" && (sameOrigin(origin, components.Origin(r.Context())) || protect.Check(r) == nil) {
 			return next(c)
 		}
 		return echo.NewHTTPError(http.StatusForbidden, fmt.Sprintf(
