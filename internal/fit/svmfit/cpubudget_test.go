@@ -145,3 +145,40 @@ func TestHardIndistinguishable(t *testing.T) {
 		}
 	}
 }
+
+// leavingCtx is a context whose client leaves after looks calls of Err:
+// a cancellation at a known point of the work, whatever the machine's
+// speed.
+type leavingCtx struct {
+	context.Context
+	looks int
+}
+
+func (c *leavingCtx) Err() error {
+	if c.looks--; c.looks < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestLeaveMidRun: a client that leaves while SMO, kernel Pegasos or
+// Pegasos runs stops it at the next look (every few milliseconds of
+// work), with the context's error, not a 200 (issue 28: two abandoned
+// posts kept every work slot busy for 27 s).
+func TestLeaveMidRun(t *testing.T) {
+	for _, body := range []string{
+		limitsBody(2000, `"kernel":"rbf","C":1e12,"gamma":100`),
+		limitsBody(2000, `"kernel":"rbf","C":1e12,"gamma":100,"max_iter":80000`),
+		strings.Replace(worstBody("kp", 1000, 20, `"kernel":"rbf"`, false), `"algorithm":"svm"`, `"algorithm":"kernel-pegasos"`, 1),
+		strings.Replace(worstBody("pg", 1000, 20, `"T":300000`, false), `"algorithm":"svm"`, `"algorithm":"pegasos"`, 1),
+	} {
+		req, err := fitreq.Decode(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := &leavingCtx{Context: context.Background(), looks: 3}
+		if _, err := run(ctx, req); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped") {
+			t.Errorf("%s…: err = %v; want context.Canceled mid-run", body[:30], err)
+		}
+	}
+}
