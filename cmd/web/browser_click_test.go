@@ -76,7 +76,7 @@ func TestBrowserClickKeepsDemoInPlace(t *testing.T) {
 // removes it, space plays and pauses, and the browser's back button walks
 // back through the steps.
 func TestBrowserClickPlayBack(t *testing.T) {
-	ctx := openFastPerceptron(t)
+	ctx := openFastPerceptron(t, "")
 	// Click where the data area's frame says (x₁, x₂) = (1.25, 0.5) is:
 	// empty space, so a +1 point is added there.
 	if err := clickData(ctx, 1.25, 0.5); err != nil {
@@ -122,7 +122,10 @@ func TestBrowserClickPlayBack(t *testing.T) {
 // demo plays at 40 ms a step stops it, even when a step swaps the button
 // between the press and the release.
 func TestBrowserMousePauseAtFastSpeed(t *testing.T) {
-	ctx := openFastPerceptron(t)
+	// The noisy data's run goes on to the step limit: the default run
+	// ends at step 24, 1 s of play, which a loaded machine could see
+	// end before the press, so that no step lands after it.
+	ctx := openFastPerceptron(t, "data=noisy&")
 	// A reader clicks where the button is; the node under the pointer may
 	// be a newer one than the one measured.
 	play := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -195,12 +198,13 @@ func mustBePaused(t *testing.T, ctx context.Context, how string) int {
 	return paused
 }
 
-// openFastPerceptron opens the perceptron lesson playing at 40 ms a step,
-// with the demo scrolled to the top of the window.
-func openFastPerceptron(t *testing.T) context.Context {
+// openFastPerceptron opens the perceptron lesson in the state q (a query
+// ending in "&", or "") playing at 40 ms a step, with the demo scrolled to
+// the top of the window.
+func openFastPerceptron(t *testing.T, q string) context.Context {
 	t.Helper()
 	ctx, base := newBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?speed=40")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lessons/perceptron?"+q+"speed=40")); err != nil {
 		t.Fatal(err)
 	}
 	if err := poll(ctx, `document.readyState === "complete" && !!window.htmx`); err != nil {
