@@ -1,13 +1,10 @@
 package knn
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
-	"html"
 	"math"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,51 +33,13 @@ func TestOneIsSingular(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := demotest.Run(t, tt.spec, tt.q)
-		for _, s := range stateWords(t, r) {
-			if m := singularPlural.FindString(s); m != "" {
+		for _, s := range demotest.StateWords(t, r) {
+			if m := demotest.OnePlural.FindString(s); m != "" {
 				t.Errorf("%s?%s: %q says %q", tt.spec.ID, tt.q, s, m)
 			}
 		}
 	}
 }
-
-// singularPlural catches a count of one with a plural noun ("1 points",
-// "after 1 steps"), in any text a state shows.
-var singularPlural = regexp.MustCompile(`(^|[^0-9.,−+])1 (points|steps|mistakes|updates|epochs|classifiers|neighbours|queries|iterations|errors|classes|dimensions|violations)\b`)
-
-// stateWords is every text run r shows: its panel and the <title>,
-// <desc> and <text> of each of its figures.
-func stateWords(t *testing.T, r *demo.Run) []string {
-	t.Helper()
-	p := r.Panel()
-	out := []string{p.Status, p.Start, p.Examined}
-	out = append(out, p.Lines...)
-	for _, c := range p.Counters {
-		out = append(out, c.Label+": "+c.Value)
-	}
-	for _, m := range p.Model {
-		out = append(out, m.Prefix, m.Extra)
-	}
-	for _, n := range p.Notes {
-		out = append(out, n.Text, n.Fine)
-	}
-	for _, tb := range p.Tables {
-		out = append(out, tb.Caption, tb.More)
-	}
-	for _, name := range append([]string{demo.PlotFigure, demo.HistoryFigure}, r.State.Demo().Panels...) {
-		var b bytes.Buffer
-		if ok, err := r.WriteFigure(&b, name, false); err != nil {
-			t.Errorf("%s: figure %s: %v", r.State.URL("/"), name, err)
-		} else if ok {
-			for _, m := range svgWords.FindAllStringSubmatch(b.String(), -1) {
-				out = append(out, html.UnescapeString(m[1]))
-			}
-		}
-	}
-	return out
-}
-
-var svgWords = regexp.MustCompile(`(?s)<(?:title|desc|text)[^>]*>([^<]*)</(?:title|desc|text)>`)
 
 // TestKNNRiskQuadratureAccuracy holds the risk the panel quotes to the
 // accuracy its note states (riskTolerance, 0.005 percentage points, with

@@ -236,51 +236,13 @@ func TestOneIsSingular(t *testing.T) {
 	for _, q := range []string{"step=1", "add=0,0,1&data=custom&step=1", "add=1,1,1&data=custom&variant=margin&step=1",
 		"add=0,0,1&data=custom&step=end", "variant=margin&step=1", "data=blobs&step=1", "variant=averaged&step=1"} {
 		r := demotest.Run(t, PerceptronSpec(), q)
-		for _, s := range stateWords(t, r) {
-			if m := singularPlural.FindString(s); m != "" {
+		for _, s := range demotest.StateWords(t, r) {
+			if m := demotest.OnePlural.FindString(s); m != "" {
 				t.Errorf("%s: %q says %q", q, s, m)
 			}
 		}
 	}
 }
-
-// singularPlural catches a count of one with a plural noun ("1 points",
-// "after 1 steps"), in any text a state shows.
-var singularPlural = regexp.MustCompile(`(^|[^0-9.,−+])1 (points|steps|mistakes|updates|epochs|classifiers|neighbours|queries|iterations|errors|classes|dimensions|violations)\b`)
-
-// stateWords is every text run r shows: its panel and the <title> and
-// <text> of each of its figures. (The plot's <desc> is render's words.)
-func stateWords(t *testing.T, r *demo.Run) []string {
-	t.Helper()
-	p := r.Panel()
-	out := []string{p.Status, p.Start, p.Examined}
-	out = append(out, p.Lines...)
-	for _, c := range p.Counters {
-		out = append(out, c.Label+": "+c.Value)
-	}
-	for _, m := range p.Model {
-		out = append(out, m.Prefix, m.Extra)
-	}
-	for _, n := range p.Notes {
-		out = append(out, n.Text, n.Fine)
-	}
-	for _, tb := range p.Tables {
-		out = append(out, tb.Caption, tb.More)
-	}
-	for _, name := range append([]string{demo.PlotFigure, demo.HistoryFigure}, r.State.Demo().Panels...) {
-		var b bytes.Buffer
-		if ok, err := r.WriteFigure(&b, name, false); err != nil {
-			t.Errorf("%s: figure %s: %v", r.State.URL("/"), name, err)
-		} else if ok {
-			for _, m := range figureWords.FindAllStringSubmatch(b.String(), -1) {
-				out = append(out, html.UnescapeString(m[1]))
-			}
-		}
-	}
-	return out
-}
-
-var figureWords = regexp.MustCompile(`(?s)<(?:title|text)[^>]*>([^<]*)</(?:title|text)>`)
 
 // TestModelBoxWords: the model box calls an update at a score in (0, γ]
 // a margin violation, as the lesson does, and only a score ≤ 0 a mistake.
