@@ -1,10 +1,12 @@
 // Package serve holds Margin's net/http middleware for a crowded server:
 // admission control, which bounds how many expensive computations run at
-// once and sheds the rest with 503 + Retry-After (Limiter), and a cache
-// of rendered responses shared by every client (Cache). Neither knows
-// Margin's routes: the caller says which requests are cheap, which
-// request headers a response may depend on, and the handler marks the
-// responses that may be kept.
+// once, holds a slot only while one computes (not while its client sends
+// a body or reads an answer), sheds the rest with 503 + Retry-After, and
+// sheds all new work near the memory limit (Limiter); and a cache of
+// rendered responses shared by every client, HEAD answered from GET's
+// entries (Cache). Neither knows Margin's routes: the caller says which
+// requests are cheap, which request headers a response may depend on,
+// and the handler marks the responses that may be kept.
 package serve
 
 import (
