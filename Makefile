@@ -44,10 +44,10 @@ check-generated: templ-cli
 # drive Chromium.
 # The server's tests that loop over every demo (every figure as PNG, every
 # run to its end, every page's boxes, both runs of every comparison, every
-# question page) cost 10-20 times as much under -race
-# and share no state between requests, so they run without it, with the
-# browser tests and internal/course's loops.
-LOOPS := ^(TestBrowser.*|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts|TestCompareEveryDemo|TestPredictPagesDoNotLeak)$$
+# question page, two Gram matrices of 1000 points nobody reads) cost 10-20
+# times as much under -race and share no state between requests, so they
+# run without it, with the browser tests and internal/course's loops.
+LOOPS := ^(TestBrowser.*|TestCrowdSlowReaders|TestEveryDemo|TestEveryFigurePNG|TestStepEndEveryDemo|TestExplainAndModelBoxes|TestDemoFacts|TestCompareEveryDemo|TestPredictPagesDoNotLeak)$$
 # The topics' second-route checks (every question's step replayed in
 # 200-bit or exact rational arithmetic, every panel number recomputed
 # over a grid of states, kNN's risk against a finer quadrature) are

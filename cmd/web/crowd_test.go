@@ -225,8 +225,8 @@ func TestCrowdSlowBodies(t *testing.T) {
 // Gram matrix of 1000 points (a 19 MB answer) and never read it; every
 // other request is still served (issue 28 §2: everything else was a 503
 // for 61 s, the write timeout). Not under -race, where the two matrices
-// cost 10 s of CPU; internal/serve's TestSlowReaderHoldsNoSlot holds the
-// mechanism there.
+// cost 10 s of CPU: make unit runs it without (LOOPS), and internal/serve's
+// TestSlowReaderHoldsNoSlot holds the mechanism under -race.
 func TestCrowdSlowReaders(t *testing.T) {
 	if raceBuild {
 		t.Skip("two Gram matrices of 1000 points cost too much CPU under -race")
