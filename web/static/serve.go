@@ -11,6 +11,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	httpserve "github.com/margin-edu/margin/internal/serve"
 )
 
 // Prefix is where the files are served.
@@ -112,7 +114,7 @@ func Serve(w http.ResponseWriter, r *http.Request) {
 		h.Add("Vary", "Accept-Encoding")
 		// The test echo's gzip middleware makes, which the server skips
 		// for these files: they are compressed once, here.
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		if httpserve.AcceptsGzipEncoding(r.Header) {
 			h.Set("Content-Encoding", "gzip")
 			body = f.gz
 		}
