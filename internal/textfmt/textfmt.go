@@ -208,8 +208,3 @@ func Count(n int, one, many string) string {
 	}
 	return minus(strconv.Itoa(n)) + " " + noun
 }
-
-// Iter writes a symbol with an iteration index in superscript digits in
-// brackets: Iter("x", 4) is "x⁽⁴⁾", Iter("α", 12) "α⁽¹²⁾"; never
-// "x⁽4⁾", whose 4 sits on the line.
-func Iter(sym string, k int) string { return sym + "⁽" + Sup(k) + "⁾" }
