@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/margin-edu/margin/internal/fit/budget"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/demo"
@@ -115,6 +117,10 @@ func classify(c echo.Context, err error) problem {
 		he    *echo.HTTPError
 	)
 	switch {
+	case budget.IsSpent(err):
+		// The fit's own CPU budget, not the server's load: a retry
+		// meets the same budget, so the message says what to change.
+		return one(http.StatusServiceUnavailable, err.Error()+"; send fewer rows or features, or rescale x to numbers near 1, and try again")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return one(http.StatusServiceUnavailable, msgStopped)
 	case errors.As(err, &long):

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/margin-edu/margin/internal/fit/budget"
+
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
@@ -58,6 +60,7 @@ func TestErrMapping(t *testing.T) {
 		{"unprocessable", fmt.Errorf("%w: the kernel matrix is singular", fit.ErrUnprocessable), 422,
 			[]string{fit.ErrUnprocessable.Error() + ": the kernel matrix is singular"}, "", ""},
 		{"canceled", fmt.Errorf("render: %w", context.Canceled), 503, []string{msgStopped}, "INFO", ""},
+		{"budget spent", fmt.Errorf("svm: %w", budget.ErrSpent), 503, []string{"svm: fit: the request's CPU budget is spent; send fewer rows or features, or rescale x to numbers near 1, and try again"}, "INFO", ""},
 		{"deadline", fmt.Errorf("fit: %w", context.DeadlineExceeded), 503, []string{msgStopped}, "INFO", ""},
 		{"read timeout", bad(fmt.Errorf("reading the body: %w", opErr)), 408, []string{msgSlowBody}, "", ""},
 		{"too large", fmt.Errorf("form: %w", &http.MaxBytesError{Limit: maxUpload}), 413,
