@@ -235,9 +235,13 @@ func TestAnswerBudget(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		dial(t, srv, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	}
+	// Whether the buffered answer is still being written when this
+	// looks, or its client's connection has given up, depends on the
+	// machine's socket buffers and load: what holds is that no slot is
+	// held and the buffer stays in its budget.
 	until(func() bool { return computed.Load() == 2 && l.Running() == 0 })
-	if l.Running() != 0 || l.Sending() != 1 || l.buffered.Load() > 30<<20 {
-		t.Errorf("two clients not reading, room to buffer one answer: %d slots held, %d sending, %d bytes buffered; want 0, 1, ≤ 30 MiB",
+	if l.Running() != 0 || l.Sending() > 1 || l.buffered.Load() > 30<<20 {
+		t.Errorf("two clients not reading, room to buffer one answer: %d slots held, %d sending, %d bytes buffered; want 0, ≤ 1, ≤ 30 MiB",
 			l.Running(), l.Sending(), l.buffered.Load())
 	}
 	if got := status(t, srv, "GET", "/other", ""); got != http.StatusOK {
