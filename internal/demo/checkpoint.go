@@ -87,15 +87,17 @@ func (r *keptRun[S]) bytes(stateBytes int64) int64 {
 	return 160 + 8*int64(cap(r.v)) + stateBytes*int64(len(r.marks)+1)
 }
 
-// ctxCheckEvery spaces the context checks of a long extension.
-const ctxCheckEvery = 256
-
 // record returns a recorder of a replay from state base that appends the
-// scalars of each state after vEnd (when want) and checks ctx now and
-// then.
+// scalars of each state after vEnd (when want) and looks at ctx after
+// every step: the replays run in chunks of every steps, so a look every
+// so many steps of one chunk (256, before issue 28) was never reached by
+// a chunk of 32, and a client that left still bought its whole run. One
+// look is an atomic load, nothing beside a step of any demo (a softmax
+// step of 500 points is ~50 µs), and a step is the unit the demos' work
+// budgets count, so the run stops within one step of ctx ending.
 func (r *keptRun[S]) record(ctx context.Context, base int, scalars func(S, []float64), want bool) algos.Recorder[S] {
 	return algos.RecorderFunc[S](func(i int, s S) error {
-		if i > 0 && i%ctxCheckEvery == 0 {
+		if i > 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -109,6 +111,16 @@ func (r *keptRun[S]) record(ctx context.Context, base int, scalars func(S, []flo
 		}
 		scalars(s, r.v[n:n+r.width])
 		r.vEnd = base + i
+		return nil
+	})
+}
+
+// watch is a recorder that only looks at ctx after every step.
+func watch[S any](ctx context.Context) algos.Recorder[S] {
+	return algos.RecorderFunc[S](func(i int, _ S) error {
+		if i > 0 {
+			return ctx.Err()
+		}
 		return nil
 	})
 }
@@ -150,7 +162,7 @@ func (r *keptRun[S]) at(ctx context.Context, m algos.Method[S], start S, k int, 
 		return r.last, r.end, nil
 	}
 	base := k / r.every * r.every
-	s, i, err := algos.Replay(m, r.marks[k/r.every], k-base)
+	s, i, err := algos.Replay(m, r.marks[k/r.every], k-base, watch[S](ctx))
 	return s, base + i, err
 }
 
