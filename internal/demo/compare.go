@@ -175,6 +175,13 @@ func (p Pair) Settings(x State) string {
 	return strings.Join(parts, ", ")
 }
 
+// CompareWork is the nominal work (about nanoseconds of ordinary
+// arithmetic) the two runs of a comparison may take together, for demos
+// that declare their StepWork: with what the page draws, it keeps a
+// comparison under issue 28's 2 s of CPU, where two softmax runs of
+// 20,000 steps on 500 points took 3.0 s.
+const CompareWork = 1_300_000_000
+
 // Comparison is the two runs of a Pair at the step shown.
 type Comparison struct {
 	Pair
@@ -183,12 +190,43 @@ type Comparison struct {
 	// run that goes on longer when both stopped before it.
 	Step int
 	Done bool // both runs have stopped (or reached MaxStep)
+	// MaxStep is the last step the comparison shows: MaxStep, or fewer
+	// when the demo's StepWork says two runs that long pass CompareWork.
+	MaxStep int
+}
+
+// CompareMaxStep is the last step a comparison of p shows on n points:
+// MaxStep, or the most steps of both runs that CompareWork pays for when
+// the demo declares its StepWork.
+func (d *Demo) CompareMaxStep(p Pair, n int) int {
+	if d.StepWork == nil {
+		return MaxStep
+	}
+	w := max(d.StepWork(p.A, n)+d.StepWork(p.B, n), 1)
+	return int(min(int64(MaxStep), CompareWork/w))
 }
 
 // ExecuteCompare runs both runs of p to its step (to the end, for
-// StepToEnd), under ctx. Errors are of the kinds ExecuteFigure's are; a
-// refused value names run b's key (b.<key>) when run b refused it.
+// StepToEnd, at most CompareMaxStep), under ctx. Errors are of the kinds
+// ExecuteFigure's are; a refused value names run b's key (b.<key>) when
+// run b refused it, and a step past CompareMaxStep is refused naming
+// step, with the last step it may take and what else to lower.
 func (d *Demo) ExecuteCompare(ctx context.Context, p Pair) (*Comparison, error) {
+	last := MaxStep
+	if d.StepWork != nil {
+		pts, err := p.A.Points()
+		if err != nil {
+			return nil, d.kindOf(p.A, err)
+		}
+		last = d.CompareMaxStep(p, len(pts))
+		if p.A.Step != StepToEnd && p.A.Step > last {
+			return nil, BadInput(KeyStep, "a comparison runs both runs, and together they may take %s steps on %s: show step %d or less, or use fewer points",
+				textfmt.Num(float64(2*last)), textfmt.Count(len(pts), "point", "points"), last)
+		}
+		if p.A.Step == StepToEnd && last < MaxStep {
+			p = p.AtStep(last)
+		}
+	}
 	ra, err := d.ExecuteFigure(ctx, p.A, "")
 	if err != nil {
 		return nil, err
@@ -201,8 +239,8 @@ func (d *Demo) ExecuteCompare(ctx context.Context, p Pair) (*Comparison, error) 
 	if p.A.Step != StepToEnd {
 		k = min(p.A.Step, k)
 	}
-	c := &Comparison{Pair: p.AtStep(k), A: ra, B: rb, Step: k}
-	c.Done = k >= MaxStep || ((ra.Done || ra.State.Step < k) && (rb.Done || rb.State.Step < k))
+	c := &Comparison{Pair: p.AtStep(k), A: ra, B: rb, Step: k, MaxStep: last}
+	c.Done = k >= last || ((ra.Done || ra.State.Step < k) && (rb.Done || rb.State.Step < k))
 	return c, nil
 }
 

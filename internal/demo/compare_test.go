@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/url"
 	"strconv"
@@ -156,5 +157,73 @@ func TestExecuteCompare(t *testing.T) {
 	}
 	if !strings.HasPrefix(v.Controls.Links.Next, d.PresentComparePath()+"?b.g=2&b.kind=b&step=3") {
 		t.Errorf("Next = %q, off the presenter view", v.Controls.Links.Next)
+	}
+}
+
+// TestCompareWork: a demo that declares its StepWork shows a comparison
+// only as far as CompareWork pays for both runs: a step past that is
+// refused naming step and the last step allowed, step=end stops there
+// (and says the comparison is done), and no run is computed past it.
+func TestCompareWork(t *testing.T) {
+	d := cmpDemo(t)
+	compute, furthest := d.Compute, 0
+	d.Compute = func(ctx context.Context, in Input) (Result, error) {
+		furthest = max(furthest, in.Step)
+		return compute(ctx, in)
+	}
+	// Run a's steps cost CompareWork/8, run b's (kind b) CompareWork/24:
+	// both together pay for 6 steps.
+	d.StepWork = func(s State, _ int) int64 {
+		if cmpKind.Is(s, "b") {
+			return CompareWork / 24
+		}
+		return CompareWork / 8
+	}
+	for _, c := range []struct {
+		q          string
+		step       int
+		done, next bool
+		refused    string // in the error naming step, when refused
+	}{
+		{q: "b.kind=b&b.len=9&step=5", step: 5, next: true},
+		{q: "b.kind=b&b.len=9&step=6", step: 6, done: true},
+		{q: "b.kind=b&b.len=9&step=end", step: 6, done: true},
+		{q: "b.kind=b&b.len=9&step=7", refused: "show step 6 or less"},
+		{q: "b.len=9&step=5", refused: "show step 4 or less"}, // two runs of kind a: 4 steps
+		{q: "len=2&b.kind=b&b.len=3&step=end", step: 3, done: true},
+	} {
+		furthest = 0
+		q, _ := url.ParseQuery(c.q)
+		p, probs := d.ParseCompare(q)
+		if len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		cmp, err := d.ExecuteCompare(context.Background(), p)
+		if c.refused != "" {
+			var in *InputError
+			if !errors.As(err, &in) || in.Key != KeyStep || !strings.Contains(err.Error(), c.refused) {
+				t.Errorf("%s: err = %v, want a refusal of step saying %q", c.q, err, c.refused)
+			}
+			if furthest > 0 {
+				t.Errorf("%s: refused, yet a run was computed to step %d", c.q, furthest)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if limit := d.CompareMaxStep(p, 0); furthest > limit {
+			t.Errorf("%s: a run computed to step %d, past the comparison's last step %d", c.q, furthest, limit)
+		}
+		if cmp.Step != c.step || cmp.Done != c.done {
+			t.Errorf("%s: step %d, done %v; want %d, %v", c.q, cmp.Step, cmp.Done, c.step, c.done)
+		}
+		v, err := CompareViewOn(cmp, d.ComparePath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (v.Controls.Links.Next != "") != c.next || v.Controls.MaxStep != cmp.MaxStep {
+			t.Errorf("%s: Next %q (want a link: %v), controls' MaxStep %d, want %d", c.q, v.Controls.Links.Next, c.next, v.Controls.MaxStep, cmp.MaxStep)
+		}
 	}
 }

@@ -109,7 +109,7 @@ func CompareViewOn(c *Comparison, page string) (*CompareView, error) {
 func (c *Comparison) controls(page string, present, embed bool) *DemoView {
 	d, p := c.A.State.d, c.Pair
 	at := func(k int) string { return p.AtStep(k).URL(page) }
-	l := Links{Self: p.URL(page), Reset: at(0), Prev: at(max(c.Step-1, 0)), Next: at(min(c.Step+1, MaxStep)), End: at(StepToEnd)}
+	l := Links{Self: p.URL(page), Reset: at(0), Prev: at(max(c.Step-1, 0)), Next: at(min(c.Step+1, c.MaxStep)), End: at(StepToEnd)}
 	if c.Done {
 		l.Next, l.End = "", ""
 	}
@@ -117,7 +117,7 @@ func (c *Comparison) controls(page string, present, embed bool) *DemoView {
 		l.Prev = ""
 	}
 	v := &DemoView{ID: d.ID, Title: d.Title, SectionID: "compare-" + d.ID, PanelID: "panel-compare-" + d.ID, Page: page,
-		Present: present, Embed: embed, Step: c.Step, Speed: speedParam.Get(p.A), Links: l, MaxStep: MaxStep, Hidden: p.Hidden}
+		Present: present, Embed: embed, Step: c.Step, Speed: speedParam.Get(p.A), Links: l, MaxStep: c.MaxStep, Hidden: p.Hidden}
 	// Run a's form, run b's beside it, then the data both share.
 	b := p.BFields()
 	var data []Form

@@ -155,6 +155,13 @@ type Spec struct {
 	// Predict, on a stepping demo, asks a question about the next step
 	// (predict.go): predict=1 turns Step into it.
 	Predict Predictor
+	// StepWork, when set, is the nominal work (about nanoseconds of
+	// ordinary arithmetic) of one step of the run state s makes on n
+	// points. A comparison runs two runs, and charges them together
+	// CompareWork: it shows at most CompareWork / (run a's StepWork + run
+	// b's) steps (Comparison.MaxStep). nil: a step is cheap enough that
+	// two runs of MaxStep steps fit the budget.
+	StepWork func(s State, n int) int64
 	// Compute runs the demo to in.Step. It passes ctx to every solver
 	// that takes one and stops with an error wrapping ctx.Err() when ctx
 	// ends. Its errors say what kind they are (errors.go): BadInput for a
