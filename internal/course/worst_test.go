@@ -27,7 +27,9 @@ import (
 // slowest and fails over 2 s of CPU. It takes minutes, so it runs only
 // when MARGIN_WORST=1 (make worst); it is a measurement, kept out of make
 // test. It first does the same for the JSON APIs (testWorstAPI), and
-// with MARGIN_WORST_API=1 only that.
+// with MARGIN_WORST_API=1 only that; then it measures comparisons, PNGs,
+// GIFs and clients that leave (testWorstFigures, testWorstLeaving), and
+// with MARGIN_WORST_FIGURES=1 stops there.
 func TestWorstStatesCPU(t *testing.T) {
 	if os.Getenv("MARGIN_WORST") == "" {
 		t.Skip("set MARGIN_WORST=1 (make worst)")
@@ -39,6 +41,11 @@ func TestWorstStatesCPU(t *testing.T) {
 	course, err := Default()
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Run("leaving", func(t *testing.T) { testWorstLeaving(t, course) })
+	t.Run("figures", func(t *testing.T) { testWorstFigures(t, course) })
+	if os.Getenv("MARGIN_WORST_FIGURES") != "" {
+		return // the comparisons, PNGs, GIFs and leaving clients alone
 	}
 	tries, _ := strconv.Atoi(os.Getenv("MARGIN_WORST_TRIES"))
 	if tries == 0 {
