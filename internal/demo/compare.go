@@ -274,9 +274,15 @@ func (d *Demo) prefixB(err error) error {
 // its panel shows its last state: "stopped at step 12".
 func (c *Comparison) Held(r *Run) bool { return r.State.Step < c.Step }
 
-// HeldText says where run r stopped, or "" while it keeps pace.
+// HeldText says where run r stopped, or that it would go on past the
+// comparison's last step (Comparison.MaxStep, short of MaxStep), or ""
+// while it keeps pace.
 func (c *Comparison) HeldText(r *Run) string {
 	if !c.Held(r) {
+		if c.MaxStep < MaxStep && c.Step >= c.MaxStep && !r.Done {
+			return fmt.Sprintf("would go on, but a comparison of this demo shows at most %s steps, as its two runs share one budget; the run alone goes on to step %s",
+				textfmt.Num(float64(c.MaxStep)), textfmt.Num(MaxStep))
+		}
 		return ""
 	}
 	return fmt.Sprintf("stopped at step %s; it holds its last state", textfmt.Num(float64(r.State.Step)))

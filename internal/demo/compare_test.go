@@ -222,6 +222,11 @@ func TestCompareWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Run a (of 5 steps) ends at step 5; run b at the last step shown
+		// would go on, and says so.
+		if wantB := cmp.Step == cmp.MaxStep && !cmp.B.Done; strings.Contains(v.B.Held, "shows at most 6 steps") != wantB || strings.Contains(v.A.Held, "at most") {
+			t.Errorf("%s: run a says %q, run b %q; want run b to say it goes on: %v", c.q, v.A.Held, v.B.Held, wantB)
+		}
 		if (v.Controls.Links.Next != "") != c.next || v.Controls.MaxStep != cmp.MaxStep {
 			t.Errorf("%s: Next %q (want a link: %v), controls' MaxStep %d, want %d", c.q, v.Controls.Links.Next, c.next, v.Controls.MaxStep, cmp.MaxStep)
 		}
