@@ -243,3 +243,47 @@ func testWorstLeaving(t *testing.T, course *demo.Course) {
 		}
 	}
 }
+
+// testWorstLeavingPNG: a PNG of 2000 × 2000 pixels in the print theme
+// (~0.2 s to rasterise and encode) abandoned 30 ms into its drawing stops
+// within 50 ms of CPU, when its writer is given the request's context
+// (Run.WriteFigureContext).
+func testWorstLeavingPNG(t *testing.T, course *demo.Course) {
+	d := course.Demo("softmax")
+	q, _ := url.ParseQuery("lambda=0.0001&n=500&seed=9011&w=2000&h=2000&theme=print")
+	s, probs := d.Parse(q)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	s.Step = 20000
+	r, err := d.ExecuteFigure(context.Background(), s, demo.PlotFigure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []time.Duration{0, 30 * time.Millisecond, 100 * time.Millisecond} {
+		ctx, cancel := context.WithCancel(context.Background())
+		left := make(chan time.Duration, 1)
+		before := cpuTime()
+		timer := time.AfterFunc(cut, func() { left <- cpuTime(); cancel() })
+		if cut == 0 {
+			timer.Stop()
+		}
+		_, err := r.WriteFigureContext(ctx, io.Discard, demo.PlotFigure, true)
+		end := cpuTime()
+		if cut == 0 {
+			t.Logf("the PNG drawn whole: %.0f ms of CPU", (end-before).Seconds()*1000)
+			cancel()
+			continue
+		}
+		if timer.Stop() {
+			cancel()
+			t.Logf("the PNG was done before %v", cut)
+			continue
+		}
+		after := end - <-left
+		t.Logf("the PNG abandoned after %v: %v, then %.1f ms of CPU", cut, err, after.Seconds()*1000)
+		if after > 50*time.Millisecond {
+			t.Errorf("PNG: %v of CPU after the client left; the limit is 50 ms", after)
+		}
+	}
+}

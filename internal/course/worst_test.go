@@ -43,6 +43,7 @@ func TestWorstStatesCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("leaving", func(t *testing.T) { testWorstLeaving(t, course) })
+	t.Run("leaving-png", func(t *testing.T) { testWorstLeavingPNG(t, course) })
 	t.Run("figures", func(t *testing.T) { testWorstFigures(t, course) })
 	if os.Getenv("MARGIN_WORST_FIGURES") != "" {
 		return // the comparisons, PNGs, GIFs and leaving clients alone

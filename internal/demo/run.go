@@ -102,11 +102,20 @@ func (r *Run) PlotOptions() render.Options {
 // is set, in the state's theme and (for a PNG) scale. ok is false for a
 // figure the demo does not have.
 func (r *Run) WriteFigure(w io.Writer, name string, png bool) (ok bool, err error) {
+	return r.WriteFigureContext(context.Background(), w, name, png)
+}
+
+// WriteFigureContext is WriteFigure for a request: a PNG stops
+// rasterising and writing once ctx ends, with ctx's error (a PNG of
+// 2000 × 2000 pixels is ~0.2 s of CPU, which a client that left should
+// not buy; render.Target.Ctx). An SVG, a few milliseconds, is written
+// whole.
+func (r *Run) WriteFigureContext(ctx context.Context, w io.Writer, name string, png bool) (ok bool, err error) {
 	f := render.SVG
 	if png {
 		f = render.PNG
 	}
-	return r.DrawFigure(&render.Target{W: w, Format: f}, name)
+	return r.DrawFigure(&render.Target{W: w, Format: f, Ctx: ctx}, name)
 }
 
 // DrawFigure draws the figure name to t in t's format (SVG, PNG or a

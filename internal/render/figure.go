@@ -115,13 +115,23 @@ func (f *Figure) writeRaster(t *Target) error {
 		return err
 	}
 	lk := newLook(t)
+	if err := t.ctxErr(); err != nil {
+		return err
+	}
 	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(pngDPI*t.scale()), vgimg.UseBackgroundColor(lk.paper()))
-	f.Draw(draw.New(lk.wrap(pngCanvas{c})))
+	f.Draw(draw.New(lk.wrap(pngCanvas{Canvas: c, ctx: t.Ctx})))
+	if err := t.ctxErr(); err != nil {
+		return err
+	}
 	if t.Format == Raster {
 		t.Image = toRGBA(c.Image())
 		return nil
 	}
-	b := bufio.NewWriter(t.W)
+	var w io.Writer = t.W
+	if t.Ctx != nil {
+		w = ctxWriter{t.Ctx, t.W}
+	}
+	b := bufio.NewWriter(w)
 	if err := pngEncoder.Encode(b, c.Image()); err != nil {
 		return fmt.Errorf("render: writing png: %w", err)
 	}

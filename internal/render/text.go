@@ -2,7 +2,9 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"html"
+	"image"
 	"strings"
 
 	"github.com/margin-edu/margin/internal/render/svgcanvas"
@@ -89,10 +91,42 @@ func isSVG(c vg.Canvas) bool {
 // 10⁻⁹, x⁽⁰⁾ and αⱼ as the SVG does; ∇ and ⟂, which have no stand-in of the
 // same shape, are spelled out. An SVG names the font and leaves glyphs to
 // the browser, so only PNGs need this.
-type pngCanvas struct{ *vgimg.Canvas }
+//
+// Once ctx (Target.Ctx, nil for none) ends, it rasterises nothing more:
+// the figure's remaining calls cost only their paths.
+type pngCanvas struct {
+	*vgimg.Canvas
+	ctx context.Context
+}
+
+// stopped reports whether the figure's context has ended.
+func (c pngCanvas) stopped() bool { return c.ctx != nil && c.ctx.Err() != nil }
+
+// Stroke, Fill and DrawImage implement vg.Canvas, drawing nothing once
+// the context ends.
+func (c pngCanvas) Stroke(p vg.Path) {
+	if !c.stopped() {
+		c.Canvas.Stroke(p)
+	}
+}
+
+func (c pngCanvas) Fill(p vg.Path) {
+	if !c.stopped() {
+		c.Canvas.Fill(p)
+	}
+}
+
+func (c pngCanvas) DrawImage(r vg.Rectangle, img image.Image) {
+	if !c.stopped() {
+		c.Canvas.DrawImage(r, img)
+	}
+}
 
 // FillString implements vg.Canvas.
 func (c pngCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	if c.stopped() {
+		return
+	}
 	for _, r := range pngRuns(s) {
 		if r.shift == 0 {
 			c.Canvas.FillString(f, pt, r.text)
