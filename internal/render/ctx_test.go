@@ -31,11 +31,11 @@ func (w *cancelWriter) Write(p []byte) (int, error) {
 func TestRasterStopsWithContext(t *testing.T) {
 	opt := render.Options{}
 	var plain bytes.Buffer
-	if err := pathFigure(t).WritePNG(&render.Target{W: &plain, Format: render.PNG, Scale: 3}, opt); err != nil {
+	if err := pathFigure(t).WritePNG(&render.Target{W: &plain, Format: render.PNG}, opt); err != nil {
 		t.Fatal(err)
 	}
 	var live bytes.Buffer
-	if err := pathFigure(t).WritePNG(&render.Target{W: &live, Format: render.PNG, Scale: 3, Ctx: context.Background()}, opt); err != nil {
+	if err := pathFigure(t).WritePNG(&render.Target{W: &live, Format: render.PNG, Ctx: context.Background()}, opt); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(live.Bytes(), plain.Bytes()) {
@@ -48,7 +48,7 @@ func TestRasterStopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := &cancelWriter{cancel: cancel}
-	if err := pathFigure(t).WritePNG(&render.Target{W: w, Format: render.PNG, Scale: 3, Ctx: ctx}, opt); !errors.Is(err, context.Canceled) || w.writes != 0 {
+	if err := pathFigure(t).WritePNG(&render.Target{W: w, Format: render.PNG, Ctx: ctx}, opt); !errors.Is(err, context.Canceled) || w.writes != 0 {
 		t.Errorf("PNG under an ended context: %v after %d writes, want context.Canceled after none", err, w.writes)
 	}
 	frame := &render.Target{Format: render.Raster, Ctx: ctx}
@@ -59,7 +59,7 @@ func TestRasterStopsWithContext(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	w = &cancelWriter{cancel: cancel}
-	if err := pathFigure(t).WritePNG(&render.Target{W: w, Format: render.PNG, Scale: 3, Ctx: ctx}, opt); !errors.Is(err, context.Canceled) || w.writes != 1 {
+	if err := pathFigure(t).WritePNG(&render.Target{W: w, Format: render.PNG, Ctx: ctx}, opt); !errors.Is(err, context.Canceled) || w.writes != 1 {
 		t.Errorf("PNG whose context ends at its first write: %v after %d writes (%d of %d bytes), want context.Canceled after 1",
 			err, w.writes, w.b.Len(), plain.Len())
 	}
