@@ -1,17 +1,11 @@
-package logistic
+package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"github.com/margin-edu/margin/internal/demo"
-	"github.com/margin-edu/margin/internal/demo/demotest"
-	"github.com/margin-edu/margin/web/templates/lessons"
 )
 
 // tdWithoutHeader applies axe's td-has-header rule to every table of
@@ -62,49 +56,46 @@ func tdWithoutHeader(doc *goquery.Document) []string {
 	return bad
 }
 
-// TestLessonTablesHaveHeaders: the lesson's prose and both demos' panels
-// as the page renders them (lessons.Demo), over states that fill their
-// tables differently (a tie at step 0, a run, the triple point), pass
-// axe's td-has-header, which Lighthouse failed on the probe table's
-// unheaded arg-max column.
-func TestLessonTablesHaveHeaders(t *testing.T) {
-	parse := func(where, html string) *goquery.Document {
-		t.Helper()
-		doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
-		if err != nil {
-			t.Fatalf("%s: %v", where, err)
+// TestEveryPageTablesHaveHeaders: every lesson page and every demo's
+// presenter view, at its default state, step 1 and the states that fill
+// the softmax probe table and the logistic panels differently (a tie at
+// step 0, a run, the triple point), pass axe's td-has-header, which
+// Lighthouse failed on the probe table's unheaded arg-max column.
+func TestEveryPageTablesHaveHeaders(t *testing.T) {
+	h := newTestServer(t)
+	course := testCourse(t)
+	pages := map[string]bool{}
+	for _, d := range course.Demos {
+		pages[d.LessonPath()] = true
+		pages[d.PresentPath()] = true
+		if !d.Static {
+			pages[d.PresentPath()+"?step=1"] = true
 		}
-		return doc
 	}
-	text := parse("prose", demotest.Prose(t, Topic().Prose, "logistic-regression"))
-	for _, b := range tdWithoutHeader(text) {
-		t.Errorf("prose: %s has no header", b)
+	for _, p := range []string{
+		"/present/softmax?q1=0.5&q2=-1&step=30", "/present/softmax?q1=-0.166&q2=-0.543&step=2154",
+		"/present/logistic?data=separable&step=50", "/present/logistic?method=newton&step=6",
+	} {
+		pages[p] = true
 	}
 	tables := 0
-	for _, tt := range []struct {
-		spec demo.Spec
-		q    string
-	}{
-		{SoftmaxSpec(), "step=0"}, {SoftmaxSpec(), "step=30&q1=0.5&q2=-1"}, {SoftmaxSpec(), "q1=-0.166&q2=-0.543&step=2154"},
-		{LogisticSpec(), "step=0"}, {LogisticSpec(), "data=separable&step=50"}, {LogisticSpec(), "method=newton&step=6"},
-	} {
-		r := demotest.Run(t, tt.spec, tt.q)
-		v, err := demo.NewView(r, "/lessons/logistic-regression")
+	for p := range pages {
+		rec := follow(t, h, p)
+		if rec.Code != 200 {
+			t.Errorf("%s: %d", p, rec.Code)
+			continue
+		}
+		doc, err := goquery.NewDocumentFromReader(rec.Body)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", p, err)
 		}
-		var buf bytes.Buffer
-		if err := lessons.Demo(v).Render(context.Background(), &buf); err != nil {
-			t.Fatal(err)
-		}
-		doc := parse(tt.q, buf.String())
 		tables += doc.Find("table").Length()
 		for _, b := range tdWithoutHeader(doc) {
-			t.Errorf("%s?%s: %s has no header", tt.spec.ID, tt.q, b)
+			t.Errorf("%s: %s has no header", p, b)
 		}
 	}
-	if tables == 0 {
-		t.Error("no table rendered: the test checks nothing")
+	if tables < 10 {
+		t.Errorf("%d tables on %d pages: the test checks too little", tables, len(pages))
 	}
 }
 
