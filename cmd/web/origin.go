@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/margin-edu/margin/internal/serve"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/margin-edu/margin/internal/fit"
@@ -136,6 +138,11 @@ func drainRefused(apiMax, drainMax int64, wait time.Duration) echo.MiddlewareFun
 				rc := http.NewResponseController(innermost(c.Response().Writer))
 				_ = rc.SetReadDeadline(time.Now().Add(wait)) // a recorder in tests has none
 				_, _ = io.CopyN(io.Discard, orig, most-orig.n)
+				// A body the admission limiter read first (up to its
+				// own bound) has its rest still unread behind it.
+				if rest, read, ok := serve.RestOf(orig.ReadCloser); ok && read < most {
+					_, _ = io.CopyN(io.Discard, rest, most-read)
+				}
 			}
 			return err
 		}

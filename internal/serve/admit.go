@@ -233,15 +233,29 @@ func readFirst(w http.ResponseWriter, r *http.Request, max int64) *http.Request 
 	// net/http close the connection after the answer.
 	_, err := buf.ReadFrom(http.MaxBytesReader(unwrap(w), r.Body, max))
 	g := *r
-	g.Body = &replay{data: bytes.NewReader(buf.Bytes()), err: err, orig: r.Body}
+	g.Body = &replay{data: bytes.NewReader(buf.Bytes()), err: err, orig: r.Body, read: int64(buf.Len())}
 	return &g
+}
+
+// RestOf returns what of a body read first (by ReadFirst) was left
+// unread past its bound, and how many bytes were read: a caller that
+// drains a refused body (cmd/web's drainRefused, so the client reads the
+// 413 instead of a reset) reads on from there. ok is false for any other
+// body.
+func RestOf(body io.Reader) (rest io.Reader, read int64, ok bool) {
+	b, ok := body.(*replay)
+	if !ok {
+		return nil, 0, false
+	}
+	return b.orig, b.read, true
 }
 
 // replay is a body read first: its bytes, then the error reading met.
 type replay struct {
 	data *bytes.Reader
 	err  error // nil: the body ended
-	orig io.Closer
+	orig io.ReadCloser
+	read int64 // bytes read from orig
 }
 
 func (b *replay) Read(p []byte) (int, error) {
