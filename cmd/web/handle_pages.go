@@ -238,7 +238,7 @@ func handleFigure(d *demo.Demo, name string, png bool) echo.HandlerFunc {
 			return c.Redirect(http.StatusMovedPermanently, demo.WithQuery(r.URL.Path, canonical))
 		}
 		var buf bytes.Buffer
-		ok, err := run.WriteFigure(&buf, name, png)
+		ok, err := run.WriteFigureContext(r.Context(), &buf, name, png)
 		switch {
 		case err != nil:
 			return err
