@@ -242,14 +242,6 @@ const MaxLogisticCPU = 1400 * time.Millisecond
 // logisticCPU is MaxLogisticCPU, lowered by tests of the budget.
 var logisticCPU = MaxLogisticCPU
 
-// subnormalHint explains a spent CPU budget.
-func subnormalHint(err error) string {
-	if !budget.IsSpent(err) {
-		return ""
-	}
-	return "; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x"
-}
-
 // runLogistic steps m from s0 for at most iters iterations, or until it
 // is done, charging each step to cost's meter and stopping with
 // ErrUnprocessable before a step that might overrun MaxLogisticWork, or
@@ -263,7 +255,7 @@ func runLogistic(ctx context.Context, m algos.Method[logistic.State], s logistic
 	for s.T < iters && !m.Status(s).Done() {
 		record(s, false)
 		if err := b.Spend(int(last)); err != nil {
-			return s, fmt.Errorf("fit: logistic regression stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
+			return s, fmt.Errorf("fit: logistic regression stopped after %d iterations: %w%s", s.T, err, budget.Hint(err))
 		}
 		if spent+cost.worst(m) > MaxLogisticWork {
 			return s, fmt.Errorf("%w: the Newton line searches took more work than the limit (%.2g) allows after %d iterations; rescale x to numbers near 1 or raise params.lambda", ErrUnprocessable, float64(MaxLogisticWork), s.T)

@@ -161,7 +161,7 @@ func runSoftmax(ctx context.Context, m logistic.SoftmaxNewton, st logistic.Softm
 	record(st)
 	for st.T < iters && !st.Status.Done() {
 		if err := b.Check(); err != nil { // a Newton step is milliseconds at least
-			return st, fmt.Errorf("fit: softmax regression stopped after %d iterations: %w%s", st.T, err, subnormalHint(err))
+			return st, fmt.Errorf("fit: softmax regression stopped after %d iterations: %w%s", st.T, err, budget.Hint(err))
 		}
 		if spent+cost.newton+logistic.MaxTrials*cost.eval > MaxLogisticWork {
 			return st, fmt.Errorf("%w: the Newton line searches took more work than the limit (%.2g) allows after %d iterations; rescale x to numbers near 1 or raise params.lambda", ErrUnprocessable, float64(MaxLogisticWork), st.T)

@@ -37,6 +37,15 @@ func (spent) Unwrap() error { return context.DeadlineExceeded }
 // IsSpent reports whether err is (or wraps) ErrSpent.
 func IsSpent(err error) bool { return errors.Is(err, ErrSpent) }
 
+// Hint is what to add to an error's message when it is a spent budget
+// (empty otherwise): the likely cause, subnormal products, and the cure.
+func Hint(err error) string {
+	if !IsSpent(err) {
+		return ""
+	}
+	return "; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x"
+}
+
 // A Budget is a CPU allowance for the computation of one goroutine. The
 // zero value and nil are unlimited budgets that only look at nothing;
 // use Start.

@@ -203,7 +203,7 @@ func KernelPegasos(ctx context.Context, req fitreq.Request) (*KernelPegasosRespo
 	s = kp.Clone(s)
 	for !s.Status.Done() {
 		if err := b.Spend(int(cost.point + float64(min(s.T, n))*cost.term)); err != nil {
-			return nil, fmt.Errorf("fit: kernel-pegasos stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
+			return nil, fmt.Errorf("fit: kernel-pegasos stopped after %d iterations: %w%s", s.T, err, budget.Hint(err))
 		}
 		kp.Advance(&s)
 		if req.Trace && (s.T%every == 0 || s.T == p.T) {
@@ -257,19 +257,11 @@ func kernelPegasosGram(k svm.Kernel, x [][]float64, b *budget.Budget) ([]float64
 			}
 			gram[j*n+i] = v
 			if err := b.Spend(cost); err != nil {
-				return nil, fmt.Errorf("fit: kernel-pegasos stopped while computing its Gram matrix: %w%s", err, subnormalHint(err))
+				return nil, fmt.Errorf("fit: kernel-pegasos stopped while computing its Gram matrix: %w%s", err, budget.Hint(err))
 			}
 		}
 	}
 	return gram, nil
-}
-
-// subnormalHint explains a spent CPU budget.
-func subnormalHint(err error) string {
-	if !budget.IsSpent(err) {
-		return ""
-	}
-	return "; numbers whose products are subnormal (below 2.2e-308, as 1e-160·1e-160 is) cost about 100 times as much: rescale x"
 }
 
 // kernelPegasosTraceEvery returns k: the trace holds iterates k, 2k, …

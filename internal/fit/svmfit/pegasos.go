@@ -135,7 +135,7 @@ func Pegasos(ctx context.Context, req fitreq.Request) (*PegasosResponse, error) 
 	s = pg.Clone(s)
 	for !s.Status.Done() {
 		if err := b.Spend(2*d + 20); err != nil { // a step: one margin, one update
-			return nil, fmt.Errorf("fit: pegasos stopped after %d iterations: %w%s", s.T, err, subnormalHint(err))
+			return nil, fmt.Errorf("fit: pegasos stopped after %d iterations: %w%s", s.T, err, budget.Hint(err))
 		}
 		pg.Advance(&s)
 		if req.Trace && (s.T%every == 0 || s.T == p.T) {
