@@ -228,25 +228,11 @@ func (d *Demo) WriteGIF(ctx context.Context, g GIF, w io.Writer) (frames int, er
 	}
 	b := prev.Bounds()
 	anim.Config = image.Config{ColorModel: gifPalette(), Width: b.Dx(), Height: b.Dy()}
-	if err := gif.EncodeAll(ctxWriter{ctx, w}, anim); err != nil {
+	if err := gif.EncodeAll(render.ContextWriter(ctx, w), anim); err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
 		return 0, fmt.Errorf("demo: writing gif: %w", err)
 	}
 	return len(anim.Image), nil
-}
-
-// ctxWriter writes to w until ctx ends, then fails with its error: the
-// GIF encoder stops at its next write once the client has left.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }

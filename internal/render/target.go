@@ -81,7 +81,12 @@ func (t *Target) ctxErr() error {
 	return t.Ctx.Err()
 }
 
-// ctxWriter writes to w until ctx ends, then fails with its error.
+// ContextWriter returns a writer that writes to w until ctx ends, then
+// fails with ctx's error: an encoder writing a figure (a PNG, a GIF)
+// stops at its next write once the client has left.
+func ContextWriter(ctx context.Context, w io.Writer) io.Writer { return ctxWriter{ctx, w} }
+
+// ctxWriter is ContextWriter's writer.
 type ctxWriter struct {
 	ctx context.Context
 	w   io.Writer
