@@ -51,11 +51,15 @@ func atanh(x *big.Float) *big.Float {
 }
 
 // Exp is e^x. It reduces x = k·log 2 + r with |r| ≤ log 2 / 2, then
-// r/2^16, sums the Taylor series, and squares back. x must be within
-// ±1e6 (far past float64's range of e^x).
+// r/2^16, sums the Taylor series, and squares back. Below −10⁹, e^x is
+// past big.Float's exponent range and Exp returns 0; above 10⁹ it
+// panics (far past any float64 argument a test replays).
 func Exp(x *big.Float) *big.Float {
 	xf, _ := x.Float64()
-	if math.Abs(xf) > 1e6 {
+	if xf < -1e9 {
+		return Int(0)
+	}
+	if xf > 1e9 {
 		panic("bigmath: Exp argument out of range")
 	}
 	k := math.Round(xf / math.Ln2)
@@ -92,8 +96,42 @@ func Log(x *big.Float) *big.Float {
 	return Add(Mul(Int(2), atanh(t)), Mul(Int(int64(e)), ln2))
 }
 
-// Log1pExp is log(1 + e^x), the logistic loss's softplus.
-func Log1pExp(x *big.Float) *big.Float { return Log(Add(Int(1), Exp(x))) }
+// Log1pExp is log(1 + e^x), the logistic loss's softplus, to Prec bits
+// relative over the whole range: x + log(1 + e^−x) for x > 0 (so a huge
+// x costs no huge e^x), and for x < −2 the series Σ (−1)^(k+1) aᵏ/k in
+// a = e^x, since 1 + e^x rounded to Prec bits keeps none of e^x's digits
+// once e^x < 2^−Prec.
+func Log1pExp(x *big.Float) *big.Float {
+	if x.Sign() > 0 {
+		return Add(x, Log1pExp(Neg(x)))
+	}
+	if xf, _ := x.Float64(); xf > -2 {
+		return Log(Add(Int(1), Exp(x)))
+	}
+	a := Exp(x)
+	if a.Sign() == 0 {
+		return Int(0)
+	}
+	sum, pow := Int(0), Int(1)
+	for k := int64(1); ; k++ {
+		pow = Mul(pow, a)
+		term := Quo(pow, Int(k))
+		if k%2 == 0 {
+			term = Neg(term)
+		}
+		sum = Add(sum, term)
+		if z().Abs(term).Cmp(Mul(eps, z().Abs(sum))) < 0 {
+			return sum
+		}
+	}
+}
 
-// Sigmoid is 1/(1 + e^−x).
-func Sigmoid(x *big.Float) *big.Float { return Quo(Int(1), Add(Int(1), Exp(Neg(x)))) }
+// Sigmoid is 1/(1 + e^−x), as e^x/(1 + e^x) for x < 0, so neither side
+// needs an e^x of a huge argument.
+func Sigmoid(x *big.Float) *big.Float {
+	if x.Sign() >= 0 {
+		return Quo(Int(1), Add(Int(1), Exp(Neg(x))))
+	}
+	e := Exp(x)
+	return Quo(e, Add(Int(1), e))
+}

@@ -40,6 +40,43 @@ func TestAgainstMath(t *testing.T) {
 	}
 }
 
+// TestTails: far from 0 the softplus and the sigmoid keep their digits
+// (log(1 + e^x) ≈ e^x below, ≈ x above, where 1 + e^x rounded to 200
+// bits would lose them) and take arguments far past e^x's range.
+func TestTails(t *testing.T) {
+	for _, x := range []float64{-3, -50, -700, -1e5} {
+		got, want := Log1pExp(New(x)), Exp(New(x))
+		// log(1 + a) = a − a²/2 + a³/3 − …: relative to a, off by
+		// −a/2 + a²/3 − a³/4 + ….
+		rel := Float64(Quo(Sub(got, want), want))
+		a := Float64(want)
+		if wantRel := -a/2 + a*a/3 - a*a*a/4; math.Abs(rel-wantRel) > 1e-3*math.Abs(wantRel)+1e-55 {
+			t.Errorf("Log1pExp(%v) off e^x by %v relative, want %v", x, rel, wantRel)
+		}
+	}
+	for _, x := range []float64{3, 1e5, 1e100} {
+		if d := Float64(Sub(Log1pExp(New(x)), New(x))); math.Abs(d-math.Log1p(math.Exp(-x))) > 1e-15*math.Exp(-x)+1e-300 {
+			t.Errorf("Log1pExp(%v) − x = %v, want log(1 + e^−x)", x, d)
+		}
+	}
+	if got := Float64(Sigmoid(New(-1e100))); got != 0 {
+		t.Errorf("Sigmoid(−1e100) = %v, want 0", got)
+	}
+	if got := Float64(Sigmoid(New(1e100))); got != 1 {
+		t.Errorf("Sigmoid(1e100) = %v, want 1", got)
+	}
+	s := Sigmoid(New(-50))
+	if rel := Float64(Quo(Sub(s, Exp(New(-50))), Exp(New(-50)))); math.Abs(rel+math.Exp(-50)) > 1e-30 {
+		t.Errorf("Sigmoid(−50) off e^−50 by %v relative, want −e^−50", rel)
+	}
+	if got := Exp(New(-2e9)); got.Sign() != 0 {
+		t.Errorf("Exp(−2e9) = %v, want 0 (past big.Float's range)", got)
+	}
+	if got := Float64(Log1pExp(New(-2e9))); got != 0 {
+		t.Errorf("Log1pExp(−2e9) = %v, want 0", got)
+	}
+}
+
 func ulp(x float64) float64 {
 	if x == 0 {
 		return math.SmallestNonzeroFloat64

@@ -20,33 +20,6 @@ type vec = [2]*big.Float
 
 func bigVec(x []float64) vec { return vec{bigmath.New(x[0]), bigmath.New(x[1])} }
 
-// expSafe is e^x, 0 far below e^−10⁵ (which no sum of O(1) terms here
-// feels at 200 bits).
-func expSafe(x *big.Float) *big.Float {
-	if bigmath.Float64(x) < -1e5 {
-		return bigmath.Int(0)
-	}
-	return bigmath.Exp(x)
-}
-
-// softplus is log(1 + eˣ), as x + log(1 + e⁻ˣ) for x > 0.
-func softplus(x *big.Float) *big.Float {
-	if x.Sign() > 0 {
-		return bigmath.Add(x, bigmath.Log(bigmath.Add(bigmath.Int(1), expSafe(bigmath.Neg(x)))))
-	}
-	return bigmath.Log(bigmath.Add(bigmath.Int(1), expSafe(x)))
-}
-
-// sigma is 1/(1 + e⁻ˣ).
-func sigma(x *big.Float) *big.Float {
-	one := bigmath.Int(1)
-	if x.Sign() >= 0 {
-		return bigmath.Quo(one, bigmath.Add(one, expSafe(bigmath.Neg(x))))
-	}
-	e := expSafe(x)
-	return bigmath.Quo(e, bigmath.Add(one, e))
-}
-
 // exactObjective is the demo's objective in 200-bit arithmetic, from its
 // definition (the data, A, λ), not from gd's code: f, the gradient over
 // the rows of batch (nil: all), and the Hessian.
@@ -85,7 +58,7 @@ func (e exactObjective) f(x vec) *big.Float {
 	case objLogistic:
 		for i := range gdRows {
 			m := mul(B(gdLogY[i]), add(mul(x[0], B(gdLogX[i])), x[1]))
-			sum = add(sum, softplus(bigmath.Neg(m)))
+			sum = add(sum, bigmath.Log1pExp(bigmath.Neg(m)))
 		}
 		return add(bigmath.Quo(sum, bigmath.Int(gdRows)), mul(B(gdLogisticLambda/2), mul(x[0], x[0])))
 	}
@@ -115,7 +88,7 @@ func (e exactObjective) grad(x vec, batch []int) vec {
 				xi = B(gdLogX[i])
 				y := B(gdLogY[i])
 				m := mul(y, add(mul(x[0], xi), x[1]))
-				c = bigmath.Neg(mul(y, sigma(bigmath.Neg(m))))
+				c = bigmath.Neg(mul(y, bigmath.Sigmoid(bigmath.Neg(m))))
 			}
 			g[0], g[1] = add(g[0], mul(c, xi)), add(g[1], c)
 		}
@@ -150,7 +123,7 @@ func (e exactObjective) hess(x vec) [2][2]*big.Float {
 			if e.o.kind == objLogistic {
 				xi = B(gdLogX[i])
 				z := add(mul(x[0], xi), x[1])
-				c = mul(sigma(z), sigma(bigmath.Neg(z)))
+				c = mul(bigmath.Sigmoid(z), bigmath.Sigmoid(bigmath.Neg(z)))
 			}
 			h[0][0] = add(h[0][0], mul(c, mul(xi, xi)))
 			h[0][1] = add(h[0][1], mul(c, xi))

@@ -32,29 +32,6 @@ func bigDot(w []*big.Float, x []float64, b *big.Float) *big.Float {
 	return s
 }
 
-// log1pExp is log(1 + eˣ) at 200 bits, by the series of log(1 + a) in
-// a = eˣ where eˣ is small, since 1 + eˣ rounded to 200 bits keeps
-// none of eˣ's digits once eˣ < 2⁻²⁰⁰.
-func log1pExp(x *big.Float) *big.Float {
-	if bigmath.Float64(x) > -2 {
-		return bigmath.Log1pExp(x)
-	}
-	a := bigmath.Exp(x)
-	sum, pow := bigmath.New(0), bigmath.New(1)
-	tiny := new(big.Float).SetMantExp(big.NewFloat(1), -(bigmath.Prec + 8))
-	for k := int64(1); ; k++ {
-		pow = bigmath.Mul(pow, a)
-		term := bigmath.Quo(pow, bigmath.Int(k))
-		if k%2 == 0 {
-			term = bigmath.Neg(term)
-		}
-		sum = bigmath.Add(sum, term)
-		if new(big.Float).Abs(term).Cmp(bigmath.Mul(tiny, new(big.Float).Abs(sum))) < 0 {
-			return sum
-		}
-	}
-}
-
 // bigLogistic is J of a logistic problem and its gradient at 200 bits.
 type bigLogistic struct{ pr *logistic.Problem }
 
@@ -63,7 +40,7 @@ func (p bigLogistic) objective(w []*big.Float, b *big.Float) *big.Float {
 	sum := bigmath.New(0)
 	for i, x := range p.pr.X {
 		z := bigmath.Mul(bigmath.New(p.pr.Y[i]), bigDot(w, x, b))
-		sum = bigmath.Add(sum, log1pExp(bigmath.Neg(z)))
+		sum = bigmath.Add(sum, bigmath.Log1pExp(bigmath.Neg(z)))
 	}
 	j := bigmath.Quo(sum, bigmath.Int(int64(len(p.pr.X))))
 	pen := bigmath.New(0)
