@@ -90,7 +90,7 @@ func New(x [][]float64, y []int, k int, m Metric) (*Classifier, error) {
 	c.classes = slices.Compact(slices.Sorted(slices.Values(y)))
 	c.pts, c.ids, c.codes = make([]float64, 0, n*d), make([]int32, n), make([]int32, n)
 	for i, row := range x {
-		c.wide = c.wide || !ordinary(row)
+		c.wide = c.wide || !Ordinary(row)
 		c.pts = append(c.pts, row...)
 		c.ids[i] = int32(i)
 		code, _ := slices.BinarySearch(c.classes, y[i])
@@ -183,7 +183,7 @@ func (c *Classifier) PredictAll(qs [][]float64) ([]int, error) {
 	useRing := c.tree != nil && c.K >= c.ringFrom && !c.wide
 	tau := math.NaN() // the k-th distance of the query before, when known
 	for i, q := range qs {
-		if !ordinary(q) { // wideNearest's distances are ranks: no tau
+		if !Ordinary(q) { // wideNearest's distances are ranks: no tau
 			out[i], tau = c.classes[s.vote(s.nearest(q, -1))], math.NaN()
 			continue
 		}

@@ -71,7 +71,7 @@ func (c *Classifier) newSearch(k int) *search {
 // training index skip (−1: none), in no particular order. The slice is
 // the search's buffer, good until the next call.
 func (s *search) nearest(q []float64, skip int) []item {
-	if s.c.wide || !ordinary(q) {
+	if s.c.wide || !Ordinary(q) {
 		return s.wideNearest(q, skip)
 	}
 	if s.c.treeSearch {

@@ -19,9 +19,7 @@ const safeExp = 450
 // within [2^-450, 2^450], the range in which distances are ranked in
 // plain float64; a training point or query outside it is ranked in a
 // scaled space, at about four times the cost per coordinate.
-func Ordinary(v []float64) bool { return ordinary(v) }
-
-func ordinary(v []float64) bool {
+func Ordinary(v []float64) bool {
 	for _, t := range v {
 		if a := math.Abs(t); a != 0 && (a < 0x1p-450 || a > 0x1p450) {
 			return false

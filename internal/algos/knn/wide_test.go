@@ -134,8 +134,8 @@ func TestOrdinaryKeepsFloat(t *testing.T) {
 		{[]float64{-math.MaxFloat64}, false},
 	}
 	for _, tt := range tests {
-		if got := ordinary(tt.v); got != tt.want {
-			t.Errorf("ordinary(%v) = %v, want %v", tt.v, got, tt.want)
+		if got := Ordinary(tt.v); got != tt.want {
+			t.Errorf("Ordinary(%v) = %v, want %v", tt.v, got, tt.want)
 		}
 	}
 	c, err := New([][]float64{{1, 2}, {-3, 4}}, []int{0, 1}, 1, Euclidean)
