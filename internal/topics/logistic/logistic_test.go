@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/margin-edu/margin/internal/algos"
 	"github.com/margin-edu/margin/internal/algos/logistic"
@@ -164,18 +163,7 @@ func TestLogisticNoMinimiserNote(t *testing.T) {
 func TestLogisticStepSizeNote(t *testing.T) {
 	r := demotest.Run(t, LogisticSpec(), "eta=30&step=200")
 	x, _ := demo.Columns(r.Points)
-	var g mat.SymDense
-	xt := mat.NewDense(len(x), 3, nil)
-	for i, row := range x {
-		xt.SetRow(i, []float64{row[0], row[1], 1})
-	}
-	g.SymOuterK(1, xt.T())
-	var eig mat.EigenSym
-	if !eig.Factorize(&g, false) {
-		t.Fatal("eigendecomposition failed")
-	}
-	vals := eig.Values(nil)
-	L := vals[len(vals)-1] / (4 * float64(len(x)))
+	L := lambdaMaxByEigen(t, x) / (4 * float64(len(x)))
 	n := demotest.Note(r.Panel(), "smooth")
 	if n == nil || !n.Alert || !strings.Contains(n.Text, "L = λ_max(X̃ᵀX̃)/(4n) + λ = "+textfmt.Sig(L)) || !strings.Contains(n.Text, "rose") {
 		t.Errorf("smooth note = %+v; want an alert giving L = %s and the steps where J rose", n, textfmt.Sig(L))
